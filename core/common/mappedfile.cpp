@@ -1,0 +1,78 @@
+#include "common/mappedfile.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace etscope {
+
+MappedFile::~MappedFile()
+{
+    if (m_map)
+        ::munmap(m_map, m_size);
+}
+
+std::shared_ptr<const MappedFile> MappedFile::fromBytes(std::string path, std::string bytes)
+{
+    std::shared_ptr<MappedFile> f(new MappedFile);
+    f->m_path = std::move(path);
+    f->m_owned = std::move(bytes);
+    f->m_data = reinterpret_cast<const std::uint8_t *>(f->m_owned.data());
+    f->m_size = f->m_owned.size();
+    return f;
+}
+
+Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string &path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return makeError(ErrorCode::Io, path, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int err = errno;
+        ::close(fd);
+        return makeError(ErrorCode::Io, path, std::string("cannot stat: ") + std::strerror(err));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        return makeError(ErrorCode::Io, path, "is a directory, not a file");
+    }
+    std::shared_ptr<MappedFile> f(new MappedFile);
+    f->m_path = path;
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            ::close(fd);
+            f->m_map = p;
+            f->m_data = static_cast<const std::uint8_t *>(p);
+            f->m_size = static_cast<std::size_t>(st.st_size);
+            return std::shared_ptr<const MappedFile>(std::move(f));
+        }
+    }
+    // Pipes, empty files and mmap failures: read the whole stream once.
+    std::string buf;
+    char chunk[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            const int err = errno;
+            ::close(fd);
+            return makeError(ErrorCode::Io, path, std::string("cannot read: ") + std::strerror(err));
+        }
+        if (n == 0)
+            break;
+        buf.append(chunk, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    f->m_owned = std::move(buf);
+    f->m_data = reinterpret_cast<const std::uint8_t *>(f->m_owned.data());
+    f->m_size = f->m_owned.size();
+    return std::shared_ptr<const MappedFile>(std::move(f));
+}
+
+} // namespace etscope

@@ -1,0 +1,252 @@
+#include "etdump/etdumpfile.h"
+
+#include "etdump_generated.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <limits>
+
+namespace etscope {
+
+namespace {
+
+constexpr char kIdentifier[] = "ED00";
+
+std::uint32_t readU32(const std::uint8_t *p)
+{
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+}
+
+TensorRef toTensorRef(const fb::Tensor *t)
+{
+    TensorRef ref;
+    ref.dtype = static_cast<ScalarType>(t->scalar_type());
+    if (const auto *s = t->sizes())
+        ref.sizes.assign(s->begin(), s->end());
+    if (const auto *s = t->strides())
+        ref.strides.assign(s->begin(), s->end());
+    ref.offset = t->offset();
+    return ref;
+}
+
+RuntimeValue toRuntimeValue(const fb::Value *v)
+{
+    RuntimeValue out;
+    out.isOutput = v->output() && v->output()->bool_val();
+    switch (v->val()) {
+    case fb::ValueType::Int:
+        out.kind = RuntimeValue::Kind::Int;
+        out.intValue = v->int_value() ? v->int_value()->int_val() : 0;
+        break;
+    case fb::ValueType::Bool:
+        out.kind = RuntimeValue::Kind::Bool;
+        out.boolValue = v->bool_value() && v->bool_value()->bool_val();
+        break;
+    case fb::ValueType::Float:
+        out.kind = RuntimeValue::Kind::Float;
+        out.doubleValue = v->float_value() ? v->float_value()->float_val() : 0.0;
+        break;
+    case fb::ValueType::Double:
+        out.kind = RuntimeValue::Kind::Double;
+        out.doubleValue = v->double_value() ? v->double_value()->double_val() : 0.0;
+        break;
+    case fb::ValueType::Tensor:
+        // A Tensor-typed value without its table carries nothing we can show.
+        if (v->tensor()) {
+            out.kind = RuntimeValue::Kind::Tensor;
+            out.tensors.push_back(toTensorRef(v->tensor()));
+        }
+        break;
+    case fb::ValueType::TensorList:
+        out.kind = RuntimeValue::Kind::TensorList;
+        if (v->tensor_list() && v->tensor_list()->tensors())
+            for (const auto *t : *v->tensor_list()->tensors())
+                if (t)
+                    out.tensors.push_back(toTensorRef(t));
+        break;
+    case fb::ValueType::String:
+        out.kind = RuntimeValue::Kind::String; // the schema has no slot for the text
+        break;
+    default:
+        out.kind = RuntimeValue::Kind::None;
+        break;
+    }
+    return out;
+}
+
+StringPool::Id internOpt(StringPool &pool, const flatbuffers::String *s)
+{
+    return s ? pool.intern(std::string_view(s->data(), s->size())) : StringPool::Empty;
+}
+
+} // namespace
+
+std::int64_t TensorRef::numel() const
+{
+    std::int64_t n = 1;
+    for (const std::int64_t s : sizes) {
+        if (s < 0)
+            return -1;
+        if (s != 0 && n > std::numeric_limits<std::int64_t>::max() / s)
+            return -1;
+        n *= s;
+    }
+    return n;
+}
+
+std::size_t ETDumpFile::eventCount() const
+{
+    std::size_t n = 0;
+    for (const auto &r : runs)
+        n += r.events.size();
+    return n;
+}
+
+const char *etdumpSchemaDescription()
+{
+    return "ETDump ED00 (flatcc schema, Dec 2023+ layout with TensorList, DebugEvent delegate ids and name)";
+}
+
+bool looksLikeETDump(const std::uint8_t *data, std::size_t size)
+{
+    if (size >= 12 && std::memcmp(data + 8, kIdentifier, 4) == 0)
+        return true;
+    return size >= 8 && std::memcmp(data + 4, kIdentifier, 4) == 0;
+}
+
+Result<std::shared_ptr<const ETDumpFile>> readETDump(const std::string &path, const ETDumpReadOptions &options)
+{
+    auto file = MappedFile::open(path);
+    if (!file)
+        return file.error();
+    return readETDump(**file, options);
+}
+
+Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, const ETDumpReadOptions &options)
+{
+    const std::string &path = file.path();
+    const std::uint8_t *data = file.data();
+    const std::size_t size = file.size();
+    if (size == 0)
+        return makeError(ErrorCode::Empty, path, "file is empty (0 bytes), not an ETDump");
+
+    // Normal case: 4-byte size prefix, then the flatbuffer whose identifier sits at bytes 8..11.
+    // Accept an un-prefixed buffer too (identifier at 4..7), which some tools write.
+    const std::uint8_t *fbData = nullptr;
+    std::size_t fbSize = 0;
+    if (size >= 12 && std::memcmp(data + 8, kIdentifier, 4) == 0) {
+        const std::uint64_t claimed = readU32(data);
+        if (claimed + 4 > size)
+            return makeError(ErrorCode::Truncated, path,
+                             fmt::format("truncated ETDump: header claims {} bytes but the file has {}",
+                                         claimed + 4, size));
+        if (claimed < 8)
+            return makeError(ErrorCode::Corrupt, path, fmt::format("corrupt ETDump: size prefix {} is too small", claimed));
+        fbData = data + 4;
+        fbSize = static_cast<std::size_t>(claimed);
+    } else if (size >= 8 && std::memcmp(data + 4, kIdentifier, 4) == 0) {
+        fbData = data;
+        fbSize = size;
+    } else if (size < 12) {
+        return makeError(ErrorCode::Truncated, path,
+                         fmt::format("not an ETDump: {} bytes is too short for the header and ED00 identifier", size));
+    } else {
+        std::string id;
+        for (int i = 8; i < 12; ++i)
+            id += (data[i] >= 0x20 && data[i] < 0x7f) ? static_cast<char>(data[i]) : '?';
+        return makeError(ErrorCode::BadIdentifier, path,
+                         fmt::format("not an ETDump: file identifier is '{}', expected 'ED00'", id));
+    }
+
+    // Every event is at least two tables, so the default max_tables (1M) is far too low for
+    // real files; bound it by what the bytes could possibly hold instead.
+    const auto maxTables = static_cast<flatbuffers::uoffset_t>(
+        std::min<std::size_t>(fbSize / 4 + 16, std::numeric_limits<flatbuffers::uoffset_t>::max()));
+    flatbuffers::Verifier verifier(fbData, fbSize, 64, maxTables);
+    if (!fb::VerifyETDumpBuffer(verifier))
+        return makeError(ErrorCode::Corrupt, path, "corrupt ETDump: the flatbuffer failed verification");
+
+    const fb::ETDump *root = fb::GetETDump(fbData);
+    auto out = std::make_shared<ETDumpFile>();
+    out->path = path;
+    out->fileSize = size;
+    out->version = root->version();
+    const auto *runs = root->run_data();
+    if (!runs)
+        return std::shared_ptr<const ETDumpFile>(std::move(out));
+
+    std::uint64_t totalEvents = 0;
+    for (const auto *run : *runs)
+        if (run && run->events())
+            totalEvents += run->events()->size();
+    if (totalEvents > options.maxEvents)
+        return makeError(ErrorCode::LimitExceeded, path,
+                         fmt::format("ETDump holds {} events, more than the limit of {}", totalEvents, options.maxEvents));
+
+    StringPool &pool = out->strings;
+    out->runs.reserve(runs->size());
+    for (const auto *run : *runs) {
+        RunData rd;
+        if (!run) {
+            out->runs.push_back(std::move(rd));
+            continue;
+        }
+        if (run->name())
+            rd.name.assign(run->name()->data(), run->name()->size());
+        rd.bundledInputIndex = run->bundled_input_index();
+        if (const auto *allocs = run->allocators())
+            for (const auto *a : *allocs)
+                rd.allocators.emplace_back(a && a->name() ? a->name()->str() : std::string());
+        if (const auto *events = run->events()) {
+            rd.hasEvents = true;
+            rd.events.reserve(events->size());
+            rd.profileEvents.reserve(events->size());
+            for (const auto *ev : *events) {
+                EventRef ref;
+                if (!ev) {
+                    rd.events.push_back(ref);
+                    continue;
+                }
+                if (const auto *pe = ev->profile_event()) {
+                    ProfileEventRecord r;
+                    r.name = internOpt(pool, pe->name());
+                    r.chainIndex = pe->chain_index();
+                    r.instructionId = pe->instruction_id();
+                    r.delegateDebugIdInt = pe->delegate_debug_id_int();
+                    r.delegateDebugIdStr = internOpt(pool, pe->delegate_debug_id_str());
+                    if (const auto *md = pe->delegate_debug_metadata(); md && md->size())
+                        r.delegateDebugMetadata = pool.intern(
+                            std::string_view(reinterpret_cast<const char *>(md->data()), md->size()));
+                    r.startTime = pe->start_time();
+                    r.endTime = pe->end_time();
+                    ref = {EventRef::Kind::Profile, static_cast<std::uint32_t>(rd.profileEvents.size())};
+                    rd.profileEvents.push_back(r);
+                } else if (const auto *de = ev->debug_event()) {
+                    DebugEventRecord r;
+                    r.chainIndex = de->chain_index();
+                    r.instructionId = de->instruction_id();
+                    r.delegateDebugIdInt = de->delegate_debug_id_int();
+                    r.delegateDebugIdStr = internOpt(pool, de->delegate_debug_id_str());
+                    r.name = internOpt(pool, de->name());
+                    if (const auto *v = de->debug_entry()) {
+                        r.hasEntry = true;
+                        r.value = toRuntimeValue(v);
+                    }
+                    ref = {EventRef::Kind::Debug, static_cast<std::uint32_t>(rd.debugEvents.size())};
+                    rd.debugEvents.push_back(std::move(r));
+                } else if (const auto *ae = ev->allocation_event()) {
+                    ref = {EventRef::Kind::Allocation, static_cast<std::uint32_t>(rd.allocationEvents.size())};
+                    rd.allocationEvents.push_back({ae->allocator_id(), ae->allocation_size()});
+                }
+                rd.events.push_back(ref);
+            }
+        }
+        out->runs.push_back(std::move(rd));
+    }
+    return std::shared_ptr<const ETDumpFile>(std::move(out));
+}
+
+} // namespace etscope

@@ -1,0 +1,502 @@
+#include "events/eventblockbuilder.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+namespace etscope {
+
+bool isFrameworkEventName(const std::string &name)
+{
+    return name == kMethodInit || name == kProgramLoadMethod || name == kMethodExecute;
+}
+
+std::string delegateDebugIdText(const DelegateDebugId &id)
+{
+    if (const auto *i = std::get_if<std::int64_t>(&id))
+        return std::to_string(*i);
+    if (const auto *s = std::get_if<std::string>(&id))
+        return *s;
+    return {};
+}
+
+namespace {
+
+constexpr std::uint64_t kMaxU32 = 0xffffffffull;
+
+// Bounded so that a hostile file cannot produce millions of identical messages.
+void addWarning(std::vector<std::string> &warnings, std::string text)
+{
+    constexpr std::size_t kMaxWarnings = 50;
+    if (warnings.size() < kMaxWarnings)
+        warnings.push_back(std::move(text));
+    else if (warnings.size() == kMaxWarnings)
+        warnings.push_back("further warnings suppressed");
+}
+
+// Inspector's InstructionEventSignature: raw ids, chain as stored.
+struct InstructionKey {
+    std::int32_t instructionId;
+    ChainIndex chain;
+    std::int32_t delegateInt;
+    StringPool::Id delegateStr;
+    bool operator==(const InstructionKey &) const = default;
+};
+
+// Profile/DebugEventSignature: -1 and "" turned into "none". Encoded with sentinels:
+// an optional int is (present, value).
+struct PartSignature {
+    bool present = false;
+    StringPool::Id name = 0;
+    bool hasInstr = false;
+    std::int32_t instr = 0;
+    bool hasDelegateInt = false;
+    std::int32_t delegateInt = 0;
+    StringPool::Id delegateStr = 0; // 0 = none
+    bool operator==(const PartSignature &) const = default;
+};
+
+struct EventSignature {
+    std::int32_t instructionId;
+    PartSignature profile;
+    PartSignature debug;
+    bool operator==(const EventSignature &) const = default;
+};
+
+inline void hashMix(std::size_t &h, std::uint64_t v)
+{
+    h ^= std::hash<std::uint64_t>{}(v) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+}
+
+struct InstructionKeyHash {
+    std::size_t operator()(const InstructionKey &k) const
+    {
+        std::size_t h = 0;
+        hashMix(h, static_cast<std::uint32_t>(k.instructionId));
+        hashMix(h, k.chain.bits ^ (k.chain.negative ? 0x5555ull : 0));
+        hashMix(h, static_cast<std::uint32_t>(k.delegateInt));
+        hashMix(h, k.delegateStr);
+        return h;
+    }
+};
+
+void hashPart(std::size_t &h, const PartSignature &p)
+{
+    hashMix(h, p.present);
+    hashMix(h, p.name);
+    hashMix(h, (std::uint64_t(p.hasInstr) << 32) | static_cast<std::uint32_t>(p.instr));
+    hashMix(h, (std::uint64_t(p.hasDelegateInt) << 32) | static_cast<std::uint32_t>(p.delegateInt));
+    hashMix(h, p.delegateStr);
+}
+
+struct EventSignatureHash {
+    std::size_t operator()(const EventSignature &s) const
+    {
+        std::size_t h = static_cast<std::uint32_t>(s.instructionId);
+        hashPart(h, s.profile);
+        hashPart(h, s.debug);
+        return h;
+    }
+};
+
+struct RunSignature {
+    std::string name;
+    std::vector<std::uint32_t> events; // interned EventSignature ids, in order
+    std::int32_t bundledInputIndex;
+    bool operator==(const RunSignature &) const = default;
+};
+
+struct RunSignatureHash {
+    std::size_t operator()(const RunSignature &s) const
+    {
+        std::size_t h = std::hash<std::string>{}(s.name);
+        hashMix(h, static_cast<std::uint32_t>(s.bundledInputIndex));
+        for (auto e : s.events)
+            hashMix(h, e);
+        return h;
+    }
+};
+
+PartSignature profilePart(const ProfileEventRecord &p)
+{
+    PartSignature s;
+    s.present = true;
+    s.name = p.name;
+    s.hasInstr = p.instructionId != -1;
+    s.instr = s.hasInstr ? p.instructionId : 0;
+    s.hasDelegateInt = p.delegateDebugIdInt != -1;
+    s.delegateInt = s.hasDelegateInt ? p.delegateDebugIdInt : 0;
+    s.delegateStr = p.delegateDebugIdStr;
+    return s;
+}
+
+PartSignature debugPart(const DebugEventRecord &d)
+{
+    PartSignature s;
+    s.present = true;
+    s.name = d.name;
+    s.hasInstr = d.instructionId != -1;
+    s.instr = s.hasInstr ? d.instructionId : 0;
+    s.hasDelegateInt = d.delegateDebugIdInt != -1;
+    s.delegateInt = s.hasDelegateInt ? d.delegateDebugIdInt : 0;
+    s.delegateStr = d.delegateDebugIdStr;
+    return s;
+}
+
+// Inspector's _populate_event_signature_fields.
+void applySignature(Event &ev, const PartSignature &sig, const StringPool &pool)
+{
+    if (!sig.present)
+        return;
+    DelegateDebugId id;
+    if (sig.hasDelegateInt)
+        id = static_cast<std::int64_t>(sig.delegateInt);
+    else if (sig.delegateStr != StringPool::Empty)
+        id = pool.str(sig.delegateStr);
+    const bool delegated = !std::holds_alternative<std::monostate>(id);
+    std::string name = delegated ? delegateDebugIdText(id) : pool.str(sig.name);
+    if (!name.empty())
+        ev.name = std::move(name);
+    ev.delegateDebugIdentifier = std::move(id);
+    ev.isDelegatedOp = delegated;
+}
+
+// One InstructionEvent of a run (indices into the run's record vectors).
+struct InstructionEvent {
+    InstructionKey key;
+    std::vector<std::uint32_t> profiles;
+    std::vector<std::uint32_t> debugs; // non-output debug events
+};
+
+// Accumulates one EventSignature's data over the runs of a group.
+struct EventAccumulator {
+    Event event;
+    std::vector<double> durations;
+    bool haveDebug = false;
+    bool anyMetadata = false;
+};
+
+struct Group {
+    std::size_t firstRun = 0;
+    EventBlock block;
+    std::vector<EventAccumulator> events;
+    bool haveOutputs = false;
+};
+
+class Builder
+{
+public:
+    Builder(const ETDumpFile &f, const InspectorOptions &o, double scale) : m_file(f), m_opt(o), m_scale(scale) {}
+
+    std::vector<EventBlock> run()
+    {
+        std::vector<InstructionEvent> instructionEvents;
+        std::unordered_map<InstructionKey, std::uint32_t, InstructionKeyHash> keyIndex;
+        // Per run: ordered event signatures with the chosen profile event and the debug list.
+        struct RunEntry {
+            std::uint32_t sigId;
+            std::int64_t profileIdx; // -1 none
+            std::uint32_t instructionEvent;
+        };
+        std::vector<RunEntry> entries;
+        std::unordered_map<std::uint32_t, std::uint32_t> sigPos;
+
+        for (std::size_t r = 0; r < m_file.runs.size(); ++r) {
+            const RunData &run = m_file.runs[r];
+            if (!run.hasEvents)
+                continue; // the Inspector skips blocks without an events vector
+            instructionEvents.clear();
+            keyIndex.clear();
+            entries.clear();
+            sigPos.clear();
+
+            // §1.1: collate by instruction signature, in order of first appearance.
+            for (const EventRef &ref : run.events) {
+                InstructionKey key;
+                if (ref.kind == EventRef::Kind::Profile) {
+                    const auto &p = run.profileEvents[ref.index];
+                    key = {p.instructionId, ChainIndex::fromSigned(p.chainIndex), p.delegateDebugIdInt,
+                           p.delegateDebugIdStr};
+                } else if (ref.kind == EventRef::Kind::Debug) {
+                    const auto &d = run.debugEvents[ref.index];
+                    key = {d.instructionId, ChainIndex::fromUnsigned(d.chainIndex), d.delegateDebugIdInt,
+                           d.delegateDebugIdStr};
+                } else {
+                    continue; // allocation events are summarised separately
+                }
+                auto [it, inserted] = keyIndex.try_emplace(key, static_cast<std::uint32_t>(instructionEvents.size()));
+                if (inserted)
+                    instructionEvents.push_back({key, {}, {}});
+                InstructionEvent &ie = instructionEvents[it->second];
+                if (ref.kind == EventRef::Kind::Profile)
+                    ie.profiles.push_back(ref.index);
+                else if (!run.debugEvents[ref.index].value.isOutput)
+                    ie.debugs.push_back(ref.index);
+            }
+
+            // §1.2: event signatures, last occurrence wins at the first position.
+            for (std::uint32_t i = 0; i < instructionEvents.size(); ++i) {
+                const InstructionEvent &ie = instructionEvents[i];
+                if (ie.profiles.empty() && ie.debugs.empty())
+                    continue; // only program outputs under this key
+                EventSignature sig{ie.key.instructionId, {}, {}};
+                if (!ie.debugs.empty())
+                    sig.debug = debugPart(run.debugEvents[ie.debugs.front()]);
+                auto add = [&](std::int64_t profileIdx) {
+                    const std::uint32_t id = internSignature(sig);
+                    auto [pit, fresh] = sigPos.try_emplace(id, static_cast<std::uint32_t>(entries.size()));
+                    if (fresh)
+                        entries.push_back({id, profileIdx, i});
+                    else
+                        entries[pit->second] = {id, profileIdx, i};
+                };
+                if (ie.profiles.empty()) {
+                    add(-1);
+                } else {
+                    for (const std::uint32_t p : ie.profiles) {
+                        sig.profile = profilePart(run.profileEvents[p]);
+                        add(p);
+                    }
+                }
+            }
+
+            // §1.3: group by run signature.
+            RunSignature rs{run.name, {}, run.bundledInputIndex};
+            rs.events.reserve(entries.size());
+            for (const auto &e : entries)
+                rs.events.push_back(e.sigId);
+            auto [git, newGroup] = m_groupIndex.try_emplace(std::move(rs), static_cast<std::uint32_t>(m_groups.size()));
+            if (newGroup) {
+                Group g;
+                g.firstRun = r;
+                g.block.name = run.name;
+                g.block.bundledInputIndex = run.bundledInputIndex;
+                g.block.sourceTimeScale = m_opt.time.source;
+                g.block.targetTimeScale = m_opt.time.target;
+                g.events.resize(entries.size());
+                for (std::size_t k = 0; k < entries.size(); ++k)
+                    initEvent(g.events[k].event, m_signatures[entries[k].sigId]);
+                m_groups.push_back(std::move(g));
+            }
+            Group &g = m_groups[git->second];
+            g.block.runIndices.push_back(r);
+            for (std::size_t k = 0; k < entries.size(); ++k)
+                addRun(g, g.events[k], run, entries[k].profileIdx, instructionEvents[entries[k].instructionEvent]);
+            collectOutputs(g, run);
+            collectAllocations(g, run);
+        }
+
+        std::vector<EventBlock> blocks;
+        blocks.reserve(m_groups.size());
+        for (Group &g : m_groups) {
+            for (EventAccumulator &acc : g.events) {
+                if (!acc.durations.empty())
+                    acc.event.perfData = PerfData::fromRaw(std::move(acc.durations));
+                if (!acc.anyMetadata)
+                    acc.event.delegateDebugMetadatas.clear();
+                g.block.events.push_back(std::move(acc.event));
+            }
+            blocks.push_back(std::move(g.block));
+        }
+        return blocks;
+    }
+
+private:
+    std::uint32_t internSignature(const EventSignature &sig)
+    {
+        auto [it, inserted] = m_signatureIndex.try_emplace(sig, static_cast<std::uint32_t>(m_signatures.size()));
+        if (inserted)
+            m_signatures.push_back(sig);
+        return it->second;
+    }
+
+    void initEvent(Event &ev, const EventSignature &sig) const
+    {
+        ev.instructionId = sig.instructionId;
+        applySignature(ev, sig.profile, m_file.strings);
+        applySignature(ev, sig.debug, m_file.strings);
+    }
+
+    double duration(const Event &ev, const ProfileEventRecord &p, std::vector<std::string> &warnings) const
+    {
+        const std::uint64_t s = p.startTime, e = p.endTime;
+        if (ev.isDelegatedOp) {
+            const double cs = m_opt.delegateTimeConverter ? m_opt.delegateTimeConverter(ev.name, s)
+                                                          : static_cast<double>(s) / m_scale;
+            const double ce = m_opt.delegateTimeConverter ? m_opt.delegateTimeConverter(ev.name, e)
+                                                          : static_cast<double>(e) / m_scale;
+            if (cs <= ce)
+                return ce - cs;
+            if (cs > static_cast<double>(kMaxU32) || ce > static_cast<double>(kMaxU32)) {
+                addWarning(warnings, wrapWarning(ev, s, e));
+                return std::numeric_limits<double>::quiet_NaN();
+            }
+            return (static_cast<double>(kMaxU32) - cs) + ce;
+        }
+        std::uint64_t elapsed;
+        if (s <= e) {
+            elapsed = e - s;
+        } else {
+            if (s > kMaxU32 || e > kMaxU32) {
+                addWarning(warnings, wrapWarning(ev, s, e));
+                return std::numeric_limits<double>::quiet_NaN();
+            }
+            elapsed = (kMaxU32 - s) + e; // the Inspector's 32-bit wrap formula (one tick short)
+        }
+        return static_cast<double>(elapsed) / m_scale;
+    }
+
+    static std::string wrapWarning(const Event &ev, std::uint64_t s, std::uint64_t e)
+    {
+        return fmt::format("event '{}' ends ({}) before it starts ({}) and the values do not fit a 32-bit "
+                           "wrap-around; its duration is shown as NaN",
+                           ev.name, e, s);
+    }
+
+    void addRun(Group &g, EventAccumulator &acc, const RunData &run, std::int64_t profileIdx,
+                const InstructionEvent &ie)
+    {
+        Event &ev = acc.event;
+        if (profileIdx >= 0) {
+            const auto &p = run.profileEvents[static_cast<std::size_t>(profileIdx)];
+            if (acc.durations.empty())
+                ev.chainIndex = p.chainIndex;
+            acc.durations.push_back(duration(ev, p, g.block.warnings));
+            ev.startTimes.push_back(p.startTime);
+            ev.endTimes.push_back(p.endTime);
+            const std::string &md = m_file.strings.str(p.delegateDebugMetadata);
+            acc.anyMetadata |= !md.empty();
+            ev.delegateDebugMetadatas.push_back(md);
+        }
+        if (ie.debugs.empty())
+            return;
+        if (!acc.haveDebug) {
+            acc.haveDebug = true;
+            ev.debugEventsPerRun = ie.debugs.size();
+            ev.debugData.reserve(ie.debugs.size());
+            for (const std::uint32_t d : ie.debugs)
+                ev.debugData.push_back(run.debugEvents[d].value);
+            if (profileIdx < 0)
+                ev.chainIndex = static_cast<std::int64_t>(run.debugEvents[ie.debugs.front()].chainIndex);
+            return;
+        }
+        if (ev.debugDataDiffersAcrossRuns)
+            return;
+        bool same = ie.debugs.size() == ev.debugData.size();
+        for (std::size_t i = 0; same && i < ie.debugs.size(); ++i)
+            same = valuesEqual(ev.debugData[i], run.debugEvents[ie.debugs[i]].value);
+        if (!same) {
+            ev.debugDataDiffersAcrossRuns = true;
+            addWarning(g.block.warnings, fmt::format(
+                "debug data of event '{}' (instruction {}) differs between runs; showing the first run's",
+                ev.name, ev.instructionId));
+        }
+    }
+
+    // Value equality as the Inspector checks it: same kind and shape, equal contents. Contents are
+    // compared byte-wise through the debug buffer when there is one (zeros otherwise).
+    bool valuesEqual(const RuntimeValue &a, const RuntimeValue &b) const
+    {
+        if (a.kind != b.kind || a.tensors.size() != b.tensors.size())
+            return false;
+        switch (a.kind) {
+        case RuntimeValue::Kind::Int: return a.intValue == b.intValue;
+        case RuntimeValue::Kind::Bool: return a.boolValue == b.boolValue;
+        case RuntimeValue::Kind::Float:
+        case RuntimeValue::Kind::Double: return a.doubleValue == b.doubleValue;
+        default: break;
+        }
+        for (std::size_t i = 0; i < a.tensors.size(); ++i) {
+            const TensorRef &x = a.tensors[i], &y = b.tensors[i];
+            if (x.dtype != y.dtype || x.sizes != y.sizes)
+                return false;
+            if (!m_opt.debugBuffer || x.offset == y.offset)
+                continue;
+            auto bx = m_opt.debugBuffer->bytes(x);
+            auto by = m_opt.debugBuffer->bytes(y);
+            if (!bx || !by)
+                return !bx && !by;
+            if (x.strides == y.strides) {
+                if (bx->size() != by->size() || !std::equal(bx->begin(), bx->end(), by->begin()))
+                    return false;
+            } else {
+                auto dx = m_opt.debugBuffer->read(x);
+                auto dy = m_opt.debugBuffer->read(y);
+                if (!dx || !dy || dx->values != dy->values)
+                    return false;
+            }
+        }
+        return true;
+    }
+
+    void collectOutputs(Group &g, const RunData &run) const
+    {
+        std::vector<RuntimeValue> outputs;
+        for (const auto &d : run.debugEvents)
+            if (d.value.isOutput)
+                outputs.push_back(d.value);
+        if (!g.haveOutputs) {
+            g.haveOutputs = !outputs.empty();
+            g.block.runOutput = std::move(outputs);
+            return;
+        }
+        if (g.block.runOutputDiffersAcrossRuns)
+            return;
+        bool same = outputs.size() == g.block.runOutput.size();
+        for (std::size_t i = 0; same && i < outputs.size(); ++i)
+            same = valuesEqual(g.block.runOutput[i], outputs[i]);
+        if (!same) {
+            g.block.runOutputDiffersAcrossRuns = true;
+            addWarning(g.block.warnings, "program outputs differ between the runs merged into this block; "
+                                       "showing the first run's");
+        }
+    }
+
+    static void collectAllocations(Group &g, const RunData &run)
+    {
+        if (run.allocationEvents.empty() && run.allocators.empty())
+            return;
+        auto &allocs = g.block.allocators;
+        if (allocs.size() < run.allocators.size())
+            allocs.resize(run.allocators.size());
+        for (std::size_t i = 0; i < run.allocators.size(); ++i)
+            if (allocs[i].name.empty())
+                allocs[i].name = run.allocators[i];
+        for (const auto &a : run.allocationEvents) {
+            ++g.block.allocationEventCount;
+            if (a.allocatorId < 1 || static_cast<std::size_t>(a.allocatorId) > allocs.size()) {
+                addWarning(g.block.warnings, 
+                    fmt::format("allocation event names allocator {} but the block registers {}", a.allocatorId,
+                                run.allocators.size()));
+                continue;
+            }
+            AllocatorSummary &s = allocs[static_cast<std::size_t>(a.allocatorId - 1)];
+            ++s.allocationCount;
+            s.totalBytes += a.allocationSize;
+            s.maxBytes = std::max(s.maxBytes, a.allocationSize);
+        }
+    }
+
+    const ETDumpFile &m_file;
+    const InspectorOptions &m_opt;
+    const double m_scale;
+    std::vector<EventSignature> m_signatures;
+    std::unordered_map<EventSignature, std::uint32_t, EventSignatureHash> m_signatureIndex;
+    std::vector<Group> m_groups;
+    std::unordered_map<RunSignature, std::uint32_t, RunSignatureHash> m_groupIndex;
+};
+
+} // namespace
+
+Result<std::vector<EventBlock>> buildEventBlocks(const ETDumpFile &etdump, const InspectorOptions &options)
+{
+    auto scale = options.time.scaleFactor();
+    if (!scale)
+        return Error{scale.error().code, etdump.path, scale.error().reason};
+    Builder builder(etdump, options, *scale);
+    return builder.run();
+}
+
+} // namespace etscope

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "events/event.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace etscope {
+
+// The rows that print_data_tabular / save_data_to_tsv show (inspector-semantics.md §4):
+// columns event_block_name, event_name, p10..max (with unit suffix), op_types,
+// is_delegated_op, delegate_backend_name, start_time; OPERATOR_CALL rows dropped.
+struct TableRow {
+    const EventBlock *block = nullptr;
+    const Event *event = nullptr;
+};
+
+struct TableOptions {
+    bool includeOperatorCalls = false; // the Inspector drops them
+    bool includeUnits = true;          // "p50 (ms)" headers
+};
+
+std::vector<TableRow> inspectorTableRows(const std::vector<EventBlock> &blocks, const TableOptions & = {});
+std::vector<std::string> inspectorTableHeaders(TimeScale target, const TableOptions & = {});
+
+// Python-style renderings of Event fields, as pandas/tabulate show them.
+std::string pythonRepr(const std::string &s);                       // 'text' with escapes
+std::string pythonFloatRepr(double v);                              // shortest round-trip, like repr()
+std::string opTypesText(const std::vector<std::string> &opTypes);   // "['a', 'b']" or truncated form
+std::string startTimeText(const std::vector<std::uint64_t> &starts); // "[1, 2]"
+
+// tabulate(df, headers="keys", tablefmt="fancy_grid") as print_data_tabular prints it.
+std::string formatFancyGrid(const std::vector<EventBlock> &blocks, const TableOptions & = {});
+// df.to_csv(sep="\t") as save_data_to_tsv writes it; sep="," for CSV.
+std::string formatDelimited(const std::vector<EventBlock> &blocks, char sep = '\t', const TableOptions & = {});
+// Same rows as JSON (array of objects; numbers as numbers, null for missing statistics).
+std::string formatJson(const std::vector<EventBlock> &blocks, const TableOptions & = {});
+
+// A generic cell for the fancy-grid renderer (also used by other CLI tables).
+using GridCell = std::variant<std::monostate, bool, std::int64_t, double, std::string>;
+std::string renderFancyGrid(const std::vector<std::string> &headers, const std::vector<std::vector<GridCell>> &rows);
+
+} // namespace etscope
