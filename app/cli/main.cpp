@@ -1,2 +1,127 @@
+// etscope-cli: the headless twin of the etscope GUI, built on core/ only (no Qt).
+#include "command.h"
+
+#include "etdump/etdumpfile.h"
+
 #include <cstdio>
-int main() { std::puts("etscope-cli"); return 0; }
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace etscope::cli {
+
+std::vector<Command> &registry()
+{
+    static std::vector<Command> commands;
+    return commands;
+}
+
+Registration::Registration(const char *name, const char *description, Setup setup)
+{
+    registry().push_back({name, description, std::move(setup)});
+}
+
+void addInputOptions(CLI::App &sub, InputOptions &o, bool etdumpRequired)
+{
+    auto *e = sub.add_option("--etdump,-e", o.etdump, "ETDump file (.etdp)");
+    if (etdumpRequired)
+        e->required();
+    sub.add_option("--debug-buffer,-b", o.debugBuffer, "Debug buffer (.bin) holding intermediate tensors");
+    sub.add_option("--etrecord,-r", o.etrecord, "ETRecord (.bin zip) for op types, stack traces and modules");
+    sub.add_option("--source-time-scale", o.sourceTimeScale, "Unit of the raw timestamps: ns, us, ms, s, cycles")
+        ->check(CLI::IsMember({"ns", "us", "ms", "s", "cycles"}));
+    sub.add_option("--target-time-scale", o.targetTimeScale, "Unit to show: ns, us, ms, s, cycles")
+        ->check(CLI::IsMember({"ns", "us", "ms", "s", "cycles"}));
+    sub.add_option("--cycles-per-second", o.cyclesPerSecond,
+                   "Clock rate used to show cycle counts as time (source scale cycles)");
+}
+
+int reportError(const Error &e)
+{
+    std::fprintf(stderr, "etscope-cli: %s\n", e.message().c_str());
+    return 1;
+}
+
+std::shared_ptr<const Session> loadOrReport(const InputOptions &o)
+{
+    SessionInputs in;
+    in.etdump = o.etdump;
+    in.debugBuffer = o.debugBuffer;
+    in.etrecord = o.etrecord;
+    in.bundledProgram = o.bundledProgram;
+    in.time.source = *parseTimeScale(o.sourceTimeScale);
+    in.time.target = *parseTimeScale(o.targetTimeScale);
+    if (o.cyclesPerSecond > 0)
+        in.time.cyclesPerSecond = o.cyclesPerSecond;
+    auto session = loadSession(in);
+    if (!session) {
+        reportError(session.error());
+        return nullptr;
+    }
+    for (const auto &w : (*session)->warnings)
+        std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
+    return session.value();
+}
+
+Status writeOutput(const std::string &path, const std::string &text)
+{
+    if (path.empty() || path == "-") {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return Ok{};
+    }
+    const std::string tmp = path + ".tmp-etscope";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            return makeError(ErrorCode::Io, path, "cannot open for writing");
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        out.flush();
+        if (!out) {
+            std::remove(tmp.c_str());
+            return makeError(ErrorCode::Io, path, "write failed");
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        return makeError(ErrorCode::Io, path, "cannot replace the file");
+    }
+    return Ok{};
+}
+
+} // namespace etscope::cli
+
+int main(int argc, char **argv)
+{
+    using namespace etscope::cli;
+    CLI::App app{"etscope-cli: inspect ExecuTorch ETDump, debug buffer and ETRecord files"};
+    app.require_subcommand(0, 1);
+    bool version = false;
+    app.add_flag("--version", version, "Print version, git revision and supported formats");
+    std::function<int()> action;
+    for (auto &cmd : registry()) {
+        CLI::App *sub = app.add_subcommand(cmd.name, cmd.description);
+        auto run = cmd.setup(*sub);
+        sub->callback([&action, run] { action = run; });
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        return app.exit(e);
+    }
+    if (version) {
+        std::printf("etscope-cli %s (git %s)\n%s\n", ETSCOPE_VERSION, ETSCOPE_GIT_REVISION,
+                    etscope::etdumpSchemaDescription());
+        return 0;
+    }
+    if (!action) {
+        std::fputs(app.help().c_str(), stdout);
+        return 2;
+    }
+    try {
+        return action();
+    } catch (const std::exception &e) { // last resort: never die with an unhandled exception
+        std::fprintf(stderr, "etscope-cli: internal error: %s\n", e.what());
+        return 3;
+    }
+}

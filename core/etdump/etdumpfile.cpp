@@ -137,6 +137,7 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
     // Accept an un-prefixed buffer too (identifier at 4..7), which some tools write.
     const std::uint8_t *fbData = nullptr;
     std::size_t fbSize = 0;
+    bool sizePrefixed = false;
     if (size >= 12 && std::memcmp(data + 8, kIdentifier, 4) == 0) {
         const std::uint64_t claimed = readU32(data);
         if (claimed + 4 > size)
@@ -145,8 +146,10 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
                                          claimed + 4, size));
         if (claimed < 8)
             return makeError(ErrorCode::Corrupt, path, fmt::format("corrupt ETDump: size prefix {} is too small", claimed));
-        fbData = data + 4;
-        fbSize = static_cast<std::size_t>(claimed);
+        // Verify from the file start: flatcc aligns relative to the prefixed buffer.
+        fbData = data;
+        fbSize = static_cast<std::size_t>(claimed) + 4;
+        sizePrefixed = true;
     } else if (size >= 8 && std::memcmp(data + 4, kIdentifier, 4) == 0) {
         fbData = data;
         fbSize = size;
@@ -166,10 +169,11 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
     const auto maxTables = static_cast<flatbuffers::uoffset_t>(
         std::min<std::size_t>(fbSize / 4 + 16, std::numeric_limits<flatbuffers::uoffset_t>::max()));
     flatbuffers::Verifier verifier(fbData, fbSize, 64, maxTables);
-    if (!fb::VerifyETDumpBuffer(verifier))
+    const bool valid = sizePrefixed ? fb::VerifySizePrefixedETDumpBuffer(verifier) : fb::VerifyETDumpBuffer(verifier);
+    if (!valid)
         return makeError(ErrorCode::Corrupt, path, "corrupt ETDump: the flatbuffer failed verification");
 
-    const fb::ETDump *root = fb::GetETDump(fbData);
+    const fb::ETDump *root = sizePrefixed ? fb::GetSizePrefixedETDump(fbData) : fb::GetETDump(fbData);
     auto out = std::make_shared<ETDumpFile>();
     out->path = path;
     out->fileSize = size;

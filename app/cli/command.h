@@ -1,0 +1,46 @@
+#pragma once
+
+// Subcommands register themselves: each cmd_*.cpp defines a static Registration, so adding a
+// command is adding a file (app/cli/CMakeLists.txt globs them).
+
+#include "common/error.h"
+#include "events/timescale.h"
+#include "session/session.h"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace etscope::cli {
+
+// Called with the subcommand to add options to; returns the action run when it is chosen.
+// The action returns the process exit code.
+using Setup = std::function<std::function<int()>(CLI::App &sub)>;
+
+struct Registration {
+    Registration(const char *name, const char *description, Setup setup);
+};
+
+struct Command {
+    std::string name, description;
+    Setup setup;
+};
+std::vector<Command> &registry();
+
+// Options shared by every command that reads an ETDump.
+struct InputOptions {
+    std::string etdump, debugBuffer, etrecord, bundledProgram;
+    std::string sourceTimeScale = "ns", targetTimeScale = "ms";
+    double cyclesPerSecond = 0;
+};
+void addInputOptions(CLI::App &sub, InputOptions &opts, bool etdumpRequired = true);
+// Parses the time scales and loads the session; prints the one-line error and returns null on failure.
+std::shared_ptr<const Session> loadOrReport(const InputOptions &opts);
+// Prints "etscope-cli: <message>" to stderr; returns the exit code for errors (1).
+int reportError(const Error &e);
+// Writes `text` to `path` atomically (temp file + rename), or to stdout when path is "-" or empty.
+Status writeOutput(const std::string &path, const std::string &text);
+
+} // namespace etscope::cli
