@@ -1,0 +1,149 @@
+#include "etrecord/ziparchive.h"
+
+#include <fmt/format.h>
+#include <zip.h>
+
+namespace etscope {
+
+namespace {
+// Deflate cannot expand better than about 1032:1; anything claiming more is lying.
+constexpr std::uint64_t kMaxDeflateRatio = 1100;
+
+std::string zipErrorText(zip_error_t *err)
+{
+    const char *s = zip_error_strerror(err);
+    return s ? s : "unknown zip error";
+}
+} // namespace
+
+ZipArchive::~ZipArchive()
+{
+    if (m_zip)
+        zip_discard(m_zip);
+}
+
+Result<std::shared_ptr<const ZipArchive>> ZipArchive::open(const std::string &path)
+{
+    auto file = MappedFile::open(path);
+    if (!file)
+        return file.error();
+    return open(file.value(), path);
+}
+
+Result<std::shared_ptr<const ZipArchive>> ZipArchive::open(std::shared_ptr<const MappedFile> bytes, std::string label)
+{
+    if (!bytes)
+        return makeError(ErrorCode::InvalidArgument, label, "no bytes given");
+    if (label.empty())
+        label = bytes->path();
+    if (bytes->size() == 0)
+        return makeError(ErrorCode::Empty, label, "empty file, not a zip archive");
+    if (bytes->size() < 22)
+        return makeError(ErrorCode::Truncated, label, "too short for a zip archive");
+
+    zip_error_t err;
+    zip_error_init(&err);
+    zip_source_t *src = zip_source_buffer_create(bytes->data(), bytes->size(), 0, &err);
+    if (!src) {
+        Error e = makeError(ErrorCode::Io, label, "cannot read zip: " + zipErrorText(&err));
+        zip_error_fini(&err);
+        return e;
+    }
+    zip_t *z = zip_open_from_source(src, ZIP_RDONLY, &err);
+    if (!z) {
+        const int code = zip_error_code_zip(&err);
+        const ErrorCode ec = code == ZIP_ER_NOZIP ? ErrorCode::BadIdentifier
+                             : code == ZIP_ER_MEMORY ? ErrorCode::LimitExceeded
+                                                     : ErrorCode::Corrupt;
+        Error e = makeError(ec, label,
+                            code == ZIP_ER_NOZIP ? std::string("not a zip archive (no central directory found; truncated?)")
+                                                 : "corrupt zip archive: " + zipErrorText(&err));
+        zip_source_free(src);
+        zip_error_fini(&err);
+        return e;
+    }
+    zip_error_fini(&err);
+
+    std::shared_ptr<ZipArchive> a(new ZipArchive);
+    a->m_bytes = std::move(bytes);
+    a->m_label = std::move(label);
+    a->m_zip = z;
+    const zip_int64_t n = zip_get_num_entries(z, 0);
+    if (n < 0)
+        return makeError(ErrorCode::Corrupt, a->m_label, "cannot count zip entries");
+    a->m_entries.reserve(static_cast<std::size_t>(n));
+    for (zip_int64_t i = 0; i < n; ++i) {
+        zip_stat_t st;
+        zip_stat_init(&st);
+        if (zip_stat_index(z, static_cast<zip_uint64_t>(i), 0, &st) != 0 || !(st.valid & ZIP_STAT_NAME))
+            return makeError(ErrorCode::Corrupt, a->m_label, fmt::format("cannot read zip entry #{}", i));
+        ZipEntry e;
+        e.name = st.name;
+        e.size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
+        e.compressedSize = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
+        e.method = (st.valid & ZIP_STAT_COMP_METHOD) ? static_cast<std::uint16_t>(st.comp_method) : 0;
+        // Python's zipfile keeps the last of duplicate names; so do we.
+        a->m_index[e.name] = a->m_entries.size();
+        a->m_entries.push_back(std::move(e));
+    }
+    return std::shared_ptr<const ZipArchive>(std::move(a));
+}
+
+const ZipEntry *ZipArchive::find(const std::string &name) const
+{
+    auto it = m_index.find(name);
+    return it == m_index.end() ? nullptr : &m_entries[it->second];
+}
+
+Result<std::string> ZipArchive::read(const std::string &name, std::uint64_t cap) const
+{
+    const ZipEntry *e = find(name);
+    if (!e)
+        return makeError(ErrorCode::Corrupt, m_label, fmt::format("no entry '{}'", name));
+    const std::uint64_t total = m_bytes->size();
+    if (e->compressedSize > total)
+        return makeError(ErrorCode::Corrupt, m_label,
+                         fmt::format("entry '{}' claims {} compressed bytes but the archive has only {}", name,
+                                     e->compressedSize, total));
+    if (e->method == ZIP_CM_STORE && e->size != e->compressedSize)
+        return makeError(ErrorCode::Corrupt, m_label,
+                         fmt::format("stored entry '{}' declares size {} but holds {} bytes", name, e->size,
+                                     e->compressedSize));
+    if (e->method != ZIP_CM_STORE && e->size > e->compressedSize * kMaxDeflateRatio + 1024)
+        return makeError(ErrorCode::LimitExceeded, m_label,
+                         fmt::format("entry '{}' claims {} bytes from {} compressed bytes", name, e->size,
+                                     e->compressedSize));
+    if (e->size > cap)
+        return makeError(ErrorCode::LimitExceeded, m_label,
+                         fmt::format("entry '{}' is {} bytes, above the limit of {}", name, e->size, cap));
+
+    std::lock_guard lock(m_mutex);
+    const zip_int64_t idx = zip_name_locate(m_zip, name.c_str(), ZIP_FL_ENC_RAW);
+    zip_file_t *f = idx >= 0 ? zip_fopen_index(m_zip, static_cast<zip_uint64_t>(idx), 0) : nullptr;
+    if (!f)
+        return makeError(ErrorCode::Corrupt, m_label,
+                         fmt::format("cannot open entry '{}': {}", name, zip_strerror(m_zip)));
+    std::string out;
+    out.resize(static_cast<std::size_t>(e->size));
+    std::uint64_t got = 0;
+    while (got < e->size) {
+        const zip_int64_t r = zip_fread(f, out.data() + got, e->size - got);
+        if (r <= 0)
+            break;
+        got += static_cast<std::uint64_t>(r);
+    }
+    // One more read detects data longer than declared and triggers libzip's CRC check.
+    char extra = 0;
+    const zip_int64_t tail = got == e->size ? zip_fread(f, &extra, 1) : 0;
+    std::string ferr = zip_file_strerror(f);
+    const bool failed = tail < 0;
+    zip_fclose(f);
+    if (failed)
+        return makeError(ErrorCode::Corrupt, m_label, fmt::format("entry '{}' is damaged: {}", name, ferr));
+    if (got != e->size)
+        return makeError(ErrorCode::Truncated, m_label,
+                         fmt::format("entry '{}' declares {} bytes but only {} could be read", name, e->size, got));
+    return out;
+}
+
+} // namespace etscope
