@@ -1,0 +1,91 @@
+#include "eventfilterproxy.h"
+
+#include "modelroles.h"
+
+namespace etscope {
+
+EventFilterProxy::EventFilterProxy(QObject *parent)
+    : QSortFilterProxyModel(parent)
+{
+    setRecursiveFilteringEnabled(true);
+    setFilterCaseSensitivity(Qt::CaseInsensitive);
+    setSortCaseSensitivity(Qt::CaseInsensitive);
+    setSortRole(SortRole);
+}
+
+void EventFilterProxy::setFilterText(const QString &text, bool isRegex)
+{
+    if (text == m_text && isRegex == m_isRegex)
+        return;
+    m_text = text;
+    m_isRegex = isRegex;
+    m_regex = QRegularExpression(isRegex ? text : QRegularExpression::escape(text),
+                                 QRegularExpression::CaseInsensitiveOption);
+    m_valid = m_regex.isValid();
+    invalidateRowsFilter();
+}
+
+void EventFilterProxy::setDelegatedOnly(bool on)
+{
+    if (on == m_delegatedOnly)
+        return;
+    m_delegatedOnly = on;
+    invalidateRowsFilter();
+}
+
+void EventFilterProxy::setHideFramework(bool on)
+{
+    if (on == m_hideFramework)
+        return;
+    m_hideFramework = on;
+    invalidateRowsFilter();
+}
+
+void EventFilterProxy::setHideOperatorCalls(bool on)
+{
+    if (on == m_hideOperatorCalls)
+        return;
+    m_hideOperatorCalls = on;
+    invalidateRowsFilter();
+}
+
+bool EventFilterProxy::anyFilterActive() const
+{
+    return !m_text.isEmpty() || m_delegatedOnly || m_hideFramework || m_hideOperatorCalls;
+}
+
+bool EventFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
+{
+    const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
+    const bool isBlock = idx.data(EventIndexRole).toInt() < 0;
+    if (isBlock)
+        // Blocks show up through their matching events (recursive filtering), or when unfiltered.
+        return !anyFilterActive();
+    if (m_delegatedOnly && !idx.data(IsDelegatedRole).toBool())
+        return false;
+    if (m_hideFramework && idx.data(IsFrameworkRole).toBool())
+        return false;
+    if (m_hideOperatorCalls && idx.data(IsOperatorCallRole).toBool())
+        return false;
+    if (m_text.isEmpty())
+        return true;
+    if (!m_valid)
+        return false;
+    return m_regex.match(idx.data(FilterTextRole).toString()).hasMatch();
+}
+
+bool EventFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    if (left.data(EventIndexRole).toInt() < 0 && right.data(EventIndexRole).toInt() < 0) {
+        // Blocks keep file order in both directions; only events inside them are ranked.
+        const bool less = left.data(BlockIndexRole).toInt() < right.data(BlockIndexRole).toInt();
+        return sortOrder() == Qt::DescendingOrder ? !less : less;
+    }
+    const QVariant l = left.data(SortRole);
+    const QVariant r = right.data(SortRole);
+    if (l.typeId() == QMetaType::QString && r.typeId() == QMetaType::QString)
+        return QString::compare(l.toString(), r.toString(), Qt::CaseInsensitive) < 0;
+    return QVariant::compare(l, r) == QPartialOrdering::Less;
+}
+
+} // namespace etscope

@@ -1,0 +1,414 @@
+#include "eventtreemodel.h"
+
+#include "events/inspectortable.h"
+#include "modelroles.h"
+#include "qtstrings.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QStringList>
+
+#include <algorithm>
+#include <map>
+
+namespace etscope {
+
+namespace {
+bool isDelegateCall(const Event &e)
+{
+    return !e.isDelegatedOp && e.name == kDelegateCall;
+}
+
+double statValue(const PerfData &p, int column)
+{
+    switch (column) {
+    case EventTreeModel::P10Column: return p.p10;
+    case EventTreeModel::P50Column: return p.p50;
+    case EventTreeModel::P90Column: return p.p90;
+    case EventTreeModel::AvgColumn: return p.avg;
+    case EventTreeModel::MinColumn: return p.min;
+    case EventTreeModel::MaxColumn: return p.max;
+    default: return 0;
+    }
+}
+
+bool isStatColumn(int column)
+{
+    return column >= EventTreeModel::P10Column && column <= EventTreeModel::MaxColumn;
+}
+} // namespace
+
+EventTreeModel::EventTreeModel(QObject *parent)
+    : QAbstractItemModel(parent)
+{
+}
+
+EventTreeModel::~EventTreeModel() = default;
+
+void EventTreeModel::setSession(std::shared_ptr<const Session> session)
+{
+    beginResetModel();
+    m_session = std::move(session);
+    buildNodes();
+    endResetModel();
+}
+
+void EventTreeModel::buildNodes()
+{
+    m_nodes.clear();
+    m_blockNodes.clear();
+    m_eventNodes.clear();
+    m_blockMaxAvg.clear();
+    if (!m_session)
+        return;
+    const auto &blocks = m_session->blocks;
+    std::size_t total = blocks.size();
+    for (const auto &b : blocks)
+        total += b.events.size();
+    m_nodes.reserve(total);
+    m_eventNodes.resize(blocks.size());
+    m_blockMaxAvg.resize(blocks.size(), 0.0);
+
+    for (int bi = 0; bi < int(blocks.size()); ++bi) {
+        const EventBlock &block = blocks[bi];
+        const int blockNode = int(m_nodes.size());
+        m_nodes.push_back(Node{-1, bi, bi, -1, {}});
+        m_blockNodes.push_back(blockNode);
+
+        // Delegated events carry their DELEGATE_CALL's instruction id. Attach each to the
+        // DELEGATE_CALL of that instruction that follows it (the backend logs its per-op events
+        // while the call is open, so they come first); fall back to the preceding one.
+        std::map<std::pair<std::int32_t, std::int64_t>, std::vector<int>> calls;
+        for (int ei = 0; ei < int(block.events.size()); ++ei) {
+            const Event &e = block.events[ei];
+            if (isDelegateCall(e))
+                calls[{e.instructionId, e.chainIndex}].push_back(ei);
+        }
+        std::vector<int> parentEvent(block.events.size(), -1);
+        for (int ei = 0; ei < int(block.events.size()); ++ei) {
+            const Event &e = block.events[ei];
+            if (!e.isDelegatedOp)
+                continue;
+            auto it = calls.find({e.instructionId, e.chainIndex});
+            if (it == calls.end())
+                continue;
+            const auto &candidates = it->second;
+            auto next = std::upper_bound(candidates.begin(), candidates.end(), ei);
+            parentEvent[ei] = next != candidates.end() ? *next : candidates.back();
+        }
+
+        m_eventNodes[bi].assign(block.events.size(), -1);
+        // Parents first so that children can find their node; order of rows stays file order.
+        for (int ei = 0; ei < int(block.events.size()); ++ei) {
+            if (parentEvent[ei] != -1)
+                continue;
+            const int n = int(m_nodes.size());
+            m_nodes.push_back(Node{blockNode, int(m_nodes[blockNode].children.size()), bi, ei, {}});
+            m_nodes[blockNode].children.push_back(n);
+            m_eventNodes[bi][ei] = n;
+        }
+        for (int ei = 0; ei < int(block.events.size()); ++ei) {
+            if (parentEvent[ei] == -1)
+                continue;
+            const int parentNode = m_eventNodes[bi][parentEvent[ei]];
+            const int n = int(m_nodes.size());
+            m_nodes.push_back(Node{parentNode, int(m_nodes[parentNode].children.size()), bi, ei, {}});
+            m_nodes[parentNode].children.push_back(n);
+            m_eventNodes[bi][ei] = n;
+        }
+        for (const Event &e : block.events)
+            if (e.perfData && !e.isFramework())
+                m_blockMaxAvg[bi] = std::max(m_blockMaxAvg[bi], e.perfData->avg);
+    }
+}
+
+const EventTreeModel::Node *EventTreeModel::nodeAt(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return nullptr;
+    const auto id = index.internalId();
+    return id < m_nodes.size() ? &m_nodes[id] : nullptr;
+}
+
+QModelIndex EventTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (row < 0 || column < 0 || column >= NUM_COLUMNS)
+        return {};
+    if (!parent.isValid()) {
+        if (row >= int(m_blockNodes.size()))
+            return {};
+        return createIndex(row, column, quintptr(m_blockNodes[row]));
+    }
+    if (parent.column() != 0)
+        return {};
+    const Node *p = nodeAt(parent);
+    if (!p || row >= int(p->children.size()))
+        return {};
+    return createIndex(row, column, quintptr(p->children[row]));
+}
+
+QModelIndex EventTreeModel::parent(const QModelIndex &child) const
+{
+    const Node *n = nodeAt(child);
+    if (!n || n->parent < 0)
+        return {};
+    const Node &p = m_nodes[n->parent];
+    return createIndex(p.row, 0, quintptr(n->parent));
+}
+
+int EventTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (!parent.isValid())
+        return int(m_blockNodes.size());
+    if (parent.column() != 0)
+        return 0;
+    const Node *p = nodeAt(parent);
+    return p ? int(p->children.size()) : 0;
+}
+
+int EventTreeModel::columnCount(const QModelIndex &) const
+{
+    return NUM_COLUMNS;
+}
+
+QString EventTreeModel::unitName() const
+{
+    if (!m_session)
+        return QStringLiteral("ms");
+    return toQString(timeScaleName(m_session->inputs.time.target));
+}
+
+QVariant EventTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
+        return {};
+    if (role == Qt::TextAlignmentRole)
+        return isStatColumn(section) || section == InstructionColumn || section == RunsColumn
+            ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+            : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case NameColumn: return tr("Event name; delegated events are nested under their DELEGATE_CALL");
+        case OpTypesColumn: return tr("Operators linked through the ETRecord's debug handles");
+        case RunsColumn: return tr("Number of runs merged into this row");
+        case InstructionColumn: return tr("Instruction id in the execution plan");
+        default: break;
+        }
+        if (isStatColumn(section))
+            return tr("Over all runs of the block, in %1").arg(unitName());
+        return {};
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    const QString unit = QStringLiteral(" (") + unitName() + QLatin1Char(')');
+    switch (section) {
+    case NameColumn: return tr("Event");
+    case P10Column: return QString(QStringLiteral("p10") + unit);
+    case P50Column: return QString(QStringLiteral("p50") + unit);
+    case P90Column: return QString(QStringLiteral("p90") + unit);
+    case AvgColumn: return QString(QStringLiteral("avg") + unit);
+    case MinColumn: return QString(QStringLiteral("min") + unit);
+    case MaxColumn: return QString(QStringLiteral("max") + unit);
+    case OpTypesColumn: return tr("Op types");
+    case DelegatedColumn: return tr("Delegated");
+    case BackendColumn: return tr("Backend");
+    case DebugHandlesColumn: return tr("Debug handles");
+    case ModuleColumn: return tr("Module");
+    case InstructionColumn: return tr("Instr.");
+    case RunsColumn: return tr("Runs");
+    case NUM_COLUMNS: break;
+    }
+    return {};
+}
+
+QString EventTreeModel::formatDuration(double value)
+{
+    return QString::number(value, 'g', 6);
+}
+
+QString EventTreeModel::moduleText(const Event &event)
+{
+    // The innermost module of the first linked node is what a user recognises from the model code.
+    for (const LinkedNode &node : event.linkedNodes) {
+        if (node.moduleStack && !node.moduleStack->empty()) {
+            const ModuleFrame &f = node.moduleStack->back();
+            QString type = toQString(f.type);
+            const auto dot = type.lastIndexOf(QLatin1Char('.'));
+            if (dot >= 0)
+                type = type.mid(dot + 1);
+            return toQString(f.path) + QStringLiteral(" (") + type + QLatin1Char(')');
+        }
+    }
+    return {};
+}
+
+QString EventTreeModel::debugHandlesText(const Event &event)
+{
+    if (!event.debugHandles)
+        return {};
+    QStringList parts;
+    for (auto h : *event.debugHandles)
+        parts << QString::number(h);
+    if (event.debugHandlesIsScalar && parts.size() == 1)
+        return parts.front();
+    return QString(QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']'));
+}
+
+QVariant EventTreeModel::blockData(const Node &node, int column, int role) const
+{
+    const EventBlock &block = m_session->blocks[node.block];
+    switch (role) {
+    case Qt::DisplayRole:
+        if (column == NameColumn)
+            return toQString(block.name);
+        if (column == RunsColumn)
+            return QString::number(block.runIndices.size());
+        return {};
+    case SortRole:
+        if (column == NameColumn)
+            return toQString(block.name);
+        if (column == RunsColumn)
+            return qulonglong(block.runIndices.size());
+        // Blocks keep file order whatever column sorts the events.
+        return node.block;
+    case Qt::ToolTipRole:
+        return tr("Block %1: %2 events, %3 runs").arg(toQString(block.name)).arg(block.events.size()).arg(block.runIndices.size());
+    case Qt::FontRole: {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    case BlockIndexRole: return node.block;
+    case EventIndexRole: return -1;
+    case FilterTextRole: return toQString(block.name);
+    case IsDelegatedRole:
+    case IsFrameworkRole:
+    case IsOperatorCallRole: return false;
+    case Qt::TextAlignmentRole:
+        if (column == RunsColumn)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default: return {};
+    }
+}
+
+QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
+{
+    const Event &e = m_session->blocks[node.block].events[node.event];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case NameColumn: return e.name.empty() ? tr("(unnamed)") : toQString(e.name);
+        case OpTypesColumn: return e.opTypes.empty() ? QString() : toQString(opTypesText(e.opTypes));
+        case DelegatedColumn: return e.isDelegatedOp ? tr("yes") : QString();
+        case BackendColumn: return e.delegateBackendName ? toQString(*e.delegateBackendName) : QString();
+        case DebugHandlesColumn: return debugHandlesText(e);
+        case ModuleColumn: return moduleText(e);
+        case InstructionColumn: return QString::number(e.instructionId);
+        case RunsColumn: return e.perfData ? QString::number(e.perfData->raw.size()) : QString();
+        default:
+            if (isStatColumn(column) && e.perfData)
+                return formatDuration(statValue(*e.perfData, column));
+            return {};
+        }
+    case SortRole:
+        switch (column) {
+        case NameColumn: return toQString(e.name);
+        case OpTypesColumn: return toQString(opTypesText(e.opTypes));
+        case DelegatedColumn: return e.isDelegatedOp;
+        case BackendColumn: return e.delegateBackendName ? toQString(*e.delegateBackendName) : QString();
+        case DebugHandlesColumn:
+            return e.debugHandles && !e.debugHandles->empty() ? qlonglong(e.debugHandles->front()) : qlonglong(-1);
+        case ModuleColumn: return moduleText(e);
+        case InstructionColumn: return e.instructionId;
+        case RunsColumn: return e.perfData ? qulonglong(e.perfData->raw.size()) : qulonglong(0);
+        default:
+            if (isStatColumn(column))
+                // Rows without timing sort below every measured row.
+                return e.perfData ? statValue(*e.perfData, column) : -1.0;
+            return {};
+        }
+    case Qt::ToolTipRole:
+        if (column == NameColumn) {
+            QString tip = toQString(e.name);
+            if (e.isDelegatedOp)
+                tip += tr("\ndelegate identifier: %1").arg(toQString(delegateDebugIdText(e.delegateDebugIdentifier)));
+            return tip;
+        }
+        if (column == OpTypesColumn && !e.opTypes.empty()) {
+            QStringList ops;
+            for (const auto &op : e.opTypes)
+                ops << toQString(op);
+            return ops.join(QLatin1Char('\n'));
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        if (isStatColumn(column) || column == InstructionColumn || column == RunsColumn)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case Qt::ForegroundRole:
+        // Framework and dispatch-overhead rows are context, not kernels: dim them.
+        if (e.isFramework() || e.isOperatorCall())
+            return QBrush(QColor(0x80, 0x80, 0x80));
+        return {};
+    case BlockIndexRole: return node.block;
+    case EventIndexRole: return node.event;
+    case FilterTextRole: {
+        QString text = toQString(e.name);
+        for (const auto &op : e.opTypes)
+            text += QLatin1Char('\n') + toQString(op);
+        for (const LinkedNode &ln : e.linkedNodes)
+            if (ln.moduleStack)
+                for (const ModuleFrame &f : *ln.moduleStack)
+                    text += QLatin1Char('\n') + toQString(f.path) + QLatin1Char(' ') + toQString(f.type);
+        if (e.delegateBackendName)
+            text += QLatin1Char('\n') + toQString(*e.delegateBackendName);
+        return text;
+    }
+    case IsDelegatedRole: return e.isDelegatedOp;
+    case IsFrameworkRole: return e.isFramework();
+    case IsOperatorCallRole: return e.isOperatorCall();
+    case RelativeCostRole: {
+        const double maxAvg = m_blockMaxAvg[node.block];
+        if (!e.perfData || maxAvg <= 0 || e.isFramework())
+            return 0.0;
+        return std::clamp(e.perfData->avg / maxAvg, 0.0, 1.0);
+    }
+    default: return {};
+    }
+}
+
+QVariant EventTreeModel::data(const QModelIndex &index, int role) const
+{
+    const Node *node = nodeAt(index);
+    if (!node || !m_session)
+        return {};
+    return node->event < 0 ? blockData(*node, index.column(), role) : eventData(*node, index.column(), role);
+}
+
+QModelIndex EventTreeModel::indexForEvent(int blockIndex, int eventIndex) const
+{
+    if (blockIndex < 0 || blockIndex >= int(m_eventNodes.size()))
+        return {};
+    const auto &nodes = m_eventNodes[blockIndex];
+    if (eventIndex < 0 || eventIndex >= int(nodes.size()))
+        return {};
+    const int n = nodes[eventIndex];
+    return createIndex(m_nodes[n].row, 0, quintptr(n));
+}
+
+QModelIndex EventTreeModel::indexForBlock(int blockIndex) const
+{
+    return index(blockIndex, 0);
+}
+
+const Event *EventTreeModel::eventAt(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    if (!node || node->event < 0 || !m_session)
+        return nullptr;
+    return &m_session->blocks[node->block].events[node->event];
+}
+
+} // namespace etscope

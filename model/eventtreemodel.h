@@ -1,0 +1,84 @@
+#pragma once
+
+#include "session/session.h"
+
+#include <QAbstractItemModel>
+
+#include <memory>
+#include <vector>
+
+namespace etscope {
+
+// EventBlocks of one Session as a tree: blocks, then their events. Delegated events are
+// nested under the DELEGATE_CALL of their instruction, so a delegated subgraph reads as one
+// row that unfolds into its per-operator events. The session is an immutable snapshot; the
+// model only swaps it between beginResetModel/endResetModel.
+class EventTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Columns {
+        NameColumn,
+        P10Column,
+        P50Column,
+        P90Column,
+        AvgColumn,
+        MinColumn,
+        MaxColumn,
+        OpTypesColumn,
+        DelegatedColumn,
+        BackendColumn,
+        DebugHandlesColumn,
+        ModuleColumn,
+        InstructionColumn,
+        RunsColumn,
+        NUM_COLUMNS
+    };
+    Q_ENUM(Columns)
+
+    explicit EventTreeModel(QObject *parent = nullptr);
+    ~EventTreeModel() override;
+
+    void setSession(std::shared_ptr<const Session> session);
+    const std::shared_ptr<const Session> &session() const { return m_session; }
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // Index of an event (column 0), or invalid when out of range.
+    QModelIndex indexForEvent(int blockIndex, int eventIndex) const;
+    QModelIndex indexForBlock(int blockIndex) const;
+    // The event behind an index, nullptr for block rows.
+    const Event *eventAt(const QModelIndex &index) const;
+
+    // Formatting shared with the details panel: 6 significant digits like the Inspector prints.
+    static QString formatDuration(double value);
+    static QString moduleText(const Event &event);
+    static QString debugHandlesText(const Event &event);
+    QString unitName() const;
+
+private:
+    struct Node {
+        int parent = -1;    // node index, -1 for blocks
+        int row = 0;        // row under the parent
+        int block = 0;
+        int event = -1;     // -1: block row
+        std::vector<int> children;
+    };
+    const Node *nodeAt(const QModelIndex &index) const;
+    QVariant eventData(const Node &node, int column, int role) const;
+    QVariant blockData(const Node &node, int column, int role) const;
+    void buildNodes();
+
+    std::shared_ptr<const Session> m_session;
+    std::vector<Node> m_nodes;
+    std::vector<int> m_blockNodes;
+    std::vector<std::vector<int>> m_eventNodes; // [block][event] -> node
+    std::vector<double> m_blockMaxAvg;
+};
+
+} // namespace etscope

@@ -1,0 +1,50 @@
+#include "histogrambins.h"
+
+#include "events/perfdata.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace etscope {
+
+HistogramBins computeHistogram(const std::vector<double> &values, int maxBins)
+{
+    std::vector<double> v;
+    v.reserve(values.size());
+    for (double x : values)
+        if (std::isfinite(x))
+            v.push_back(x);
+    HistogramBins out;
+    if (v.empty())
+        return out;
+    std::sort(v.begin(), v.end());
+    const double lo = v.front();
+    const double hi = v.back();
+    out.lower = lo;
+    const double range = hi - lo;
+    if (!(range > 0)) {
+        out.counts = {int(v.size())};
+        return out;
+    }
+    const double n = double(v.size());
+    const double iqr = numpyPercentileSorted(v, 75) - numpyPercentileSorted(v, 25);
+    int bins = 0;
+    if (iqr > 0) {
+        const double width = 2.0 * iqr / std::cbrt(n);
+        bins = int(std::ceil(range / width));
+    } else {
+        bins = int(std::ceil(std::log2(n))) + 1;
+    }
+    bins = std::clamp(bins, 1, std::max(1, maxBins));
+    out.binWidth = range / bins;
+    out.counts = QList<int>(bins, 0);
+    for (double x : v) {
+        int b = int((x - lo) / out.binWidth);
+        // The maximum lands exactly on the right edge; it belongs to the last bin.
+        b = std::clamp(b, 0, bins - 1);
+        ++out.counts[b];
+    }
+    return out;
+}
+
+} // namespace etscope

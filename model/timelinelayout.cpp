@@ -1,0 +1,49 @@
+#include "timelinelayout.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace etscope {
+
+TimelineLayout layoutTimeline(const EventBlock &block, std::size_t run, double ticksPerUnit)
+{
+    TimelineLayout out;
+    struct Raw {
+        int event;
+        std::uint64_t s, e;
+    };
+    std::vector<Raw> raw;
+    std::uint64_t t0 = std::numeric_limits<std::uint64_t>::max();
+    for (int i = 0; i < int(block.events.size()); ++i) {
+        const Event &ev = block.events[i];
+        if (run >= ev.startTimes.size() || run >= ev.endTimes.size())
+            continue;
+        const std::uint64_t s = ev.startTimes[run];
+        const std::uint64_t e = std::max(s, ev.endTimes[run]);
+        raw.push_back({i, s, e});
+        t0 = std::min(t0, s);
+    }
+    if (raw.empty() || !(ticksPerUnit > 0))
+        return out;
+    // Outer intervals first at equal starts, so containment can be decided with a stack.
+    std::sort(raw.begin(), raw.end(), [](const Raw &a, const Raw &b) {
+        return a.s != b.s ? a.s < b.s : (a.e != b.e ? a.e > b.e : a.event < b.event);
+    });
+    std::vector<std::uint64_t> openEnds;
+    for (const Raw &r : raw) {
+        while (!openEnds.empty() && openEnds.back() < r.e)
+            openEnds.pop_back();
+        TimelineBar bar;
+        bar.event = r.event;
+        bar.start = double(r.s - t0) / ticksPerUnit;
+        bar.end = double(r.e - t0) / ticksPerUnit;
+        bar.lane = int(openEnds.size());
+        openEnds.push_back(r.e);
+        out.laneCount = std::max(out.laneCount, bar.lane + 1);
+        out.span = std::max(out.span, bar.end);
+        out.bars.push_back(bar);
+    }
+    return out;
+}
+
+} // namespace etscope

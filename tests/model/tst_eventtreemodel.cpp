@@ -1,0 +1,168 @@
+// EventTreeModel + EventFilterProxy on real runtime fixtures.
+// Expected values: row counts and durations from inspector-semantics.md §12 (docs_tutorial,
+// worked by hand from the flatc --json decode) and the fixture READMEs (event counts per name).
+#include "eventfilterproxy.h"
+#include "eventtreemodel.h"
+#include "modelroles.h"
+
+#include <QAbstractItemModelTester>
+#include <QtTest>
+
+using namespace etscope;
+
+namespace {
+QString fixture(const char *rel)
+{
+    return QStringLiteral(ETSCOPE_SHARED_DIR "/fixtures/") + QString::fromUtf8(rel);
+}
+
+std::shared_ptr<const Session> load(const QString &etdump, const QString &buffer = {}, TimeScale target = TimeScale::MS)
+{
+    SessionInputs in;
+    in.etdump = etdump.toStdString();
+    in.debugBuffer = buffer.toStdString();
+    in.time.target = target;
+    auto r = loadSession(in);
+    if (!r)
+        qFatal("%s", r.error().message().c_str());
+    return r.value();
+}
+
+QModelIndex childNamed(const QAbstractItemModel &m, const QModelIndex &parent, const QString &name)
+{
+    for (int r = 0; r < m.rowCount(parent); ++r)
+        if (m.index(r, 0, parent).data().toString() == name)
+            return m.index(r, 0, parent);
+    return {};
+}
+} // namespace
+
+class TestEventTreeModel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void docsTutorialShape()
+    {
+        EventTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSession(load(fixture("upstream/docs_tutorial.etdp")));
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("Default"));
+        QCOMPARE(model.rowCount(model.index(0, 0)), 2);
+        QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("Execute"));
+        QCOMPARE(model.rowCount(model.index(1, 0)), 29);
+        // §12: Method::execute is last in Execute, 1.898821 ms.
+        const QModelIndex exec = model.index(28, EventTreeModel::AvgColumn, model.index(1, 0));
+        QCOMPARE(exec.siblingAtColumn(0).data().toString(), QStringLiteral("Method::execute"));
+        QCOMPARE(exec.data().toString(), QStringLiteral("1.89882"));
+        QVERIFY(qAbs(exec.data(SortRole).toDouble() - 1.898821) < 1e-9);
+        QCOMPARE(model.headerData(EventTreeModel::AvgColumn, Qt::Horizontal).toString(), QStringLiteral("avg (ms)"));
+    }
+
+    void sortByAvgIsNumeric()
+    {
+        EventTreeModel model;
+        EventFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // In ns the durations are integers of different lengths (100 … 1898821), so a text
+        // sort would put "1031719" before "8394"; only a numeric sort gives the order below.
+        model.setSession(load(fixture("upstream/docs_tutorial.etdp"), {}, TimeScale::NS));
+        proxy.sort(EventTreeModel::AvgColumn, Qt::AscendingOrder);
+        const QModelIndex execute = proxy.index(1, 0);
+        QCOMPARE(execute.data().toString(), QStringLiteral("Execute"));
+        QStringList firstNames;
+        double prev = -1;
+        for (int r = 0; r < proxy.rowCount(execute); ++r) {
+            const double v = proxy.index(r, EventTreeModel::AvgColumn, execute).data(SortRole).toDouble();
+            QVERIFY2(v >= prev, qPrintable(QStringLiteral("row %1 out of order").arg(r)));
+            prev = v;
+            if (r < 3)
+                firstNames << proxy.index(r, 0, execute).data().toString();
+        }
+        // §12: relu 0.0001 ms (100 ns), relu 0.000151 ms, OPERATOR_CALL 0.00026 ms.
+        QCOMPARE(firstNames, (QStringList{QStringLiteral("native_call_relu.out"), QStringLiteral("native_call_relu.out"),
+                                          QStringLiteral("OPERATOR_CALL")}));
+        QCOMPARE(proxy.index(0, EventTreeModel::AvgColumn, execute).data().toString(), QStringLiteral("100"));
+        proxy.sort(EventTreeModel::AvgColumn, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, 0, execute).data().toString(), QStringLiteral("Method::execute"));
+        QCOMPARE(proxy.index(1, 0, execute).data().toString(), QStringLiteral("OPERATOR_CALL")); // 1032230 ns
+        QCOMPARE(proxy.index(2, 0, execute).data().toString(), QStringLiteral("native_call_convolution.out")); // 1031719
+    }
+
+    void filterNarrowsRows()
+    {
+        EventTreeModel model;
+        EventFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSession(load(fixture("upstream/docs_tutorial.etdp")));
+        proxy.setFilterText(QStringLiteral("ADDMM"), false); // case-insensitive substring
+        QCOMPARE(proxy.rowCount(), 1); // Default has no addmm: only Execute survives
+        QCOMPARE(proxy.rowCount(proxy.index(0, 0)), 3);
+        proxy.setFilterText(QStringLiteral("^native_call_(relu|addmm)"), true);
+        QCOMPARE(proxy.rowCount(proxy.index(0, 0)), 7); // 4 relu + 3 addmm
+        proxy.setFilterText(QStringLiteral("(unclosed"), true);
+        QVERIFY(!proxy.isFilterValid());
+        QCOMPARE(proxy.rowCount(), 0);
+        proxy.setFilterText({}, false);
+        proxy.setHideOperatorCalls(true);
+        QCOMPARE(proxy.rowCount(proxy.index(1, 0)), 15); // 29 - 14 OPERATOR_CALL
+        proxy.setHideFramework(true);
+        QCOMPARE(proxy.rowCount(), 1); // Default holds only framework events
+        QCOMPARE(proxy.rowCount(proxy.index(0, 0)), 14);
+    }
+
+    void delegateEventsNestUnderDelegateCall()
+    {
+        EventTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
+        model.setSession(load(dir + QStringLiteral("etdump.etdp"), dir + QStringLiteral("debug_output.bin")));
+        const QModelIndex execute = childNamed(model, {}, QStringLiteral("Execute"));
+        QVERIFY(execute.isValid());
+        // README: two DELEGATE_CALLs; XNNPACK logs 4 operators in the first partition
+        // (GEMM #1, GEMM #2, Add, GELU) and 4 in the second (GEMM #1, TanH, GEMM #2, Softmax).
+        QList<int> childCounts;
+        int topLevelDelegated = 0;
+        for (int r = 0; r < model.rowCount(execute); ++r) {
+            const QModelIndex i = model.index(r, 0, execute);
+            if (i.data().toString() == QStringLiteral("DELEGATE_CALL")) {
+                childCounts << model.rowCount(i);
+                for (int c = 0; c < model.rowCount(i); ++c)
+                    QVERIFY(model.index(c, 0, i).data(IsDelegatedRole).toBool());
+            }
+            if (i.data(IsDelegatedRole).toBool())
+                ++topLevelDelegated;
+        }
+        QCOMPARE(childCounts, (QList<int>{4, 4}));
+        QCOMPARE(topLevelDelegated, 0);
+
+        EventFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        proxy.setDelegatedOnly(true);
+        const QModelIndex pExec = proxy.index(0, 0);
+        QCOMPARE(pExec.data().toString(), QStringLiteral("Execute"));
+        // The DELEGATE_CALLs stay as parents of the matching delegated events.
+        QCOMPARE(proxy.rowCount(pExec), 2);
+        QCOMPARE(proxy.rowCount(proxy.index(0, 0, pExec)) + proxy.rowCount(proxy.index(1, 0, pExec)), 8);
+    }
+
+    void fiftyRunsPerEvent()
+    {
+        EventTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSession(load(fixture("runtime/cnn_mlp_50runs/etdump.etdp")));
+        const QModelIndex execute = childNamed(model, {}, QStringLiteral("Execute"));
+        QVERIFY(execute.isValid());
+        // README: 28 instructions → 28 native_call + 28 OPERATOR_CALL + Method::execute.
+        QCOMPARE(model.rowCount(execute), 57);
+        for (int r = 0; r < model.rowCount(execute); ++r)
+            QCOMPARE(model.index(r, EventTreeModel::RunsColumn, execute).data().toString(), QStringLiteral("50"));
+        const QModelIndex idx = model.indexForEvent(1, 56);
+        QCOMPARE(model.eventAt(idx)->name, std::string("Method::execute"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEventTreeModel)
+#include "tst_eventtreemodel.moc"

@@ -1,0 +1,411 @@
+#include "detailspanel.h"
+
+#include "eventtreemodel.h"
+#include "qtstrings.h"
+#include "sourceviewer.h"
+#include "stacktrace.h"
+
+#include "events/inspectortable.h"
+
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace etscope {
+
+namespace {
+constexpr int kFrameFileRole = Qt::UserRole;
+constexpr int kFrameLineRole = Qt::UserRole + 1;
+
+QTreeWidget *makeTree(QWidget *parent, const QStringList &headers)
+{
+    auto *t = new QTreeWidget(parent);
+    t->setHeaderLabels(headers);
+    t->setUniformRowHeights(true);
+    t->setAlternatingRowColors(true);
+    t->header()->setStretchLastSection(true);
+    t->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    return t;
+}
+
+QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &key, const QString &value)
+{
+    auto *item = new QTreeWidgetItem(parent, {key, value});
+    item->setTextAlignment(1, Qt::AlignLeft | Qt::AlignVCenter);
+    return item;
+}
+
+QString runtimeValueKind(const RuntimeValue &v)
+{
+    switch (v.kind) {
+    case RuntimeValue::Kind::None: return QStringLiteral("None");
+    case RuntimeValue::Kind::Int: return QStringLiteral("int");
+    case RuntimeValue::Kind::Bool: return QStringLiteral("bool");
+    case RuntimeValue::Kind::Float: return QStringLiteral("float");
+    case RuntimeValue::Kind::Double: return QStringLiteral("double");
+    case RuntimeValue::Kind::Tensor: return QStringLiteral("tensor");
+    case RuntimeValue::Kind::TensorList: return QStringLiteral("tensor list");
+    case RuntimeValue::Kind::String: return QStringLiteral("str");
+    }
+    return {};
+}
+
+bool isPrintable(const std::string &s)
+{
+    for (unsigned char c : s)
+        if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f)
+            return false;
+    return true;
+}
+
+QString hexDump(const std::string &bytes)
+{
+    QString out;
+    for (std::size_t off = 0; off < bytes.size(); off += 16) {
+        out += QStringLiteral("%1  ").arg(off, 6, 16, QLatin1Char('0'));
+        QString ascii;
+        for (std::size_t i = off; i < off + 16; ++i) {
+            if (i < bytes.size()) {
+                const auto c = static_cast<unsigned char>(bytes[i]);
+                out += QStringLiteral("%1 ").arg(c, 2, 16, QLatin1Char('0'));
+                ascii += (c >= 0x20 && c < 0x7f) ? QLatin1Char(char(c)) : QLatin1Char('.');
+            } else {
+                out += QStringLiteral("   ");
+            }
+        }
+        out += QLatin1Char(' ') + ascii + QLatin1Char('\n');
+    }
+    return out;
+}
+} // namespace
+
+DetailsPanel::DetailsPanel(QWidget *parent)
+    : QWidget(parent)
+{
+    m_title = new QLabel(this);
+    m_title->setTextFormat(Qt::RichText);
+    m_title->setWordWrap(true);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setContentsMargins(6, 4, 6, 4);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_properties = makeTree(this, {tr("Property"), tr("Value")});
+    m_tabs->addTab(m_properties, tr("Statistics"));
+
+    auto *traceSplit = new QSplitter(Qt::Vertical, this);
+    m_frames = makeTree(traceSplit, {tr("Frame"), tr("Location")});
+    m_frames->setToolTip(tr("Double-click a frame to open its source file when it exists on this machine"));
+    m_traceText = new QPlainTextEdit(traceSplit);
+    m_traceText->setReadOnly(true);
+    m_traceText->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_traceText->setPlaceholderText(tr("Stack traces come from an ETRecord; open one together with the ETDump."));
+    traceSplit->setStretchFactor(0, 3);
+    traceSplit->setStretchFactor(1, 2);
+    m_tabs->addTab(traceSplit, tr("Stack trace"));
+
+    m_modules = makeTree(this, {tr("Module"), tr("Type")});
+    m_tabs->addTab(m_modules, tr("Modules"));
+    m_debug = makeTree(this, {tr("Value"), tr("Type / shape"), tr("min"), tr("max"), tr("mean"), tr("first values")});
+    m_tabs->addTab(m_debug, tr("Debug data"));
+    m_metadata = new QPlainTextEdit(this);
+    m_metadata->setReadOnly(true);
+    m_metadata->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_tabs->addTab(m_metadata, tr("Delegate metadata"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_title);
+    layout->addWidget(m_tabs, 1);
+
+    connect(m_frames, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) { activateFrame(item); });
+    clear();
+}
+
+void DetailsPanel::clear()
+{
+    m_session.reset();
+    m_rawItem = nullptr;
+    m_title->setText(tr("<i>No event selected</i>"));
+    m_properties->clear();
+    m_frames->clear();
+    m_traceText->clear();
+    m_modules->clear();
+    m_debug->clear();
+    m_metadata->clear();
+}
+
+QString DetailsPanel::title() const
+{
+    return m_title->text();
+}
+
+int DetailsPanel::rawValueCount() const
+{
+    return m_rawItem ? m_rawItem->childCount() : 0;
+}
+
+int DetailsPanel::frameCount() const
+{
+    int n = 0;
+    for (int i = 0; i < m_frames->topLevelItemCount(); ++i)
+        n += m_frames->topLevelItem(i)->childCount();
+    return n;
+}
+
+int DetailsPanel::debugValueCount() const
+{
+    return m_debug->topLevelItemCount();
+}
+
+void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockIndex, int eventIndex)
+{
+    clear();
+    if (!session || blockIndex < 0 || blockIndex >= int(session->blocks.size()))
+        return;
+    const EventBlock &block = session->blocks[blockIndex];
+    if (eventIndex < 0 || eventIndex >= int(block.events.size()))
+        return;
+    m_session = std::move(session);
+    const Event &e = block.events[eventIndex];
+    QString sub = tr("block %1 · instruction %2").arg(toQString(block.name).toHtmlEscaped()).arg(e.instructionId);
+    if (e.isDelegatedOp)
+        sub += tr(" · delegated") + (e.delegateBackendName ? QStringLiteral(" (") + toQString(*e.delegateBackendName).toHtmlEscaped() + QLatin1Char(')') : QString());
+    m_title->setText(QStringLiteral("<b style='font-size:large'>") + toQString(e.name.empty() ? std::string("(unnamed)") : e.name).toHtmlEscaped()
+                     + QStringLiteral("</b><br/><span style='color:gray'>") + sub + QStringLiteral("</span>"));
+    fillProperties(block, e);
+    fillFrames(e);
+    fillModules(e);
+    fillDebugData(*m_session, e);
+    fillMetadata(e);
+    m_tabs->setTabEnabled(1, !e.linkedNodes.empty());
+    m_tabs->setTabEnabled(2, m_modules->topLevelItemCount() > 0);
+    m_tabs->setTabEnabled(3, !e.debugData.empty());
+    m_tabs->setTabEnabled(4, !e.delegateDebugMetadatas.empty());
+}
+
+void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
+{
+    const QString unit = toQString(timeScaleName(block.targetTimeScale));
+    auto *stats = new QTreeWidgetItem(m_properties, {tr("Statistics (%1)").arg(unit)});
+    if (e.perfData) {
+        const PerfData &p = *e.perfData;
+        const std::pair<const char *, double> rows[] = {{"p10", p.p10}, {"p50", p.p50}, {"p90", p.p90},
+                                                        {"avg", p.avg}, {"min", p.min}, {"max", p.max}};
+        for (const auto &[k, v] : rows)
+            addRow(stats, QString::fromLatin1(k), EventTreeModel::formatDuration(v) + QLatin1Char(' ') + unit);
+        if (p.avg > 0) {
+            double var = 0;
+            for (double x : p.raw)
+                var += (x - p.avg) * (x - p.avg);
+            const double sd = p.raw.size() > 1 ? std::sqrt(var / double(p.raw.size() - 1)) : 0.0;
+            addRow(stats, tr("stddev"), EventTreeModel::formatDuration(sd) + QLatin1Char(' ') + unit);
+            addRow(stats, tr("p90 / p50"), QString::number(p.p50 > 0 ? p.p90 / p.p50 : 0.0, 'f', 2));
+        }
+        addRow(stats, tr("runs"), QString::number(p.raw.size()));
+    } else {
+        addRow(stats, tr("timing"), tr("none (debug events only)"));
+    }
+
+    auto *ident = new QTreeWidgetItem(m_properties, {tr("Identity")});
+    addRow(ident, tr("instruction id"), QString::number(e.instructionId));
+    addRow(ident, tr("chain index"), QString::number(e.chainIndex));
+    addRow(ident, tr("delegated"), e.isDelegatedOp ? tr("yes") : tr("no"));
+    if (e.isDelegatedOp)
+        addRow(ident, tr("delegate identifier"), toQString(delegateDebugIdText(e.delegateDebugIdentifier)));
+    if (e.delegateBackendName)
+        addRow(ident, tr("backend"), toQString(*e.delegateBackendName));
+    if (e.debugHandles)
+        addRow(ident, tr("debug handles"), EventTreeModel::debugHandlesText(e));
+    if (!e.opTypes.empty())
+        addRow(ident, tr("op types"), toQString(opTypesText(e.opTypes)));
+    addRow(ident, tr("num outputs"), QString::number(e.numOutputs));
+    if (!e.startTimes.empty())
+        addRow(ident, tr("start (raw ticks, run 0)"), QString::number(e.startTimes.front()));
+
+    if (e.perfData) {
+        m_rawItem = new QTreeWidgetItem(m_properties, {tr("Raw values (%1 runs)").arg(e.perfData->raw.size())});
+        const auto &raw = e.perfData->raw;
+        for (std::size_t i = 0; i < raw.size(); ++i)
+            addRow(m_rawItem, tr("run %1").arg(i), EventTreeModel::formatDuration(raw[i]) + QLatin1Char(' ') + unit);
+    }
+    m_properties->expandItem(stats);
+    m_properties->expandItem(ident);
+    if (m_rawItem && m_rawItem->childCount() <= 10)
+        m_properties->expandItem(m_rawItem);
+    m_properties->resizeColumnToContents(0);
+}
+
+void DetailsPanel::fillFrames(const Event &e)
+{
+    QString allText;
+    for (const LinkedNode &node : e.linkedNodes) {
+        auto *top = new QTreeWidgetItem(m_frames, {toQString(node.nodeName)});
+        QFont bold = top->font(0);
+        bold.setBold(true);
+        top->setFont(0, bold);
+        if (!node.stackTrace) {
+            top->setText(1, tr("no stack trace recorded"));
+            continue;
+        }
+        const QString trace = toQString(*node.stackTrace);
+        allText += toQString(node.nodeName) + QStringLiteral(":\n") + trace + QLatin1Char('\n');
+        const auto frames = parsePythonTraceback(trace);
+        // Innermost frame first: that is the user's model line, the one worth clicking.
+        for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+            const bool exists = QFileInfo::exists(it->file);
+            auto *item = new QTreeWidgetItem(top, {it->function.isEmpty() ? tr("<module>") : it->function,
+                                                   QFileInfo(it->file).fileName() + QLatin1Char(':') + QString::number(it->line)});
+            item->setData(0, kFrameFileRole, it->file);
+            item->setData(0, kFrameLineRole, it->line);
+            item->setToolTip(0, it->code.isEmpty() ? it->file : it->code);
+            item->setToolTip(1, it->file + (exists ? tr("\n(double-click to open)") : tr("\n(not on this machine)")));
+            if (!exists)
+                item->setForeground(1, QColor(0x90, 0x90, 0x90));
+            else {
+                QFont link = item->font(1);
+                link.setUnderline(true);
+                item->setFont(1, link);
+                item->setForeground(1, QColor(0x1f, 0x4e, 0xa8));
+            }
+        }
+        top->setExpanded(true);
+    }
+    m_traceText->setPlainText(allText);
+    m_frames->resizeColumnToContents(0);
+}
+
+void DetailsPanel::activateFrame(QTreeWidgetItem *item)
+{
+    const QString file = item->data(0, kFrameFileRole).toString();
+    if (file.isEmpty())
+        return;
+    const int line = item->data(0, kFrameLineRole).toInt();
+    if (QFileInfo::exists(file)) {
+        auto *viewer = new SourceViewer(this);
+        viewer->setAttribute(Qt::WA_DeleteOnClose);
+        if (viewer->openFile(file, line)) {
+            viewer->show();
+            return;
+        }
+        delete viewer;
+    }
+    // Not available locally: show the code line recorded in the trace instead.
+    m_traceText->setPlainText(file + QLatin1Char(':') + QString::number(line) + QLatin1Char('\n') + item->toolTip(0));
+    Q_EMIT frameUnavailable(tr("%1: not found on this machine; showing the recorded line").arg(file));
+}
+
+void DetailsPanel::fillModules(const Event &e)
+{
+    // Merge the nn_module_stack of every linked node into one tree keyed by module path.
+    for (const LinkedNode &node : e.linkedNodes) {
+        if (!node.moduleStack)
+            continue;
+        QTreeWidgetItem *parent = nullptr;
+        for (const ModuleFrame &f : *node.moduleStack) {
+            const QString path = toQString(f.path);
+            QTreeWidgetItem *found = nullptr;
+            const int n = parent ? parent->childCount() : m_modules->topLevelItemCount();
+            for (int i = 0; i < n && !found; ++i) {
+                QTreeWidgetItem *c = parent ? parent->child(i) : m_modules->topLevelItem(i);
+                if (c->text(0) == path)
+                    found = c;
+            }
+            if (!found) {
+                found = parent ? new QTreeWidgetItem(parent, {path, toQString(f.type)})
+                               : new QTreeWidgetItem(m_modules, {path, toQString(f.type)});
+                found->setToolTip(0, toQString(f.key));
+            }
+            parent = found;
+        }
+        if (parent)
+            new QTreeWidgetItem(parent, {toQString(node.nodeName), tr("graph node")});
+    }
+    m_modules->expandAll();
+    m_modules->resizeColumnToContents(0);
+}
+
+void DetailsPanel::fillDebugData(const Session &session, const Event &e)
+{
+    const DebugBuffer *buffer = session.debugBuffer.get();
+    int index = 0;
+    auto addTensor = [&](QTreeWidgetItem *parent, const QString &label, const TensorRef &ref) {
+        auto *item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_debug);
+        item->setText(0, label);
+        item->setText(1, toQString(describeShape(ref.dtype, ref.sizes)));
+        auto data = inflate(ref, buffer);
+        if (!data) {
+            item->setText(5, toQString(data.error().message()));
+            item->setForeground(5, QColor(0xc0, 0x30, 0x30));
+            return;
+        }
+        const TensorSummary s = summarize(data.value());
+        if (s.numel > 0) {
+            item->setText(2, QString::number(s.min, 'g', 6));
+            item->setText(3, QString::number(s.max, 'g', 6));
+            item->setText(4, QString::number(s.mean, 'g', 6));
+        }
+        QStringList first;
+        const auto &vals = data.value().values;
+        for (std::size_t i = 0; i < vals.size() && i < 6; ++i)
+            first << QString::number(vals[i], 'g', 5);
+        QString text = first.join(QStringLiteral(", "));
+        if (vals.size() > 6)
+            text += QStringLiteral(", …");
+        if (!data.value().fromBuffer)
+            text = tr("zeros (no debug buffer loaded)");
+        if (s.nanCount || s.infCount)
+            text += tr("  [%1 NaN, %2 Inf]").arg(s.nanCount).arg(s.infCount);
+        item->setText(5, text);
+    };
+    for (const RuntimeValue &v : e.debugData) {
+        const QString label = QStringLiteral("#") + QString::number(index++);
+        switch (v.kind) {
+        case RuntimeValue::Kind::Tensor:
+            if (!v.tensors.empty())
+                addTensor(nullptr, label, v.tensors.front());
+            break;
+        case RuntimeValue::Kind::TensorList: {
+            auto *list = new QTreeWidgetItem(m_debug, {label, tr("list of %1 tensors").arg(v.tensors.size())});
+            for (std::size_t i = 0; i < v.tensors.size(); ++i)
+                addTensor(list, QStringLiteral("[%1]").arg(i), v.tensors[i]);
+            list->setExpanded(true);
+            break;
+        }
+        case RuntimeValue::Kind::Int: new QTreeWidgetItem(m_debug, {label, runtimeValueKind(v), {}, {}, {}, QString::number(v.intValue)}); break;
+        case RuntimeValue::Kind::Bool:
+            new QTreeWidgetItem(m_debug, {label, runtimeValueKind(v), {}, {}, {}, v.boolValue ? QStringLiteral("True") : QStringLiteral("False")});
+            break;
+        case RuntimeValue::Kind::Float:
+        case RuntimeValue::Kind::Double:
+            new QTreeWidgetItem(m_debug, {label, runtimeValueKind(v), {}, {}, {}, QString::number(v.doubleValue, 'g', 8)});
+            break;
+        case RuntimeValue::Kind::String:
+        case RuntimeValue::Kind::None: new QTreeWidgetItem(m_debug, {label, runtimeValueKind(v), {}, {}, {}, toQString(v.stringValue)}); break;
+        }
+    }
+    for (int c = 0; c < 5; ++c)
+        m_debug->resizeColumnToContents(c);
+}
+
+void DetailsPanel::fillMetadata(const Event &e)
+{
+    QString text;
+    for (std::size_t i = 0; i < e.delegateDebugMetadatas.size(); ++i) {
+        const std::string &m = e.delegateDebugMetadatas[i];
+        text += tr("run %1 (%2 bytes):\n").arg(i).arg(m.size());
+        text += isPrintable(m) ? toQString(m) + QLatin1Char('\n') : hexDump(m);
+    }
+    m_metadata->setPlainText(text);
+}
+
+} // namespace etscope

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "session/session.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QPlainTextEdit;
+class QTabWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace etscope {
+
+// Everything known about one event: statistics and raw values, identity, stack traces as
+// clickable frames, the module hierarchy, debug data summaries and delegate metadata.
+class DetailsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DetailsPanel(QWidget *parent = nullptr);
+
+    void setEvent(std::shared_ptr<const Session> session, int blockIndex, int eventIndex);
+    void clear();
+
+    // For tests: what the panel currently shows.
+    int rawValueCount() const;
+    int frameCount() const;
+    int debugValueCount() const;
+    QString title() const;
+    QTreeWidget *propertiesTree() const { return m_properties; }
+    QTreeWidget *debugTree() const { return m_debug; }
+    QTreeWidget *framesTree() const { return m_frames; }
+
+Q_SIGNALS:
+    // Emitted when a frame is activated whose file does not exist locally.
+    void frameUnavailable(const QString &message);
+
+private:
+    void fillProperties(const EventBlock &block, const Event &e);
+    void fillFrames(const Event &e);
+    void fillModules(const Event &e);
+    void fillDebugData(const Session &session, const Event &e);
+    void fillMetadata(const Event &e);
+    void activateFrame(QTreeWidgetItem *item);
+
+    std::shared_ptr<const Session> m_session;
+    QLabel *m_title = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QTreeWidget *m_properties = nullptr;
+    QTreeWidget *m_frames = nullptr;
+    QPlainTextEdit *m_traceText = nullptr;
+    QTreeWidget *m_modules = nullptr;
+    QTreeWidget *m_debug = nullptr;
+    QPlainTextEdit *m_metadata = nullptr;
+    QTreeWidgetItem *m_rawItem = nullptr;
+};
+
+} // namespace etscope

@@ -1,0 +1,331 @@
+#include "timelinewidget.h"
+
+#include "eventtreemodel.h"
+#include "qtstrings.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace etscope {
+
+// The painted area; kept private to the timeline widget.
+class TimelineCanvas : public QWidget
+{
+public:
+    explicit TimelineCanvas(TimelineWidget *owner)
+        : QWidget(owner)
+        , m_owner(owner)
+    {
+        setMouseTracking(true);
+        setMinimumHeight(120);
+        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    }
+
+    void setData(const EventBlock *block, TimelineLayout layout, QString unit)
+    {
+        m_block = block;
+        m_layout = std::move(layout);
+        m_unit = std::move(unit);
+        resetView();
+    }
+
+    void resetView()
+    {
+        m_viewStart = 0;
+        m_viewSpan = m_layout.span > 0 ? m_layout.span * 1.02 : 1;
+        update();
+    }
+
+    void setHighlight(int event)
+    {
+        m_highlight = event;
+        update();
+    }
+
+    const TimelineLayout &layout() const { return m_layout; }
+    std::function<void(int)> onClick;
+
+protected:
+    static constexpr int kAxisHeight = 26;
+    static constexpr int kLaneHeight = 22;
+    static constexpr int kLeft = 8;
+
+    double toX(double t) const { return kLeft + (t - m_viewStart) / m_viewSpan * (width() - 2 * kLeft); }
+    double toT(double x) const { return m_viewStart + (x - kLeft) / (width() - 2 * kLeft) * m_viewSpan; }
+
+    static QColor colorFor(const Event &e)
+    {
+        if (e.isFramework())
+            return QColor(0x8a, 0x94, 0xa6);
+        if (e.isOperatorCall())
+            return QColor(0xb8, 0xc4, 0xd6);
+        if (e.isDelegatedOp)
+            return QColor(0x9b, 0x6b, 0xcf);
+        if (e.name == kDelegateCall)
+            return QColor(0x6a, 0x4c, 0x9c);
+        // Stable colour per kernel name so the same operator reads the same everywhere.
+        const auto h = qHash(QByteArray::fromRawData(e.name.data(), qsizetype(e.name.size())));
+        return QColor::fromHsv(int(h % 360), 120, 215);
+    }
+
+    int barAt(const QPoint &p) const
+    {
+        if (!m_block)
+            return -1;
+        const int lane = (p.y() - kAxisHeight) / kLaneHeight;
+        if (p.y() < kAxisHeight || lane >= m_layout.laneCount)
+            return -1;
+        const double t = toT(p.x());
+        const double slack = m_viewSpan / std::max(1, width()) * 2; // 2 px grace for thin bars
+        for (int i = int(m_layout.bars.size()) - 1; i >= 0; --i) {
+            const auto &b = m_layout.bars[i];
+            if (b.lane == lane && t >= b.start - slack && t <= b.end + slack)
+                return i;
+        }
+        return -1;
+    }
+
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        p.fillRect(rect(), palette().base());
+        if (!m_block || m_layout.bars.empty()) {
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.drawText(rect(), Qt::AlignCenter, QObject::tr("No timestamps for this run."));
+            return;
+        }
+        // Axis with "nice" tick spacing (1, 2, 5 × 10^k).
+        p.setPen(palette().color(QPalette::Text));
+        const double raw = m_viewSpan / std::max(2, width() / 110);
+        const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+        double step = mag;
+        for (double f : {1.0, 2.0, 5.0, 10.0})
+            if (f * mag >= raw) {
+                step = f * mag;
+                break;
+            }
+        const double first = std::ceil(m_viewStart / step) * step;
+        QColor grid = palette().color(QPalette::Mid);
+        grid.setAlpha(80);
+        for (double t = first; t <= m_viewStart + m_viewSpan; t += step) {
+            const int x = int(toX(t));
+            p.setPen(grid);
+            p.drawLine(x, kAxisHeight - 4, x, height());
+            p.setPen(palette().color(QPalette::Text));
+            p.drawText(QRect(x - 60, 2, 120, kAxisHeight - 6), Qt::AlignCenter,
+                       EventTreeModel::formatDuration(t) + QLatin1Char(' ') + m_unit);
+        }
+        p.drawLine(0, kAxisHeight - 4, width(), kAxisHeight - 4);
+
+        const QFontMetrics fm(font());
+        for (int i = 0; i < int(m_layout.bars.size()); ++i) {
+            const auto &b = m_layout.bars[i];
+            const double x0 = toX(b.start), x1 = toX(b.end);
+            if (x1 < 0 || x0 > width())
+                continue;
+            const Event &e = m_block->events[b.event];
+            QRectF r(x0, kAxisHeight + b.lane * kLaneHeight + 1, std::max(1.0, x1 - x0), kLaneHeight - 3);
+            QColor c = colorFor(e);
+            p.setPen(b.event == m_highlight ? QPen(QColor(0xff, 0x8c, 0x00), 2) : QPen(c.darker(130)));
+            p.setBrush(c);
+            p.drawRect(r);
+            if (r.width() > 30) {
+                p.setPen(QColor(0x10, 0x10, 0x10));
+                const QRectF textRect = r.adjusted(4, 0, -3, 0).intersected(QRectF(0, 0, width(), height()));
+                p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                           fm.elidedText(toQString(e.name), Qt::ElideRight, int(textRect.width())));
+            }
+        }
+    }
+
+    bool event(QEvent *ev) override
+    {
+        if (ev->type() == QEvent::ToolTip) {
+            auto *help = static_cast<QHelpEvent *>(ev);
+            const int i = barAt(help->pos());
+            if (i >= 0) {
+                const auto &b = m_layout.bars[i];
+                const Event &e = m_block->events[b.event];
+                QToolTip::showText(help->globalPos(),
+                                   QObject::tr("%1\nstart %2 %4, duration %3 %4")
+                                       .arg(toQString(e.name), EventTreeModel::formatDuration(b.start),
+                                            EventTreeModel::formatDuration(b.end - b.start), m_unit),
+                                   this);
+            } else {
+                QToolTip::hideText();
+            }
+            return true;
+        }
+        return QWidget::event(ev);
+    }
+
+    void wheelEvent(QWheelEvent *ev) override
+    {
+        const double factor = std::pow(0.85, ev->angleDelta().y() / 120.0);
+        const double anchor = toT(ev->position().x());
+        const double minSpan = std::max(m_layout.span * 1e-6, 1e-12);
+        const double newSpan = std::clamp(m_viewSpan * factor, minSpan, std::max(m_layout.span * 1.02, minSpan));
+        m_viewStart = anchor - (anchor - m_viewStart) * (newSpan / m_viewSpan);
+        m_viewSpan = newSpan;
+        update();
+        ev->accept();
+    }
+
+    void mousePressEvent(QMouseEvent *ev) override
+    {
+        m_dragX = ev->position().x();
+        m_dragStart = m_viewStart;
+        m_pressPos = ev->pos();
+    }
+
+    void mouseMoveEvent(QMouseEvent *ev) override
+    {
+        if (ev->buttons() & Qt::LeftButton) {
+            m_viewStart = m_dragStart - (ev->position().x() - m_dragX) / std::max(1, width() - 2 * kLeft) * m_viewSpan;
+            setCursor(Qt::ClosedHandCursor);
+            update();
+        }
+    }
+
+    void mouseReleaseEvent(QMouseEvent *ev) override
+    {
+        unsetCursor();
+        if ((ev->pos() - m_pressPos).manhattanLength() < 4) {
+            const int i = barAt(ev->pos());
+            if (i >= 0 && onClick)
+                onClick(m_layout.bars[i].event);
+        }
+    }
+
+    void mouseDoubleClickEvent(QMouseEvent *) override { resetView(); }
+
+    QSize sizeHint() const override { return {600, kAxisHeight + std::max(3, m_layout.laneCount) * kLaneHeight + 4}; }
+
+private:
+    TimelineWidget *m_owner;
+    const EventBlock *m_block = nullptr;
+    TimelineLayout m_layout;
+    QString m_unit;
+    double m_viewStart = 0;
+    double m_viewSpan = 1;
+    double m_dragX = 0;
+    double m_dragStart = 0;
+    QPoint m_pressPos;
+    int m_highlight = -1;
+};
+
+TimelineWidget::TimelineWidget(QWidget *parent)
+    : QWidget(parent)
+{
+    m_blockBox = new QComboBox(this);
+    m_runBox = new QSpinBox(this);
+    m_runBox->setPrefix(tr("run "));
+    m_info = new QLabel(this);
+    auto *reset = new QPushButton(tr("Fit"), this);
+    reset->setToolTip(tr("Show the whole run (or double-click the timeline)"));
+    m_canvas = new TimelineCanvas(this);
+    m_canvas->setToolTip({});
+    m_canvas->onClick = [this](int event) { Q_EMIT eventClicked(m_block, event); };
+
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 0);
+    bar->addWidget(new QLabel(tr("Block"), this));
+    bar->addWidget(m_blockBox);
+    bar->addWidget(m_runBox);
+    bar->addWidget(reset);
+    bar->addWidget(m_info, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_canvas, 1);
+
+    connect(m_blockBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_block = i;
+        rebuild();
+    });
+    connect(m_runBox, &QSpinBox::valueChanged, this, &TimelineWidget::rebuild);
+    connect(reset, &QPushButton::clicked, this, [this] { m_canvas->resetView(); });
+}
+
+QWidget *TimelineWidget::canvas() const
+{
+    return m_canvas;
+}
+
+const TimelineLayout &TimelineWidget::layout() const
+{
+    return m_canvas->layout();
+}
+
+void TimelineWidget::setSession(std::shared_ptr<const Session> session)
+{
+    m_session = std::move(session);
+    QSignalBlocker blocker(m_blockBox);
+    m_blockBox->clear();
+    m_block = -1;
+    if (m_session) {
+        int best = -1;
+        std::size_t bestEvents = 0;
+        for (int b = 0; b < int(m_session->blocks.size()); ++b) {
+            const auto &block = m_session->blocks[b];
+            m_blockBox->addItem(tr("%1 #%2 (%3 events)").arg(toQString(block.name)).arg(b).arg(block.events.size()));
+            // Default to the biggest block: that is the one with the interesting kernels.
+            if (best < 0 || block.events.size() > bestEvents) {
+                best = b;
+                bestEvents = block.events.size();
+            }
+        }
+        m_block = best;
+        m_blockBox->setCurrentIndex(best);
+    }
+    rebuild();
+}
+
+void TimelineWidget::highlightEvent(int blockIndex, int eventIndex)
+{
+    if (!m_session || blockIndex < 0 || blockIndex >= int(m_session->blocks.size()))
+        return;
+    if (blockIndex != m_block)
+        m_blockBox->setCurrentIndex(blockIndex); // triggers rebuild
+    m_canvas->setHighlight(eventIndex);
+}
+
+void TimelineWidget::rebuild()
+{
+    if (!m_session || m_block < 0 || m_block >= int(m_session->blocks.size())) {
+        m_canvas->setData(nullptr, {}, {});
+        m_info->clear();
+        return;
+    }
+    const EventBlock &block = m_session->blocks[m_block];
+    const int runs = int(block.runIndices.size());
+    {
+        QSignalBlocker blocker(m_runBox);
+        m_runBox->setRange(0, std::max(0, runs - 1));
+        m_runBox->setSuffix(tr(" of %1").arg(runs));
+    }
+    const auto scale = m_session->inputs.time.scaleFactor();
+    const double ticksPerUnit = scale ? scale.value() : 1.0;
+    const QString unit = toQString(timeScaleName(m_session->inputs.time.target));
+    auto layout = layoutTimeline(block, std::size_t(m_runBox->value()), ticksPerUnit);
+    m_info->setText(tr("%1 bars in %2 lanes, span %3 %4 — wheel zooms, drag pans")
+                        .arg(layout.bars.size())
+                        .arg(layout.laneCount)
+                        .arg(EventTreeModel::formatDuration(layout.span), unit));
+    m_canvas->setData(&block, std::move(layout), unit);
+    m_canvas->updateGeometry();
+}
+
+} // namespace etscope

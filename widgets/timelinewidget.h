@@ -1,0 +1,47 @@
+#pragma once
+
+#include "session/session.h"
+#include "timelinelayout.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QSpinBox;
+class QLabel;
+
+namespace etscope {
+
+class TimelineCanvas;
+
+// One run of one block as nested bars on a time axis: wheel zooms around the cursor, drag pans,
+// hovering shows the event, clicking selects it.
+class TimelineWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TimelineWidget(QWidget *parent = nullptr);
+
+    void setSession(std::shared_ptr<const Session> session);
+    // Shows the block of the event (keeping the run) and highlights the event.
+    void highlightEvent(int blockIndex, int eventIndex);
+    const TimelineLayout &layout() const;
+    int currentBlock() const { return m_block; }
+    QWidget *canvas() const;
+
+Q_SIGNALS:
+    void eventClicked(int blockIndex, int eventIndex);
+
+private:
+    void rebuild();
+
+    std::shared_ptr<const Session> m_session;
+    int m_block = -1;
+    QComboBox *m_blockBox = nullptr;
+    QSpinBox *m_runBox = nullptr;
+    QLabel *m_info = nullptr;
+    TimelineCanvas *m_canvas = nullptr;
+};
+
+} // namespace etscope

@@ -1,0 +1,146 @@
+#include "topeventschart.h"
+
+#include "eventtreemodel.h"
+#include "qtstrings.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QHBoxLayout>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QSpinBox>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace etscope {
+
+TopEventsChart::TopEventsChart(QWidget *parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+{
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->hide();
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_topN = new QSpinBox(this);
+    m_topN->setRange(3, 50);
+    m_topN->setValue(12);
+    m_topN->setPrefix(tr("top "));
+    m_topN->setToolTip(tr("Number of events shown"));
+    connect(m_topN, &QSpinBox::valueChanged, this, &TopEventsChart::rebuild);
+
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 0);
+    bar->addWidget(new QLabel(tr("Slowest events by average latency (framework events and OPERATOR_CALL excluded)"), this), 1);
+    bar->addWidget(m_topN);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+}
+
+QWidget *TopEventsChart::chartView() const
+{
+    return m_view;
+}
+
+void TopEventsChart::setSession(std::shared_ptr<const Session> session)
+{
+    m_session = std::move(session);
+    rebuild();
+}
+
+void TopEventsChart::setTopN(int n)
+{
+    m_topN->setValue(n);
+}
+
+void TopEventsChart::rebuild()
+{
+    m_chart->removeAllSeries();
+    const auto axes = m_chart->axes();
+    for (QAbstractAxis *a : axes) {
+        m_chart->removeAxis(a);
+        delete a;
+    }
+    m_entries.clear();
+    if (!m_session)
+        return;
+    for (int b = 0; b < int(m_session->blocks.size()); ++b) {
+        const auto &events = m_session->blocks[b].events;
+        for (int e = 0; e < int(events.size()); ++e) {
+            const Event &ev = events[e];
+            if (ev.perfData && !ev.isFramework() && !ev.isOperatorCall())
+                m_entries.push_back({b, e, ev.perfData->avg});
+        }
+    }
+    const std::size_t n = std::min<std::size_t>(m_entries.size(), std::size_t(m_topN->value()));
+    std::partial_sort(m_entries.begin(), m_entries.begin() + std::ptrdiff_t(n), m_entries.end(),
+                      [](const Entry &a, const Entry &b) { return a.avg > b.avg; });
+    m_entries.resize(n);
+    if (m_entries.empty())
+        return;
+
+    const QString unit = toQString(timeScaleName(m_session->inputs.time.target));
+    auto *set = new QBarSet(tr("avg (%1)").arg(unit));
+    set->setColor(QColor(0xe0, 0x8a, 0x1e));
+    QStringList labels;
+    double maxAvg = 0;
+    // Horizontal bars grow bottom-up: append smallest first so the slowest is on top.
+    for (auto it = m_entries.rbegin(); it != m_entries.rend(); ++it) {
+        const Event &ev = m_session->blocks[it->block].events[it->event];
+        QString label = toQString(ev.name);
+        if (label.size() > 40)
+            label = label.left(38) + QStringLiteral("…");
+        // Category labels must be unique; repeated kernels get their instruction id.
+        label += QStringLiteral(" #") + QString::number(ev.instructionId);
+        if (ev.isDelegatedOp)
+            label += QStringLiteral("/") + QString::number(it->event);
+        labels << label;
+        *set << it->avg;
+        maxAvg = std::max(maxAvg, it->avg);
+    }
+    auto *series = new QHorizontalBarSeries;
+    series->append(set);
+    series->setBarWidth(0.7);
+    m_chart->addSeries(series);
+    auto *yAxis = new QBarCategoryAxis;
+    yAxis->append(labels);
+    auto *xAxis = new QValueAxis;
+    xAxis->setRange(0, maxAvg * 1.05);
+    xAxis->setTitleText(tr("average latency (%1)").arg(unit));
+    xAxis->setLabelFormat(QStringLiteral("%.4g"));
+    m_chart->addAxis(yAxis, Qt::AlignLeft);
+    m_chart->addAxis(xAxis, Qt::AlignBottom);
+    series->attachAxis(yAxis);
+    series->attachAxis(xAxis);
+
+    connect(set, &QBarSet::clicked, this, [this](int index) {
+        const int i = int(m_entries.size()) - 1 - index;
+        if (i >= 0 && i < int(m_entries.size()))
+            Q_EMIT eventClicked(m_entries[i].block, m_entries[i].event);
+    });
+    connect(set, &QBarSet::hovered, this, [this, unit](bool status, int index) {
+        const int i = int(m_entries.size()) - 1 - index;
+        if (!status || i < 0 || i >= int(m_entries.size()) || !m_session) {
+            QToolTip::hideText();
+            return;
+        }
+        const Event &ev = m_session->blocks[m_entries[i].block].events[m_entries[i].event];
+        QToolTip::showText(QCursor::pos(),
+                           tr("%1\nblock %2, instruction %3\navg %4 %5 (click to select)")
+                               .arg(toQString(ev.name), toQString(m_session->blocks[m_entries[i].block].name))
+                               .arg(ev.instructionId)
+                               .arg(EventTreeModel::formatDuration(m_entries[i].avg), unit),
+                           this);
+    });
+}
+
+} // namespace etscope
