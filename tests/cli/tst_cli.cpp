@@ -1,0 +1,119 @@
+// End-to-end: the etscope-cli binary on real fixtures and on bad input.
+#include "testpaths.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+const QString kCli = QStringLiteral(ETSCOPE_BINARY_DIR "/app/cli/etscope-cli");
+
+struct Run {
+    int code;
+    QByteArray out, err;
+};
+
+Run run(const QStringList &args)
+{
+    QProcess p;
+    p.start(kCli, args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return f.readAll();
+}
+
+QString fixture(const char *rel)
+{
+    return QString::fromStdString(etscope::test::sharedFixture(rel));
+}
+QString expected(const char *name)
+{
+    return QString::fromStdString(etscope::test::testData(std::string("core/expected/") + name));
+}
+} // namespace
+
+class TstCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void table()
+    {
+        // Expected file: independent Python reference (tests/tools/inspector_reference.py).
+        const Run r = run({u"table"_qs, u"--etdump"_qs, fixture("upstream/docs_tutorial.etdp")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, readFile(expected("docs_tutorial.table.txt")));
+    }
+
+    void tsvToFile()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(u"t.tsv"_qs);
+        const Run r = run({u"tsv"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_50runs/etdump.etdp"), u"-o"_qs, out});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(readFile(out), readFile(expected("cnn_mlp_50runs.tsv")));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temp file left behind
+    }
+
+    void targetScale()
+    {
+        const Run r = run({u"tsv"_qs, u"--etdump"_qs, fixture("upstream/docs_tutorial.etdp"), u"--target-time-scale"_qs, u"us"_qs});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, readFile(expected("docs_tutorial_us.tsv")));
+    }
+
+    void json()
+    {
+        const Run r = run({u"table"_qs, u"--json"_qs, u"--etdump"_qs, fixture("upstream/docs_tutorial.etdp")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("\"event_name\": \"native_call_convolution.out\""));
+        QVERIFY(r.out.contains("\"avg\": 0.544783")); // §12 of inspector-semantics.md
+    }
+
+    void outputs()
+    {
+        const Run r = run({u"outputs"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_intermediates/etdump.etdp"),
+                           u"--debug-buffer"_qs, fixture("runtime/cnn_mlp_intermediates/debug_output.bin")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("run outputs: 2"));
+        QVERIFY(r.out.contains("int64[1] @131056  min 3  max 3")); // argmax 3 (fixture README)
+    }
+
+    void badInput()
+    {
+        QTemporaryDir dir;
+        const QString empty = dir.filePath(u"empty.etdp"_qs);
+        QFile f(empty);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        const Run r = run({u"table"_qs, u"--etdump"_qs, empty});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(r.err.startsWith("etscope-cli: " + empty.toUtf8() + ": "));
+        const Run wrong = run({u"table"_qs, u"--etdump"_qs, fixture("runtime/add_pte_50runs/add.pte")});
+        QCOMPARE(wrong.code, 1);
+        QVERIFY(wrong.err.contains("not an ETDump"));
+        const Run buf = run({u"outputs"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_intermediates/etdump.etdp"),
+                             u"--debug-buffer"_qs, fixture("upstream/docs_tutorial.etdp")});
+        QCOMPARE(buf.code, 0); // tensors past the end are reported per tensor, not read
+        QVERIFY(buf.out.contains("error:"));
+    }
+
+    void version()
+    {
+        const Run r = run({u"--version"_qs});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("etscope-cli "));
+        QVERIFY(r.out.contains("ED00"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCli)
+#include "tst_cli.moc"
