@@ -1,0 +1,25 @@
+// Fuzz target: BundledProgram (.bpte) reader.
+#include "bundled/bundledprogram.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    using namespace etscope;
+    auto bp = BundledProgram::fromBytes(std::span<const std::uint8_t>(data, size), "fuzz.bpte");
+    if (!bp) {
+        const std::string msg = bp.error().message();
+        if (msg.find("fuzz.bpte") == std::string::npos || msg.find('\n') != std::string::npos)
+            std::abort();
+        return 0;
+    }
+    for (const auto &suite : (*bp)->suites())
+        for (const auto &tc : suite.testCases)
+            for (const auto &v : tc.inputs)
+                (void)stridesFromDimOrder(v.sizes, v.dimOrder);
+    (void)(*bp)->programIdentifier();
+    return 0;
+}

@@ -1,0 +1,31 @@
+// Fuzz target: ETDump reader, Inspector event grouping and table rendering on arbitrary bytes.
+#include "fuzzinput.h"
+
+#include "events/eventblockbuilder.h"
+#include "events/inspectortable.h"
+
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    using namespace etscope;
+    auto file = fuzz::asFile(data, size, "fuzz.etdp");
+    // Keep the event limit small so that inputs claiming many events are refused quickly.
+    ETDumpReadOptions options;
+    options.maxEvents = 1'000'000;
+    auto etdump = readETDump(*file, options);
+    if (!etdump) {
+        // Every failure must name the file and be one line.
+        const std::string msg = etdump.error().message();
+        if (msg.rfind("fuzz.etdp", 0) != 0 || msg.find('\n') != std::string::npos)
+            std::abort();
+        return 0;
+    }
+    auto blocks = buildEventBlocks(**etdump);
+    if (blocks && (*etdump)->eventCount() < 20'000) {
+        // Rendering is linear in the events; skip it on the (rare) large inputs to keep exec/s up.
+        (void)formatFancyGrid(*blocks);
+        (void)formatJson(*blocks);
+    }
+    return 0;
+}

@@ -1,0 +1,24 @@
+// Fuzz target: the restricted pickle VM on a bare pickle stream (persistent ids resolve to None).
+#include "etrecord/unpickler.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    using namespace etscope;
+    UnpicklerOptions options;
+    options.label = "fuzz.pkl";
+    options.persistentLoad = [](const PyValue &) -> Result<PyValue> { return PyValue(PyNone{}); };
+    auto value = unpickle(std::span<const std::uint8_t>(data, size), options);
+    if (!value) {
+        const std::string msg = value.error().message();
+        if (msg.find("fuzz.pkl") == std::string::npos || msg.find('\n') != std::string::npos)
+            std::abort();
+        return 0;
+    }
+    (void)value->repr();
+    return 0;
+}

@@ -1,0 +1,47 @@
+#pragma once
+
+// Small helpers shared by the fuzz targets: a byte reader that never reads past the input and
+// the MappedFile wrapper. Kept free of clang-only headers so the targets also build as plain
+// replay programs with gcc.
+
+#include "common/mappedfile.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace etscope::fuzz {
+
+inline std::shared_ptr<const MappedFile> asFile(const std::uint8_t *data, std::size_t size, const char *name)
+{
+    return MappedFile::fromBytes(name, std::string(reinterpret_cast<const char *>(data), size));
+}
+
+// Consumes the front of the input; returns zeros once it is exhausted.
+class ByteReader
+{
+public:
+    ByteReader(const std::uint8_t *data, std::size_t size) : m_data(data), m_size(size) {}
+
+    template<typename T>
+    T take()
+    {
+        T v{};
+        const std::size_t n = std::min(sizeof(T), m_size - m_pos);
+        std::memcpy(&v, m_data + m_pos, n);
+        m_pos += n;
+        return v;
+    }
+    std::size_t remaining() const { return m_size - m_pos; }
+    const std::uint8_t *rest() const { return m_data + m_pos; }
+
+private:
+    const std::uint8_t *m_data;
+    std::size_t m_size;
+    std::size_t m_pos = 0;
+};
+
+} // namespace etscope::fuzz
