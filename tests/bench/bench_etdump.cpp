@@ -1,0 +1,51 @@
+// In-process ETDump benchmark: readETDump (map + verify + decode) then buildEventBlocks (the
+// Inspector's grouping and per-event statistics), repeated; prints one BENCH line per
+// iteration for tools/run-benchmarks.sh and a summary.
+//
+//   bench_etdump FILE.etdp [ITERATIONS=5]
+#include "etdump/etdumpfile.h"
+#include "events/eventblockbuilder.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s FILE.etdp [ITERATIONS]\n", argv[0]);
+        return 2;
+    }
+    const int iterations = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+    std::vector<double> load, group;
+    std::size_t events = 0, blocks = 0;
+    for (int i = 0; i < iterations; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto etdump = etscope::readETDump(argv[1]);
+        if (!etdump) {
+            std::fprintf(stderr, "%s\n", etdump.error().message().c_str());
+            return 1;
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        auto result = etscope::buildEventBlocks(**etdump);
+        if (!result) {
+            std::fprintf(stderr, "%s\n", result.error().message().c_str());
+            return 1;
+        }
+        const auto t2 = std::chrono::steady_clock::now();
+        events = (*etdump)->eventCount();
+        blocks = result->size();
+        load.push_back(std::chrono::duration<double>(t1 - t0).count());
+        group.push_back(std::chrono::duration<double>(t2 - t1).count());
+        std::printf("BENCH etdump_load_aggregate %.6f\n", load.back() + group.back());
+    }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    std::printf("%zu events, %zu event blocks; median readETDump %.3f s, buildEventBlocks %.3f s\n", events, blocks,
+                median(load), median(group));
+    return 0;
+}

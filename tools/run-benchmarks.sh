@@ -1,0 +1,88 @@
+#!/bin/bash
+# Builds a Release tree and runs every benchmark, printing one table:
+# name, median of N runs (seconds), peak RSS (MB).
+#
+#   tools/run-benchmarks.sh [BUILD_DIR=build-bench] [RUNS=5]
+#
+# The 1M-event ETDump (1,000 runs x 440 instructions) is generated once into
+# BUILD_DIR/bench-data/ (never into the source tree). Env: JOBS (default 2), BENCH_GUI=ON to
+# also build the GUI (needed only by GUI-side benchmarks).
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$src/build-bench}
+runs=${2:-5}
+jobs=${JOBS:-2}
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DETSCOPE_BUILD_TESTS=ON \
+      -DETSCOPE_BUILD_GUI="${BENCH_GUI:-OFF}" -DETSCOPE_SANITIZE=OFF -DETSCOPE_FUZZ=OFF "${launcher[@]}" >/dev/null
+cmake --build "$build" --target bench -j"$jobs" >/dev/null
+
+data=$build/bench-data
+mkdir -p "$data"
+etdump=$data/etdump_1000x440.etdp
+gen=$build/tests/bench/gen_bench_etdump
+if [ ! -s "$etdump" ] || [ "$gen" -nt "$etdump" ]; then
+    "$gen" "$etdump" 1000 440 >&2
+fi
+
+# measure NAME RUNS CMD...: runs CMD RUNS times. Prints "name|median seconds|peak RSS MB" rows:
+# one per BENCH <name> reported by the program (in-process timings), else one for wall time.
+# Peak RSS is the largest ru_maxrss of the runs, from wait4() on each child.
+measure() {
+    python3 - "$@" <<'PY'
+import os, statistics, subprocess, sys, tempfile, time
+name, runs, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+walls, reported, rss = [], {}, 0
+for _ in range(runs):
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        walls.append(time.perf_counter() - t0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        rss = max(rss, usage.ru_maxrss)  # KiB on Linux
+        out.seek(0); err.seek(0)
+        if p.returncode != 0:
+            sys.stderr.write(f"{name}: {' '.join(cmd)} failed ({p.returncode})\n"
+                             + err.read().decode(errors="replace"))
+            sys.exit(1)
+        for line in out.read().decode(errors="replace").splitlines():
+            f = line.split()
+            if len(f) == 3 and f[0] == "BENCH":
+                reported.setdefault(f[1], []).append(float(f[2]))
+rows = [(f"{name}: {k}", statistics.median(v)) for k, v in reported.items()] or [(name, statistics.median(walls))]
+for label, med in rows:
+    print(f"{label}|{med:.3f}|{rss / 1024:.0f}")
+PY
+}
+
+rows=()
+add() { local out; out=$(measure "$@") || { echo "benchmark $1 failed" >&2; status=1; return; }; while IFS= read -r l; do rows+=("$l"); done <<<"$out"; }
+status=0
+cli=$build/app/cli/etscope-cli
+add "etscope-cli table --etdump (1M events, process)" "$runs" "$cli" table --etdump "$etdump"
+add "readETDump+buildEventBlocks (1M events)" "$runs" "$build/tests/bench/bench_etdump" "$etdump" 1
+# Benchmarks of other areas, when built. Each runs with its own defaults.
+for b in bench_etrecord bench_gap bench_treesort; do
+    exe=$(find "$build" -type f -name "$b" -perm -u+x 2>/dev/null | head -n1)
+    if [ -n "$exe" ]; then
+        add "$b" "$runs" "$exe"
+    else
+        rows+=("$b|not built|-")
+    fi
+done
+
+size=$(stat -c %s "$etdump")
+echo
+echo "etscope benchmarks: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -m), Release, $runs runs each"
+echo "input: $etdump ($((size / 1000000)) MB)"
+printf '%-58s %12s %14s\n' "benchmark" "median [s]" "peak RSS [MB]"
+printf '%-58s %12s %14s\n' "$(printf -- '-%.0s' {1..58})" "------------" "--------------"
+for r in "${rows[@]}"; do
+    IFS='|' read -r n m p <<<"$r"
+    printf '%-58s %12s %14s\n' "$n" "$m" "$p"
+done
+exit $status
