@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace etscope {
+
+// What a file is, decided from its bytes (never from its extension).
+enum class FileKind { ETDump, ETRecord, BundledProgram, DebugBuffer, Unreadable };
+
+struct SniffResult {
+    FileKind kind = FileKind::Unreadable;
+    QString error; // one line naming the file, for Unreadable
+};
+
+SniffResult sniffFile(const QString &path);
+QString fileKindName(FileKind kind);
+
+// A dropped/opened set of files sorted by kind. Several ETDumps: the last one wins (reported).
+struct ClassifiedFiles {
+    QString etdump, debugBuffer, etrecord, bundledProgram;
+    QStringList errors;   // unreadable files
+    QStringList ignored;  // extra files of a kind already taken
+};
+ClassifiedFiles classifyFiles(const QStringList &paths);
+
+} // namespace etscope

@@ -1,0 +1,88 @@
+#include "mainwindow.h"
+
+#include "etdump/etdumpfile.h"
+#include "qtstrings.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QPixmap>
+#include <QSaveFile>
+#include <QTreeView>
+
+#include <cstdio>
+
+namespace {
+
+// Renders the window once the files are loaded; exit status tells scripts whether it worked.
+int takeScreenshot(const QString &out, const QString &select, const QString &unit, const QStringList &files)
+{
+    etscope::MainWindow::Options options;
+    options.interactive = false;
+    options.persistSettings = false;
+    etscope::MainWindow window(options);
+    if (auto t = etscope::parseTimeScale(unit.toStdString()))
+        window.setTargetUnit(*t);
+    window.resize(1600, 1000);
+    window.show();
+    QString error;
+    if (!window.openFilesSync(files, &error)) {
+        std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
+        return 1;
+    }
+    if (!select.isEmpty() && !window.selectEventByName(select)) {
+        std::fprintf(stderr, "etscope: no event named '%s' in %s\n", qPrintable(select), qPrintable(files.join(QStringLiteral(", "))));
+        return 1;
+    }
+    QApplication::processEvents();
+    const QPixmap pixmap = window.grab();
+    QSaveFile file(out);
+    if (!file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") || !file.commit()) {
+        std::fprintf(stderr, "etscope: %s: cannot write the screenshot: %s\n", qPrintable(out), qPrintable(file.errorString()));
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("etscope"));
+    QApplication::setApplicationName(QStringLiteral("etscope"));
+    QApplication::setApplicationVersion(QStringLiteral(ETSCOPE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.etscope.etscope"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Inspector for ExecuTorch ETDump, debug buffer, ETRecord and BundledProgram files"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Load FILEs, render the main window to OUT.png and exit."), QStringLiteral("OUT.png"));
+    const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("With --screenshot: select the first event with this name."),
+                                    QStringLiteral("EVENT_NAME"));
+    const QCommandLineOption unit(QStringLiteral("unit"), QStringLiteral("Display unit: ns, us, ms, s or cycles."), QStringLiteral("UNIT"));
+    parser.addOption(screenshot);
+    parser.addOption(select);
+    parser.addOption(unit);
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("ETDump and companion files, recognised by content."),
+                                 QStringLiteral("[FILE…]"));
+    parser.process(app);
+
+    if (parser.isSet(screenshot)) {
+        if (parser.positionalArguments().isEmpty()) {
+            std::fprintf(stderr, "etscope: --screenshot needs at least one FILE\n");
+            return 2;
+        }
+        return takeScreenshot(parser.value(screenshot), parser.value(select), parser.value(unit), parser.positionalArguments());
+    }
+
+    etscope::MainWindow window;
+    if (auto t = etscope::parseTimeScale(parser.value(unit).toStdString()))
+        window.setTargetUnit(*t);
+    window.show();
+    if (!parser.positionalArguments().isEmpty())
+        window.openFiles(parser.positionalArguments());
+    return app.exec();
+}

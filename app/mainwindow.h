@@ -1,0 +1,147 @@
+#pragma once
+
+#include "session/session.h"
+#include "sessionloader.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+#include <memory>
+
+class QAction;
+class QComboBox;
+class QDoubleSpinBox;
+class QFrame;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QTimer;
+class QToolButton;
+class QTreeView;
+
+namespace etscope {
+
+class DetailsPanel;
+class EventFilterProxy;
+class EventTreeModel;
+class HistogramWidget;
+class TimelineWidget;
+class TopEventsChart;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    struct Options {
+        bool interactive = true;      // errors also pop up a dialog
+        bool persistSettings = true;  // read/write QSettings (off for --screenshot)
+    };
+    explicit MainWindow(const Options &options, QWidget *parent = nullptr);
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Sniffs the files by content and loads in the background (see openFilesSync for scripts).
+    void openFiles(const QStringList &paths);
+    // Loads on the calling thread; returns false and sets `error` (one line) on failure.
+    bool openFilesSync(const QStringList &paths, QString *error = nullptr);
+
+    // Extension point for analysis views added by other parts of the app.
+    QDockWidget *addAnalysisDock(QWidget *widget, const QString &title, const QString &objectName);
+
+    const std::shared_ptr<const Session> &session() const { return m_session; }
+    bool isLoading() const;
+    QString lastError() const { return m_lastError; }
+    QString statusText() const;
+    QString pendingDebugBuffer() const { return m_waitingDebugBuffer; }
+
+    // Writes the table as TSV (.tsv) or CSV (.csv) exactly as `etscope-cli tsv`/`csv`.
+    bool exportTable(const QString &path, QString *error = nullptr);
+    // Selects the first event (in file order) with this name; false if none.
+    bool selectEventByName(const QString &name);
+
+    EventTreeModel *treeModel() const { return m_model; }
+    EventFilterProxy *proxyModel() const { return m_proxy; }
+    QTreeView *treeView() const { return m_tree; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    DetailsPanel *detailsPanel() const { return m_details; }
+    HistogramWidget *histogram() const { return m_histogram; }
+    TopEventsChart *topEventsChart() const { return m_topChart; }
+    TimelineWidget *timeline() const { return m_timeline; }
+    QFrame *messageBar() const { return m_messageBar; }
+    void setTargetUnit(TimeScale unit);
+
+public Q_SLOTS:
+    void selectEvent(int blockIndex, int eventIndex);
+
+Q_SIGNALS:
+    void sessionChanged(std::shared_ptr<const etscope::Session> session);
+    void loadFinished(bool ok);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createCentral();
+    void createDocks();
+    void restoreSettings();
+    void saveSettings();
+    void startLoad(const SessionInputs &inputs);
+    void onLoadFinished(quint64 id, const LoadOutcome &outcome);
+    void setSession(std::shared_ptr<const Session> session);
+    SessionInputs composeInputs(const QStringList &paths, bool *ready);
+    void showError(const QString &message);
+    void showInfo(const QString &message);
+    void hideMessage();
+    void addRecentFiles(const SessionInputs &inputs);
+    void updateRecentMenu();
+    void applyFilter();
+    void onCurrentChanged(const QModelIndex &current);
+    void reloadWithTimeSettings();
+    TimeConversion currentTimeConversion() const;
+    void exportTableInteractive();
+    void exportChartInteractive(QWidget *chart, const QString &name);
+    void showAbout();
+    void setDefaultColumnWidths();
+
+    Options m_options;
+    SessionLoader *m_loader = nullptr;
+    std::shared_ptr<const Session> m_session;
+    SessionInputs m_lastInputs;
+    QString m_waitingDebugBuffer;
+    QString m_lastError;
+    QStringList m_recentFiles;
+
+    EventTreeModel *m_model = nullptr;
+    EventFilterProxy *m_proxy = nullptr;
+    QTreeView *m_tree = nullptr;
+    QLineEdit *m_filter = nullptr;
+    QToolButton *m_regexButton = nullptr;
+    QTimer *m_filterTimer = nullptr;
+    QAction *m_delegatedOnly = nullptr;
+    QAction *m_hideFramework = nullptr;
+    QAction *m_hideOperatorCalls = nullptr;
+    QComboBox *m_unitBox = nullptr;
+    QComboBox *m_sourceBox = nullptr;
+    QDoubleSpinBox *m_cyclesPerSecond = nullptr;
+    QAction *m_cyclesAction = nullptr;
+
+    QFrame *m_messageBar = nullptr;
+    QLabel *m_messageLabel = nullptr;
+    QLabel *m_summary = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QToolButton *m_cancelButton = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
+
+    DetailsPanel *m_details = nullptr;
+    HistogramWidget *m_histogram = nullptr;
+    TopEventsChart *m_topChart = nullptr;
+    TimelineWidget *m_timeline = nullptr;
+    QDockWidget *m_histogramDock = nullptr;
+};
+
+} // namespace etscope
