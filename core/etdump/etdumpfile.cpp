@@ -77,9 +77,46 @@ RuntimeValue toRuntimeValue(const fb::Value *v)
     return out;
 }
 
-StringPool::Id internOpt(StringPool &pool, const flatbuffers::String *s)
+// The runtime stores a fresh copy of every event name, so a 1M-event file interns 1M strings
+// drawn from a few hundred distinct ones. A direct-mapped cache in front of the pool's hash map
+// answers most of them with one memcmp.
+class InternCache
 {
-    return s ? pool.intern(std::string_view(s->data(), s->size())) : StringPool::Empty;
+public:
+    explicit InternCache(StringPool &pool) : m_pool(pool), m_slots(kSlots) {}
+
+    StringPool::Id intern(std::string_view s)
+    {
+        std::uint64_t h = s.size() * 0x9E3779B97F4A7C15ull;
+        if (!s.empty()) {
+            std::uint64_t head = 0, tail = 0;
+            std::memcpy(&head, s.data(), std::min<std::size_t>(8, s.size()));
+            std::memcpy(&tail, s.data() + s.size() - std::min<std::size_t>(8, s.size()), std::min<std::size_t>(8, s.size()));
+            h ^= head * 0xC2B2AE3D27D4EB4Full ^ (tail + 0x165667B19E3779F9ull) * 0x27D4EB2F165667C5ull;
+        }
+        Slot &slot = m_slots[(h >> 20) & (kSlots - 1)];
+        if (slot.valid && slot.text == s)
+            return slot.id;
+        slot.id = m_pool.intern(s);
+        slot.text = m_pool.str(slot.id); // the pool's storage is stable
+        slot.valid = true;
+        return slot.id;
+    }
+
+private:
+    static constexpr std::size_t kSlots = 4096;
+    struct Slot {
+        std::string_view text;
+        StringPool::Id id = 0;
+        bool valid = false;
+    };
+    StringPool &m_pool;
+    std::vector<Slot> m_slots;
+};
+
+StringPool::Id internOpt(InternCache &cache, const flatbuffers::String *s)
+{
+    return s ? cache.intern(std::string_view(s->data(), s->size())) : StringPool::Empty;
 }
 
 } // namespace
@@ -190,7 +227,7 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
         return makeError(ErrorCode::LimitExceeded, path,
                          fmt::format("ETDump holds {} events, more than the limit of {}", totalEvents, options.maxEvents));
 
-    StringPool &pool = out->strings;
+    InternCache pool(out->strings);
     out->runs.reserve(runs->size());
     for (const auto *run : *runs) {
         RunData rd;

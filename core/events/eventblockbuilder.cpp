@@ -174,6 +174,7 @@ struct InstructionEvent {
 struct EventAccumulator {
     Event event;
     std::vector<double> durations;
+    std::vector<StringPool::Id> metadata; // per run; materialised only if some are non-empty
     bool haveDebug = false;
     bool anyMetadata = false;
 };
@@ -201,16 +202,23 @@ public:
             std::uint32_t instructionEvent;
         };
         std::vector<RunEntry> entries;
-        std::unordered_map<std::uint32_t, std::uint32_t> sigPos;
+        // Position of a signature within the current run, valid when its stamp equals the run
+        // number: O(1) without clearing a hash map per run.
+        std::vector<std::uint32_t> sigPosStamp, sigPosValue;
+        // Plain kernel events (chain 0, no delegate id) are looked up by instruction id directly;
+        // only unusual keys go through the hash map.
+        std::vector<std::uint32_t> directStamp, directValue;
+        std::uint32_t stamp = 0;
 
         for (std::size_t r = 0; r < m_file.runs.size(); ++r) {
             const RunData &run = m_file.runs[r];
             if (!run.hasEvents)
                 continue; // the Inspector skips blocks without an events vector
-            instructionEvents.clear();
+            // Reuse the per-instruction vectors across runs: a 1M-event file has ~1M of them.
+            std::size_t usedInstructionEvents = 0;
             keyIndex.clear();
             entries.clear();
-            sigPos.clear();
+            ++stamp;
 
             // §1.1: collate by instruction signature, in order of first appearance.
             for (const EventRef &ref : run.events) {
@@ -226,10 +234,37 @@ public:
                 } else {
                     continue; // allocation events are summarised separately
                 }
-                auto [it, inserted] = keyIndex.try_emplace(key, static_cast<std::uint32_t>(instructionEvents.size()));
-                if (inserted)
-                    instructionEvents.push_back({key, {}, {}});
-                InstructionEvent &ie = instructionEvents[it->second];
+                std::uint32_t slot;
+                bool inserted;
+                const bool direct = !key.chain.negative && key.chain.bits == 0 && key.delegateInt == -1 &&
+                                    key.delegateStr == StringPool::Empty && key.instructionId >= 0 &&
+                                    key.instructionId < (1 << 20);
+                if (direct) {
+                    const auto id = static_cast<std::size_t>(key.instructionId);
+                    if (id >= directStamp.size()) {
+                        directStamp.resize(id + 1, 0);
+                        directValue.resize(id + 1, 0);
+                    }
+                    inserted = directStamp[id] != stamp;
+                    if (inserted) {
+                        directStamp[id] = stamp;
+                        directValue[id] = static_cast<std::uint32_t>(usedInstructionEvents);
+                    }
+                    slot = directValue[id];
+                } else {
+                    auto [it, fresh] = keyIndex.try_emplace(key, static_cast<std::uint32_t>(usedInstructionEvents));
+                    inserted = fresh;
+                    slot = it->second;
+                }
+                if (inserted) {
+                    if (usedInstructionEvents == instructionEvents.size())
+                        instructionEvents.emplace_back();
+                    InstructionEvent &fresh = instructionEvents[usedInstructionEvents++];
+                    fresh.key = key;
+                    fresh.profiles.clear();
+                    fresh.debugs.clear();
+                }
+                InstructionEvent &ie = instructionEvents[slot];
                 if (ref.kind == EventRef::Kind::Profile)
                     ie.profiles.push_back(ref.index);
                 else if (!run.debugEvents[ref.index].value.isOutput)
@@ -237,7 +272,7 @@ public:
             }
 
             // §1.2: event signatures, last occurrence wins at the first position.
-            for (std::uint32_t i = 0; i < instructionEvents.size(); ++i) {
+            for (std::uint32_t i = 0; i < usedInstructionEvents; ++i) {
                 const InstructionEvent &ie = instructionEvents[i];
                 if (ie.profiles.empty() && ie.debugs.empty())
                     continue; // only program outputs under this key
@@ -245,12 +280,18 @@ public:
                 if (!ie.debugs.empty())
                     sig.debug = debugPart(run.debugEvents[ie.debugs.front()]);
                 auto add = [&](std::int64_t profileIdx) {
-                    const std::uint32_t id = internSignature(sig);
-                    auto [pit, fresh] = sigPos.try_emplace(id, static_cast<std::uint32_t>(entries.size()));
-                    if (fresh)
+                    const std::uint32_t id = internSignature(sig, entries.size());
+                    if (id >= sigPosStamp.size()) {
+                        sigPosStamp.resize(id + 1, 0);
+                        sigPosValue.resize(id + 1, 0);
+                    }
+                    if (sigPosStamp[id] != stamp) {
+                        sigPosStamp[id] = stamp;
+                        sigPosValue[id] = static_cast<std::uint32_t>(entries.size());
                         entries.push_back({id, profileIdx, i});
-                    else
-                        entries[pit->second] = {id, profileIdx, i};
+                    } else {
+                        entries[sigPosValue[id]] = {id, profileIdx, i};
+                    }
                 };
                 if (ie.profiles.empty()) {
                     add(-1);
@@ -294,8 +335,9 @@ public:
             for (EventAccumulator &acc : g.events) {
                 if (!acc.durations.empty())
                     acc.event.perfData = PerfData::fromRaw(std::move(acc.durations));
-                if (!acc.anyMetadata)
-                    acc.event.delegateDebugMetadatas.clear();
+                if (acc.anyMetadata)
+                    for (const StringPool::Id id : acc.metadata)
+                        acc.event.delegateDebugMetadatas.push_back(m_file.strings.str(id));
                 g.block.events.push_back(std::move(acc.event));
             }
             blocks.push_back(std::move(g.block));
@@ -304,11 +346,21 @@ public:
     }
 
 private:
-    std::uint32_t internSignature(const EventSignature &sig)
+    // Runs of one program repeat the same signatures in the same order, so the signature seen at
+    // this position in the previous run is checked before hashing.
+    std::uint32_t internSignature(const EventSignature &sig, std::size_t position)
     {
+        if (position < m_lastAtPosition.size()) {
+            const std::uint32_t last = m_lastAtPosition[position];
+            if (last != kNoSignature && m_signatures[last] == sig)
+                return last;
+        } else {
+            m_lastAtPosition.resize(position + 1, kNoSignature);
+        }
         auto [it, inserted] = m_signatureIndex.try_emplace(sig, static_cast<std::uint32_t>(m_signatures.size()));
         if (inserted)
             m_signatures.push_back(sig);
+        m_lastAtPosition[position] = it->second;
         return it->second;
     }
 
@@ -366,9 +418,8 @@ private:
             acc.durations.push_back(duration(ev, p, g.block.warnings));
             ev.startTimes.push_back(p.startTime);
             ev.endTimes.push_back(p.endTime);
-            const std::string &md = m_file.strings.str(p.delegateDebugMetadata);
-            acc.anyMetadata |= !md.empty();
-            ev.delegateDebugMetadatas.push_back(md);
+            acc.anyMetadata |= p.delegateDebugMetadata != StringPool::Empty;
+            acc.metadata.push_back(p.delegateDebugMetadata);
         }
         if (ie.debugs.empty())
             return;
@@ -482,7 +533,9 @@ private:
     const ETDumpFile &m_file;
     const InspectorOptions &m_opt;
     const double m_scale;
+    static constexpr std::uint32_t kNoSignature = 0xffffffffu;
     std::vector<EventSignature> m_signatures;
+    std::vector<std::uint32_t> m_lastAtPosition;
     std::unordered_map<EventSignature, std::uint32_t, EventSignatureHash> m_signatureIndex;
     std::vector<Group> m_groups;
     std::unordered_map<RunSignature, std::uint32_t, RunSignatureHash> m_groupIndex;

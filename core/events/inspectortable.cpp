@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -50,6 +51,8 @@ std::string strip(const std::string &s)
 // Python int(str) / float(str) acceptance, close enough for table cells.
 bool parsesAsInt(const std::string &raw)
 {
+    if (raw.size() > 64)
+        return false; // no table cell holds a 64-digit integer; skips long list cells cheaply
     const std::string s = strip(raw);
     std::size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
     if (i >= s.size())
@@ -66,9 +69,16 @@ bool parsesAsInt(const std::string &raw)
 
 bool parsesAsFloat(const std::string &raw)
 {
-    const std::string s = strip(raw);
-    if (s.empty())
+    // Cheap rejection first: cells such as "[1, 2, ...]" can be long.
+    const auto first = raw.find_first_not_of(" \t\n\r\f\v");
+    if (first == std::string::npos)
         return false;
+    const char c0 = static_cast<char>(std::tolower(static_cast<unsigned char>(raw[first])));
+    if (!(std::isdigit(static_cast<unsigned char>(c0)) || c0 == '+' || c0 == '-' || c0 == '.' || c0 == 'i' ||
+          c0 == 'n') ||
+        raw.size() > 64)
+        return false;
+    const std::string s = strip(raw);
     std::string lower;
     for (char c : s)
         lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -161,10 +171,18 @@ std::string padLeft(const std::string &s, std::size_t width)
     return w >= width ? s : std::string(width - w, ' ') + s;
 }
 
-std::string padRight(const std::string &s, std::size_t width)
+// In place: cells can be long (one start time per run).
+void padRightInPlace(std::string &s, std::size_t width)
 {
     const std::size_t w = visibleWidth(s);
-    return w >= width ? s : s + std::string(width - w, ' ');
+    if (w < width)
+        s.append(width - w, ' ');
+}
+
+std::string padRight(std::string s, std::size_t width)
+{
+    padRightInPlace(s, width);
+    return s;
 }
 
 std::string repeat(const char *glyph, std::size_t n)
@@ -283,13 +301,18 @@ std::string opTypesText(const std::vector<std::string> &opTypes)
 
 std::string startTimeText(const std::vector<std::uint64_t> &starts)
 {
-    std::string out = "[";
+    std::string out;
+    out.reserve(starts.size() * 12 + 2);
+    out += '[';
+    char buf[24];
     for (std::size_t i = 0; i < starts.size(); ++i) {
         if (i)
             out += ", ";
-        out += std::to_string(starts[i]);
+        const auto res = std::to_chars(buf, buf + sizeof buf, starts[i]);
+        out.append(buf, res.ptr);
     }
-    return out + "]";
+    out += ']';
+    return out;
 }
 
 std::vector<TableRow> inspectorTableRows(const std::vector<EventBlock> &blocks, const TableOptions &options)
@@ -342,13 +365,19 @@ std::string renderFancyGrid(const std::vector<std::string> &headers, const std::
                 col[i] += std::string(static_cast<std::size_t>(maxDec - dec[i]), ' ');
         } else {
             for (auto &s : col)
-                s = strip(s);
+                if (!s.empty() && (std::isspace(static_cast<unsigned char>(s.front())) ||
+                                   std::isspace(static_cast<unsigned char>(s.back()))))
+                    s = strip(s);
         }
         std::size_t w = minWidth;
         for (const auto &s : col)
             w = std::max(w, visibleWidth(s));
-        for (auto &s : col)
-            s = numeric[c] ? padLeft(s, w) : padRight(s, w);
+        for (auto &s : col) {
+            if (numeric[c])
+                s = padLeft(s, w);
+            else
+                padRightInPlace(s, w);
+        }
         widths[c] = w;
     }
 
@@ -361,29 +390,35 @@ std::string renderFancyGrid(const std::vector<std::string> &headers, const std::
         }
         return out + end + "\n";
     };
-    auto dataRow = [&](const std::vector<std::string> &cells) {
-        std::string out = "│";
+    std::string out;
+    std::size_t total = 0;
+    for (const auto &col : cols)
+        for (const auto &cell : col)
+            total += cell.size() + 8;
+    out.reserve(total * 2 + 1024); // cells plus one separator line per row
+    auto dataRow = [&](auto cellAt) {
+        out += "│";
         for (std::size_t c = 0; c < ncols; ++c) {
             if (c)
                 out += "│";
-            out += " " + cells[c] + " ";
+            out += ' ';
+            out += cellAt(c);
+            out += ' ';
         }
-        return out + "│\n";
+        out += "│\n";
     };
 
-    std::string out = line("╒", "═", "╤", "╕");
+    out += line("╒", "═", "╤", "╕");
     std::vector<std::string> hdr(ncols);
     for (std::size_t c = 0; c < ncols; ++c)
         hdr[c] = numeric[c] ? padLeft(headers[c], widths[c]) : padRight(headers[c], widths[c]);
-    out += dataRow(hdr);
+    dataRow([&](std::size_t c) -> const std::string & { return hdr[c]; });
     out += line("╞", "═", "╪", "╡");
+    const std::string between = line("├", "─", "┼", "┤");
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        std::vector<std::string> cells(ncols);
-        for (std::size_t c = 0; c < ncols; ++c)
-            cells[c] = cols[c][r];
-        out += dataRow(cells);
+        dataRow([&](std::size_t c) -> const std::string & { return cols[c][r]; });
         if (r + 1 < rows.size())
-            out += line("├", "─", "┼", "┤");
+            out += between;
     }
     out += line("╘", "═", "╧", "╛");
     return out;
