@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs everything etscope needs to build, test, package and fuzz on Debian 12 (run as root
+# or with sudo). Only Debian packages; skips apt entirely when all of them are present.
+set -eu
+PACKAGES="build-essential cmake pkg-config git ccache
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev
+  libflatbuffers-dev flatbuffers-compiler libeigen3-dev libfmt-dev libzip-dev
+  nlohmann-json3-dev libcli11-dev
+  clang libclang-rt-14-dev xvfb xauth dpkg-dev fakeroot file"
+missing=""
+for p in $PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  # shellcheck disable=SC2086
+  $SUDO apt-get install -y -q --no-install-recommends $missing
+fi
