@@ -1,0 +1,330 @@
+#include "analysis/numericgap.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <set>
+#include <tuple>
+
+namespace etscope::analysis {
+
+double GapRow::worst(Direction d) const
+{
+    double w = std::numeric_limits<double>::quiet_NaN();
+    for (double g : gap)
+        if (std::isnan(w) || badness(d, g) > badness(d, w))
+            w = g;
+    return w;
+}
+
+namespace {
+
+// Block ordinal among the blocks that contribute entries: lets a 1-run ETDump be compared
+// with another whose block list differs only in blocks without debug data.
+std::map<int, int> blockOrdinals(const std::vector<OpOutputs> &entries)
+{
+    std::map<int, int> ord;
+    for (const auto &e : entries)
+        if (!ord.count(e.blockIndex))
+            ord.emplace(e.blockIndex, int(ord.size()));
+    return ord;
+}
+
+NumValue asList(const std::vector<NumValue> &vs)
+{
+    NumValue out;
+    out.kind = NumValue::Kind::List;
+    for (const auto &v : vs)
+        for (const auto &t : v.items)
+            out.items.push_back(t);
+    return out;
+}
+
+bool sameShape(const NumValue &v, const NumTensor &t, bool checkDtype)
+{
+    return v.kind == NumValue::Kind::Tensor && v.items.front().sizes == t.sizes
+           && (!checkDtype || v.items.front().dtype == t.dtype);
+}
+
+// §8 step 6: which runtime value a reference tensor is compared with.
+std::optional<NumValue> pickRuntime(const NumValue &ref, const std::vector<NumValue> &rt, int numOutputs, int i)
+{
+    const int k = int(rt.size()) - 1 - i; // Python index -(i+1)
+    if (k < 0)
+        return std::nullopt;
+    if (ref.kind == NumValue::Kind::List) {
+        if (rt[std::size_t(k)].kind == NumValue::Kind::List)
+            return rt[std::size_t(k)];
+        if (rt[std::size_t(k)].kind == NumValue::Kind::Tensor)
+            return asList(rt);
+        return std::nullopt;
+    }
+    if (numOutputs == 1 && rt.size() > 1 && ref.kind == NumValue::Kind::Tensor) {
+        // max_pool2d_with_indices, dropout masks, delegate argument lists: the output is the
+        // unique same-shape entry, else the unique same shape+dtype entry, else the last one.
+        for (bool withDtype : {false, true}) {
+            int found = -1, count = 0;
+            for (int j = 0; j < int(rt.size()); ++j)
+                if (sameShape(rt[std::size_t(j)], ref.items.front(), withDtype)) {
+                    found = j;
+                    ++count;
+                }
+            if (count == 1)
+                return rt[std::size_t(found)];
+        }
+        return rt.back();
+    }
+    return rt[std::size_t(k)];
+}
+
+GapRow rowFrom(const OpOutputs &r)
+{
+    GapRow row;
+    row.blockIndex = r.blockIndex;
+    row.eventIndex = r.eventIndex;
+    row.instructionId = r.instructionId;
+    row.debugHandles = r.debugHandles;
+    row.runtimeOps = r.ops;
+    row.stackTraces = r.stack;
+    row.delegated = r.delegated;
+    row.backend = r.backend;
+    return row;
+}
+
+void byInstruction(const std::vector<OpOutputs> &rt, const ReferenceSet &ref, GapTable &t)
+{
+    auto rtOrd = blockOrdinals(rt);
+    auto refOrd = blockOrdinals(ref.intermediates);
+    std::map<std::tuple<int, std::int64_t, std::int32_t, int>, const OpOutputs *> refIndex;
+    for (const auto &e : ref.intermediates)
+        refIndex[{refOrd[e.blockIndex], e.chainIndex, e.instructionId, e.occurrence}] = &e;
+    int unmatched = 0;
+    for (const auto &r : rt) {
+        auto it = refIndex.find({rtOrd[r.blockIndex], r.chainIndex, r.instructionId, r.occurrence});
+        if (it == refIndex.end()) {
+            ++unmatched;
+            continue;
+        }
+        const OpOutputs &a = *it->second;
+        GapRow row = rowFrom(r);
+        row.referenceOps = a.ops;
+        if (a.outputs.size() == r.outputs.size()) {
+            row.reference = asList(a.outputs);
+            row.runtime = asList(r.outputs);
+        } else {
+            // Different numbers of logged values (e.g. a delegate's argument list): the op's
+            // output is logged last on both sides.
+            t.warnings.push_back(fmt::format("instruction {}: {} reference values vs {} runtime values, comparing the last",
+                                             r.instructionId, a.outputs.size(), r.outputs.size()));
+            if (a.outputs.empty() || r.outputs.empty())
+                continue;
+            row.reference = a.outputs.back();
+            row.runtime = r.outputs.back();
+        }
+        t.rows.push_back(std::move(row));
+    }
+    if (unmatched)
+        t.warnings.push_back(fmt::format("{} runtime instruction(s) have no reference counterpart", unmatched));
+}
+
+void byHandle(const std::vector<OpOutputs> &rt, const ReferenceSet &ref, GapTable &t)
+{
+    const auto &aot = ref.intermediates;
+    const std::size_t na = aot.size(), n = na + rt.size();
+    std::vector<std::size_t> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&](std::size_t x) {
+        while (parent[x] != x)
+            x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    std::map<std::int64_t, std::size_t> owner; // handle → first node that has it
+    auto link = [&](std::size_t node, const std::vector<std::int64_t> &handles) {
+        for (auto h : handles) {
+            auto [it, fresh] = owner.emplace(h, node);
+            if (!fresh)
+                parent[find(node)] = find(it->second);
+        }
+    };
+    for (std::size_t i = 0; i < na; ++i)
+        link(i, aot[i].debugHandles);
+    for (std::size_t j = 0; j < rt.size(); ++j)
+        link(na + j, rt[j].debugHandles);
+
+    std::map<std::size_t, std::vector<std::size_t>> comps;
+    for (std::size_t x = 0; x < n; ++x)
+        comps[find(x)].push_back(x);
+    for (const auto &[root, nodes] : comps) {
+        std::vector<const OpOutputs *> as, rs;
+        for (auto x : nodes)
+            (x < na ? as : rs).push_back(x < na ? &aot[x] : &rt[x - na]);
+        if (as.empty() || rs.empty())
+            continue;
+        if (rs.size() > 1) {
+            t.warnings.push_back(fmt::format("debug handles {} map to {} runtime entries; not compared",
+                                             fmt::join(rs.front()->debugHandles, ","), rs.size()));
+            continue;
+        }
+        const OpOutputs &r = *rs.front();
+        const auto &tuple = r.debugHandles;
+        std::set<std::int64_t> runtimeSet(tuple.begin(), tuple.end());
+        bool subset = true;
+        for (const auto *a : as)
+            for (auto h : a->debugHandles)
+                subset = subset && runtimeSet.count(h);
+        if (!subset || r.outputs.empty())
+            continue;
+        for (int i = 0; i < r.numOutputs; ++i) {
+            const int k = int(tuple.size()) - 1 - i;
+            if (k < 0)
+                break;
+            const std::int64_t h = tuple[std::size_t(k)];
+            const OpOutputs *a = nullptr;
+            for (const auto *cand : as)
+                if (std::find(cand->debugHandles.begin(), cand->debugHandles.end(), h) != cand->debugHandles.end())
+                    a = cand;
+            if (!a || a->outputs.empty())
+                continue;
+            // An AOT entry holds one value; a reference ETDump entry its debug_data list, whose
+            // operator output the runtime logs last.
+            NumValue refVal = a->outputs.back();
+            auto runVal = pickRuntime(refVal, r.outputs, r.numOutputs, i);
+            if (!runVal) {
+                t.warnings.push_back(fmt::format("debug handles {}: runtime value {} does not fit the reference",
+                                                 fmt::join(tuple, ","), i));
+                continue;
+            }
+            GapRow row = rowFrom(r);
+            for (const auto *x : as)
+                row.referenceOps.insert(row.referenceOps.end(), x->ops.begin(), x->ops.end());
+            row.reference = std::move(refVal);
+            row.runtime = std::move(*runVal);
+            t.rows.push_back(std::move(row));
+        }
+    }
+    std::stable_sort(t.rows.begin(), t.rows.end(), [](const GapRow &x, const GapRow &y) {
+        return std::tie(x.blockIndex, x.eventIndex) < std::tie(y.blockIndex, y.eventIndex);
+    });
+}
+
+std::string joinStrings(const std::vector<std::string> &v)
+{
+    return fmt::format("{}", fmt::join(v, ","));
+}
+
+std::string gapText(const std::vector<double> &g)
+{
+    std::vector<std::string> parts;
+    for (double x : g)
+        parts.push_back(fmt::format("{:.17g}", x));
+    return fmt::format("{}", fmt::join(parts, ";"));
+}
+
+std::string firstStack(const GapRow &r)
+{
+    for (const auto &n : r.stackTraces)
+        if (n.stackTrace) {
+            std::string s = *n.stackTrace;
+            std::replace(s.begin(), s.end(), '\n', ' ');
+            std::replace(s.begin(), s.end(), '\t', ' ');
+            return n.nodeName + ": " + s;
+        }
+    return {};
+}
+
+} // namespace
+
+Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &reference, const GapOptions &opts)
+{
+    auto cmp = makeComparator(opts.metric);
+    GapTable t;
+    t.metric = opts.metric;
+    t.direction = cmp->direction();
+    t.referenceDescription = reference.description;
+    bool byHandles = reference.keyedByHandle;
+    if (opts.matching == GapOptions::Matching::Instruction)
+        byHandles = false;
+    if (opts.matching == GapOptions::Matching::DebugHandle)
+        byHandles = true;
+    if (byHandles && !sessionHasHandles(runtime))
+        return makeError(ErrorCode::InvalidArgument, runtime.inputs.etdump,
+                         "matching by debug handle needs an ETRecord linked to the runtime ETDump");
+    if (byHandles && !reference.keyedByHandle)
+        return makeError(ErrorCode::InvalidArgument, "", "the reference has no debug handles to match by");
+    if (reference.intermediates.empty())
+        return makeError(ErrorCode::InvalidArgument, "",
+                         fmt::format("{} has no intermediate outputs", reference.description));
+    t.matchedByHandle = byHandles;
+
+    auto rt = byHandles ? collectByHandle(runtime, &t.warnings) : collectByInstruction(runtime);
+    if (!rt)
+        return rt.error();
+    if (rt->empty())
+        return makeError(ErrorCode::InvalidArgument, runtime.inputs.etdump,
+                         "no intermediate outputs (run with a debug buffer and intermediate output logging)");
+    if (byHandles)
+        byHandle(*rt, reference, t);
+    else
+        byInstruction(*rt, reference, t);
+
+    for (auto &row : t.rows) {
+        auto g = compareValues(*cmp, row.reference, row.runtime);
+        if (!g) {
+            row.error = g.error().reason;
+            continue;
+        }
+        row.gap = std::move(*g);
+        if (opts.threshold)
+            for (double x : row.gap)
+                row.flagged = row.flagged || exceedsThreshold(t.direction, x, *opts.threshold);
+    }
+    return t;
+}
+
+void sortWorstFirst(GapTable &t)
+{
+    const Direction d = t.direction;
+    std::stable_sort(t.rows.begin(), t.rows.end(), [d](const GapRow &a, const GapRow &b) {
+        return badness(d, a.worst(d)) > badness(d, b.worst(d));
+    });
+}
+
+std::string gapTableTsv(const GapTable &t)
+{
+    std::string out = fmt::format("instruction_id\tdebug_handles\taot_ops\taot_intermediate_output\truntime_ops\t"
+                                  "runtime_intermediate_output\tgap_{}\tflagged\tdelegated\tbackend\tstacktrace\terror\n",
+                                  metricName(t.metric));
+    for (const auto &r : t.rows)
+        out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", r.instructionId,
+                           fmt::join(r.debugHandles, ","), joinStrings(r.referenceOps), summarizeValue(r.reference),
+                           joinStrings(r.runtimeOps), summarizeValue(r.runtime), gapText(r.gap), r.flagged ? 1 : 0,
+                           r.delegated ? 1 : 0, r.backend, firstStack(r), r.error);
+    return out;
+}
+
+std::string gapTableText(const GapTable &t)
+{
+    std::string out = fmt::format("reference: {}  (matched by {})\n", t.referenceDescription,
+                                  t.matchedByHandle ? "debug handle" : "instruction");
+    out += fmt::format("{:>5}  {:<4} {:<36} {:<24} {}\n", "instr", "flag", "runtime op", fmt::format("gap {}", metricName(t.metric)),
+                       "runtime output");
+    for (const auto &r : t.rows) {
+        std::vector<std::string> g;
+        for (double x : r.gap)
+            g.push_back(fmt::format("{:.6g}", x));
+        std::string op = joinStrings(r.runtimeOps);
+        if (r.delegated)
+            op += r.backend.empty() ? " [delegated]" : " [" + r.backend + "]";
+        out += fmt::format("{:>5}  {:<4} {:<36} {:<24} {}\n", r.instructionId, r.flagged ? "!!" : "",
+                           op, r.error.empty() ? fmt::format("{}", fmt::join(g, " ")) : "error: " + r.error,
+                           summarizeValue(r.runtime));
+    }
+    for (const auto &w : t.warnings)
+        out += "warning: " + w + "\n";
+    return out;
+}
+
+} // namespace etscope::analysis

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "analysis/comparator.h"
+#include "analysis/referenceset.h"
+#include "common/error.h"
+#include "session/session.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace etscope::analysis {
+
+// One row of the numeric gap table: the Inspector's calculate_numeric_gap columns plus what
+// etscope adds (instruction id, delegate info, the runtime event's position for selection).
+struct GapRow {
+    int blockIndex = -1;                       // runtime event (for eventSelected in the GUI)
+    int eventIndex = -1;
+    std::int32_t instructionId = -1;
+    std::vector<std::int64_t> debugHandles;    // aot_debug_handle == runtime_debug_handle
+    std::vector<std::string> referenceOps;     // aot_ops
+    std::vector<std::string> runtimeOps;       // runtime_ops
+    NumValue reference;                        // aot_intermediate_output
+    NumValue runtime;                          // runtime_intermediate_output
+    std::vector<double> gap;                   // one number per compared element (§9)
+    std::vector<LinkedNode> stackTraces;       // op name → first stack trace
+    bool delegated = false;
+    std::string backend;
+    bool flagged = false;                      // some gap exceeds the threshold
+    std::string error;                         // non-empty: compared values did not fit (e.g. shapes)
+
+    // The row's worst gap in the metric's direction (NaN when no gap).
+    double worst(Direction d) const;
+};
+
+struct GapOptions {
+    Metric metric = Metric::MSE;
+    std::optional<double> threshold;
+    enum class Matching { Auto, Instruction, DebugHandle } matching = Matching::Auto;
+};
+
+struct GapTable {
+    Metric metric = Metric::MSE;
+    Direction direction = Direction::HigherIsWorse;
+    std::string referenceDescription;
+    bool matchedByHandle = false;
+    std::vector<GapRow> rows;                  // execution order of the runtime events
+    std::vector<std::string> warnings;
+};
+
+// Pairs runtime intermediates with the reference and computes the gap per row.
+// * Instruction matching (second ETDump without handles): same block position among blocks
+//   with debug data, same (chain, instruction, occurrence); debug_data compared pairwise, or
+//   last with last (with a warning) when the lists differ in length.
+// * Handle matching (§8 steps 4-7): runtime entries merged by overlapping handles, joined with
+//   reference entries sharing a handle, one row per runtime output whose handle the reference has.
+Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &reference, const GapOptions &opts);
+
+// Worst first in the metric's direction; rows without a gap last; stable.
+void sortWorstFirst(GapTable &t);
+
+// Tab-separated, one row per line, header first. Gaps full precision ("%.17g"), ';'-joined.
+std::string gapTableTsv(const GapTable &t);
+// Human-readable aligned table for the terminal.
+std::string gapTableText(const GapTable &t);
+
+} // namespace etscope::analysis
