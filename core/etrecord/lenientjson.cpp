@@ -61,18 +61,32 @@ std::optional<std::string> rewriteNonStrictTokens(std::string_view t)
 }
 } // namespace
 
-Result<nlohmann::json> parseLenientJson(std::string_view text, const std::string &label)
+namespace {
+template<typename Json>
+Result<Json> parseImpl(std::string_view text, const std::string &label)
 {
     auto rewritten = rewriteNonStrictTokens(text);
     const std::string_view src = rewritten ? std::string_view(*rewritten) : text;
     // Exceptions stay inside this function: callers only see Result.
     try {
-        return nlohmann::json::parse(src.begin(), src.end());
-    } catch (const nlohmann::json::parse_error &e) {
+        return Json::parse(src.begin(), src.end());
+    } catch (const typename Json::parse_error &e) {
         return makeError(ErrorCode::Corrupt, label, fmt::format("malformed JSON at byte {}", e.byte));
     } catch (const std::exception &e) {
         return makeError(ErrorCode::Corrupt, label, fmt::format("malformed JSON ({})", e.what()));
     }
+}
+
+} // namespace
+
+Result<nlohmann::json> parseLenientJson(std::string_view text, const std::string &label)
+{
+    return parseImpl<nlohmann::json>(text, label);
+}
+
+Result<nlohmann::ordered_json> parseLenientOrderedJson(std::string_view text, const std::string &label)
+{
+    return parseImpl<nlohmann::ordered_json>(text, label);
 }
 
 std::optional<double> jsonToDouble(const nlohmann::json &j)

@@ -20,6 +20,9 @@ inline constexpr const char *kJsonInf = "\x01Infinity";
 inline constexpr const char *kJsonNegInf = "\x01-Infinity";
 
 Result<nlohmann::json> parseLenientJson(std::string_view text, const std::string &label);
+// Same, keeping object keys in file order (Python dict order matters for a few lookups). Slower
+// for big objects: use only where order is needed.
+Result<nlohmann::ordered_json> parseLenientOrderedJson(std::string_view text, const std::string &label);
 
 // Number (int or float) or one of the sentinels above; none otherwise.
 std::optional<double> jsonToDouble(const nlohmann::json &j);

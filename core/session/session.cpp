@@ -5,11 +5,22 @@
 namespace etscope {
 
 namespace {
+SessionLinker &etrecordLinker()
+{
+    static SessionLinker linker;
+    return linker;
+}
+
 Error cancelled(const std::string &file)
 {
     return makeError(ErrorCode::InvalidArgument, file, "cancelled");
 }
 } // namespace
+
+void setETRecordLinker(SessionLinker linker)
+{
+    etrecordLinker() = std::move(linker);
+}
 
 Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, const ProgressFn &progress)
 {
@@ -45,6 +56,16 @@ Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, 
     for (const EventBlock &b : session->blocks)
         for (const std::string &w : b.warnings)
             session->warnings.push_back(fmt::format("{}: block '{}': {}", inputs.etdump, b.name, w));
+
+    if (!inputs.etrecord.empty()) {
+        if (!etrecordLinker())
+            return makeError(ErrorCode::Unsupported, inputs.etrecord,
+                             "ETRecord support is not installed in this program (installETRecordSupport)");
+        if (!report(800, "linking ETRecord"))
+            return cancelled(inputs.etrecord);
+        if (auto linked = etrecordLinker()(*session, progress); !linked)
+            return linked.error();
+    }
 
     report(1000, "done");
     return std::shared_ptr<const Session>(std::move(session));

@@ -14,6 +14,8 @@
 
 namespace etscope {
 
+class ETRecord;
+
 // What the user opened. Only `etdump` is required.
 struct SessionInputs {
     std::string etdump;
@@ -36,10 +38,15 @@ struct Session {
     std::vector<EventBlock> blocks;
     std::vector<std::string> warnings; // non-fatal problems, one line each, file named
 
-    // Filled by the ETRecord layer when an ETRecord is given (opaque here to keep this header
-    // free of ETRecord types).
-    std::shared_ptr<const void> etrecord;
+    // Filled by the ETRecord layer (core/etrecord) when an ETRecord is given; null otherwise.
+    std::shared_ptr<const ETRecord> etrecord;
 };
+
+// Reads session.inputs.etrecord, stores it in session.etrecord and links session.blocks.
+// etscope_core cannot depend on the ETRecord library, so that library installs this hook
+// (etscope::installETRecordSupport()); without it loadSession refuses ETRecord inputs.
+using SessionLinker = std::function<Status(Session &, const ProgressFn &)>;
+void setETRecordLinker(SessionLinker linker);
 
 // Loads and links. A cancelled load returns ErrorCode::InvalidArgument with reason "cancelled".
 Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, const ProgressFn &progress = {});

@@ -1,0 +1,47 @@
+#pragma once
+
+// Links EventBlocks to an ETRecord the way the Python Inspector does (inspector-semantics.md §5):
+// debug handles from debug_handle_map, backend names from delegate_map, num_outputs from
+// instruction_id_to_num_outs_map, then op_types / stack traces / module stacks from the nodes
+// of the reference graph that carry those handles.
+
+#include "common/error.h"
+#include "events/event.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace etscope {
+
+class ETRecord;
+
+struct LinkOptions {
+    // The Inspector only ever consults "forward"; other methods can be chosen here.
+    std::string method = "forward";
+    // Program entry used to find nodes ("edge_dialect_exported_program/forward",
+    // "aten_dialect_output/forward", ...). Empty: the Edge program of `method`.
+    std::string referenceGraph;
+    // The Inspector resolves a delegate identifier it cannot find verbatim by letting every
+    // inner-map key that is a substring of the identifier's text overwrite the result (the last
+    // one in map order wins), so identifier 12 may get the handles of key "1". We match exactly
+    // unless this is set.
+    bool delegateSubstringQuirk = false;
+};
+
+struct LinkReport {
+    std::string referenceGraph;       // entry actually used ("" if none was found)
+    std::size_t linkedEvents = 0;     // events that received debug handles
+    std::size_t eventsWithOpTypes = 0;
+    std::size_t danglingHandles = 0;  // handles that match no node (the event keeps them, no op types)
+    std::vector<std::string> warnings; // one line each
+};
+
+// Fills the ETRecord fields of every Event (previous link results are replaced).
+Result<LinkReport> linkETRecord(std::vector<EventBlock> &blocks, const ETRecord &record, const LinkOptions &options = {});
+
+// Inspector.find_total_for_module: sum of perf avg (target unit) over events other than
+// OPERATOR_CALL whose module hierarchy has a key containing `name`; each event counted once.
+double findTotalForModule(const std::vector<EventBlock> &blocks, std::string_view name);
+
+} // namespace etscope
