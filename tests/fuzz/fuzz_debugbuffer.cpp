@@ -61,6 +61,13 @@ std::vector<TensorRef> fixedRefs()
 
 void readAndSummarize(const DebugBuffer &buffer, const TensorRef &ref)
 {
+    // Known: a broadcast (stride 0) tensor passes the bounds check and inflates to numel doubles
+    // however small the buffer (regressions/fuzz_debugbuffer/oom-stride0-broadcast-134M-elements.bin).
+    if (fuzz::skipKnownIssues()) {
+        auto numel = checkedNumel(ref, "fuzz.bin");
+        if (numel && *numel > 4 * static_cast<std::int64_t>(buffer.size()) + 1024)
+            return;
+    }
     (void)buffer.bytes(ref);
     auto data = buffer.read(ref);
     if (data) {
@@ -68,8 +75,8 @@ void readAndSummarize(const DebugBuffer &buffer, const TensorRef &ref)
             std::abort(); // inflated element count must match the shape
         (void)summarize(*data);
         (void)describeShape(data->dtype, data->sizes);
-    } else if (data.error().message().find("fuzz.bin") == std::string::npos) {
-        std::abort();
+    } else {
+        fuzz::checkErrorMessage(data.error().message(), "fuzz.bin");
     }
 }
 

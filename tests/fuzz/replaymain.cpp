@@ -5,15 +5,32 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size);
 
 namespace fs = std::filesystem;
+
+// Resource limits are part of robustness: no input may make the reader allocate this much.
+static long rssLimitKb()
+{
+    const char *env = std::getenv("ETSCOPE_REPLAY_RSS_LIMIT_MB");
+    return (env ? std::atol(env) : 768) * 1024;
+}
+
+static long peakRssKb()
+{
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
 
 static bool replay(const fs::path &file)
 {
@@ -25,7 +42,14 @@ static bool replay(const fs::path &file)
     const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     // Copy into an exactly sized heap block so ASan catches reads past the end.
     std::vector<std::uint8_t> exact(bytes.begin(), bytes.end());
+    const long before = peakRssKb();
     LLVMFuzzerTestOneInput(exact.data(), exact.size());
+    const long after = peakRssKb();
+    if (after > rssLimitKb() && after > before) {
+        std::fprintf(stderr, "%s: peak RSS grew to %ld MB (limit %ld MB)\n", file.c_str(), after / 1024,
+                     rssLimitKb() / 1024);
+        return false;
+    }
     return true;
 }
 
