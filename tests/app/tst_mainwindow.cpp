@@ -1,0 +1,281 @@
+// The main window driven like a user: drops of real fixtures, sorting, filtering, selection,
+// export, a corrupt file and the --screenshot mode of the executable.
+// Expected values: inspector-semantics.md §12 (docs_tutorial, decoded by hand with flatc --json)
+// and the fixture READMEs (run counts, instruction lists, output shapes).
+#include "detailspanel.h"
+#include "eventfilterproxy.h"
+#include "eventtreemodel.h"
+#include "histogramwidget.h"
+#include "mainwindow.h"
+#include "modelroles.h"
+#include "timelinewidget.h"
+#include "topeventschart.h"
+
+#include "events/inspectortable.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QFrame>
+#include <QImage>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace etscope;
+
+namespace {
+QString fixture(const char *rel)
+{
+    return QStringLiteral(ETSCOPE_SHARED_DIR "/fixtures/") + QString::fromUtf8(rel);
+}
+
+MainWindow::Options quietOptions()
+{
+    MainWindow::Options o;
+    o.interactive = false;
+    o.persistSettings = false;
+    return o;
+}
+
+// A drop as the window receives it from the desktop: drag enter, then the drop itself.
+void dropFiles(QWidget *target, const QStringList &paths)
+{
+    QMimeData mime;
+    QList<QUrl> urls;
+    for (const QString &p : paths)
+        urls << QUrl::fromLocalFile(p);
+    mime.setUrls(urls);
+    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &drop);
+}
+
+bool waitLoaded(MainWindow &w)
+{
+    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    if (!spy.wait(10000))
+        return false;
+    return spy.first().first().toBool();
+}
+
+QModelIndex childNamed(const QAbstractItemModel *m, const QModelIndex &parent, const QString &name)
+{
+    for (int r = 0; r < m->rowCount(parent); ++r)
+        if (m->index(r, 0, parent).data().toString() == name)
+            return m->index(r, 0, parent);
+    return {};
+}
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
+    void dropFillsTree()
+    {
+        MainWindow w(quietOptions());
+        w.show();
+        QSignalSpy changed(&w, &MainWindow::sessionChanged);
+        dropFiles(&w, {fixture("upstream/docs_tutorial.etdp")});
+        QVERIFY(waitLoaded(w));
+        QCOMPARE(changed.size(), 1);
+        const QAbstractItemModel *m = w.treeView()->model();
+        QCOMPARE(m->rowCount(), 2);
+        QCOMPARE(m->rowCount(m->index(0, 0)), 2);  // Default: Method::init, Program::load_method
+        QCOMPARE(m->rowCount(m->index(1, 0)), 29); // Execute: 14 kernels + 14 OPERATOR_CALL + execute
+        QCOMPARE(m->index(0, 0, m->index(1, 0)).data().toString(), QStringLiteral("native_call_convolution.out"));
+        QCOMPARE(m->index(0, EventTreeModel::AvgColumn, m->index(1, 0)).data().toString(), QStringLiteral("0.544783"));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("docs_tutorial.etdp")));
+        // The slowest kernel is selected on open: convolution #2, 1.031719 ms (§12 row 5).
+        QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_convolution.out")));
+        QCOMPARE(w.treeView()->currentIndex().siblingAtColumn(EventTreeModel::AvgColumn).data().toString(),
+                 QStringLiteral("1.03172"));
+    }
+
+    void sortAndFilter()
+    {
+        MainWindow w(quietOptions());
+        QVERIFY(w.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+        QTreeView *tree = w.treeView();
+        tree->sortByColumn(EventTreeModel::AvgColumn, Qt::DescendingOrder);
+        const QAbstractItemModel *m = tree->model();
+        const QModelIndex execute = m->index(1, 0);
+        QCOMPARE(execute.data().toString(), QStringLiteral("Execute"));
+        QCOMPARE(m->index(0, 0, execute).data().toString(), QStringLiteral("Method::execute")); // 1.898821
+        QCOMPARE(m->index(1, 0, execute).data().toString(), QStringLiteral("OPERATOR_CALL"));   // 1.03223
+        tree->sortByColumn(EventTreeModel::AvgColumn, Qt::AscendingOrder);
+        QCOMPARE(m->index(0, EventTreeModel::AvgColumn, m->index(1, 0)).data().toString(), QStringLiteral("0.0001"));
+
+        // Typing goes through the 300 ms debounce.
+        QTest::keyClicks(w.filterEdit(), QStringLiteral("permute"));
+        QCOMPARE(m->rowCount(m->index(1, 0)), 29);
+        QTRY_COMPARE(m->rowCount(), 1);
+        QCOMPARE(m->rowCount(m->index(0, 0)), 3); // three permute_copy kernels in §12
+        w.filterEdit()->clear();
+        QTRY_COMPARE(m->rowCount(), 2);
+    }
+
+    void selectionFillsDetailsAndHistogram()
+    {
+        MainWindow w(quietOptions());
+        QVERIFY(w.openFilesSync({fixture("runtime/cnn_mlp_50runs/etdump.etdp")}));
+        QVERIFY(w.selectEventByName(QStringLiteral("native_call_mm.out")));
+        // README: 50 executions → 50 raw values for every event of the Execute block.
+        QCOMPARE(w.histogram()->totalCount(), 50);
+        QCOMPARE(w.detailsPanel()->rawValueCount(), 50);
+        QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_mm.out")));
+        QVERIFY(w.histogram()->chart()->series().size() >= 2); // bars + percentile markers
+
+        // The public slot selects everywhere (Execute is block 1; event 0 is the first conv).
+        w.selectEvent(1, 0);
+        QCOMPARE(w.treeView()->currentIndex().data().toString(), QStringLiteral("native_call_convolution.out"));
+        QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_convolution.out")));
+        QCOMPARE(w.timeline()->currentBlock(), 1);
+        // 28 kernels + 28 OPERATOR_CALL + Method::execute in run 0.
+        QCOMPARE(int(w.timeline()->layout().bars.size()), 57);
+        // Top events exclude framework and OPERATOR_CALL rows; 28 kernels > default top 12.
+        QCOMPARE(w.topEventsChart()->barCount(), 12);
+    }
+
+    void debugBufferWaitsForItsETDump()
+    {
+        MainWindow w(quietOptions());
+        w.show();
+        const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
+        dropFiles(&w, {dir + QStringLiteral("debug_output.bin")});
+        QVERIFY(!w.session());
+        QCOMPARE(w.pendingDebugBuffer(), dir + QStringLiteral("debug_output.bin"));
+        QVERIFY(w.statusText().contains(QStringLiteral("waiting for its ETDump")));
+        dropFiles(&w, {dir + QStringLiteral("etdump.etdp")});
+        QVERIFY(waitLoaded(w));
+        QVERIFY(w.session()->debugBuffer);
+        QVERIFY(w.pendingDebugBuffer().isEmpty());
+
+        // README: native_layer_norm has 3 outputs; h is [1, 128].
+        QVERIFY(w.selectEventByName(QStringLiteral("native_call_native_layer_norm.out")));
+        QTreeWidget *debug = w.detailsPanel()->debugTree();
+        QCOMPARE(debug->topLevelItemCount(), 3);
+        QCOMPARE(debug->topLevelItem(0)->text(1), QStringLiteral("float32[1, 128]"));
+        QVERIFY(!debug->topLevelItem(0)->text(2).isEmpty()); // min computed from the buffer
+        // Delegated operators live under their DELEGATE_CALL in the tree.
+        const QAbstractItemModel *m = w.treeView()->model();
+        const QModelIndex execute = childNamed(m, {}, QStringLiteral("Execute"));
+        const QModelIndex call = childNamed(m, execute, QStringLiteral("DELEGATE_CALL"));
+        QVERIFY(call.isValid());
+        QCOMPARE(m->rowCount(call), 4);
+    }
+
+    void exportWritesInspectorTsv()
+    {
+        MainWindow w(quietOptions());
+        QVERIFY(w.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+        QTemporaryDir dir;
+        const QString tsv = dir.filePath(QStringLiteral("table.tsv"));
+        QString error;
+        QVERIFY2(w.exportTable(tsv, &error), qPrintable(error));
+        QFile f(tsv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QCOMPARE(bytes, QByteArray::fromStdString(formatDelimited(w.session()->blocks, '\t')));
+        // Independently (§12): 17 rows after dropping OPERATOR_CALL, plus the header.
+        const QList<QByteArray> lines = bytes.trimmed().split('\n');
+        QCOMPARE(lines.size(), 18);
+        QVERIFY(lines[0].contains("avg (ms)"));
+        QVERIFY(lines[6].startsWith("5\tExecute\tnative_call_convolution.out\t1.031719"));
+        QVERIFY(lines[17].startsWith("16\tExecute\tMethod::execute\t1.898821"));
+
+        const QString csv = dir.filePath(QStringLiteral("table.csv"));
+        QVERIFY(w.exportTable(csv));
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        QCOMPARE(c.readAll(), QByteArray::fromStdString(formatDelimited(w.session()->blocks, ',')));
+    }
+
+    void corruptFileShowsErrorAndStaysUsable()
+    {
+        QTemporaryDir dir;
+        QFile src(fixture("upstream/docs_tutorial.etdp"));
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        const QString broken = dir.filePath(QStringLiteral("truncated.etdp"));
+        QFile dst(broken);
+        QVERIFY(dst.open(QIODevice::WriteOnly));
+        dst.write(src.read(300)); // keeps the size prefix and ED00, cuts the body
+        dst.close();
+
+        MainWindow w(quietOptions());
+        w.show();
+        dropFiles(&w, {broken});
+        QVERIFY(!waitLoaded(w));
+        QVERIFY(w.lastError().startsWith(broken + QStringLiteral(": ")));
+        QVERIFY(!w.lastError().contains(QLatin1Char('\n')));
+        QVERIFY(w.messageBar()->isVisible());
+        QVERIFY(!w.session());
+
+        dropFiles(&w, {fixture("upstream/docs_tutorial.etdp")});
+        QVERIFY(waitLoaded(w));
+        QCOMPARE(w.treeView()->model()->rowCount(), 2);
+        QVERIFY(w.lastError().isEmpty());
+    }
+
+    void unitChangeRederives()
+    {
+        MainWindow w(quietOptions());
+        QVERIFY(w.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+        QSignalSpy spy(&w, &MainWindow::loadFinished);
+        w.setTargetUnit(TimeScale::US);
+        QVERIFY(spy.wait(10000));
+        const QAbstractItemModel *m = w.treeView()->model();
+        QCOMPARE(m->headerData(EventTreeModel::AvgColumn, Qt::Horizontal).toString(), QStringLiteral("avg (us)"));
+        const QModelIndex execute = m->index(1, 0);
+        const QModelIndex last = m->index(28, EventTreeModel::AvgColumn, execute);
+        QCOMPARE(last.siblingAtColumn(0).data().toString(), QStringLiteral("Method::execute"));
+        QCOMPARE(last.data().toString(), QStringLiteral("1898.82")); // 1898821 ns
+    }
+
+    void screenshotMode()
+    {
+        const QString exe = QStringLiteral(ETSCOPE_BINARY_DIR "/app/etscope");
+        const QString out = QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/screenshot-cnn_mlp.png");
+        QFile::remove(out);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        p.start(exe, {QStringLiteral("--screenshot"), out, QStringLiteral("--select"), QStringLiteral("native_call_addmm.out"),
+                      fixture("runtime/cnn_mlp_50runs/etdump.etdp")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        QImage image(out);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(1600, 1000));
+
+        QTemporaryDir dir;
+        const QString empty = dir.filePath(QStringLiteral("empty.etdp"));
+        QFile e(empty);
+        QVERIFY(e.open(QIODevice::WriteOnly));
+        e.close();
+        p.start(exe, {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png")), empty});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 1);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains(empty + QStringLiteral(": file is empty")), qPrintable(err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
