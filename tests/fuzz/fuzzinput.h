@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -26,12 +27,17 @@ inline bool skipKnownIssues()
 }
 
 // The project rule for errors: one line that names the file. Aborts (a finding) otherwise.
-inline void checkErrorMessage(const std::string &message, const char *file, bool allowRawBytes = false)
+// Known: several readers quote raw bytes from the file (identifiers, zip entry names) in their
+// messages, so a crafted file can put a newline there; skipped in campaigns, see regressions/.
+inline void checkErrorMessage(const std::string &message, const char *file)
 {
-    if (message.find(file) == std::string::npos)
+    const bool allowRawBytes = skipKnownIssues();
+    const bool named = message.find(file) != std::string::npos;
+    const bool oneLine = message.find('\n') == std::string::npos && message.find('\0') == std::string::npos;
+    if (!named || (!oneLine && !allowRawBytes)) {
+        std::fprintf(stderr, "error message breaks the one-line/names-the-file rule: [%s]\n", message.c_str());
         std::abort();
-    if (!allowRawBytes && (message.find('\n') != std::string::npos || message.find('\0') != std::string::npos))
-        std::abort();
+    }
 }
 
 inline std::shared_ptr<const MappedFile> asFile(const std::uint8_t *data, std::size_t size, const char *name)
