@@ -1,0 +1,63 @@
+// `modules`: latency per nn.Module as an indented tree (ETDump linked to an ETRecord); every
+// total equals the Inspector's find_total_for_module for that module.
+#include "command.h"
+
+#include "etrecord/etrecordsupport.h"
+#include "etrecord/modulerollup.h"
+
+#include <fmt/format.h>
+
+namespace etscope::cli {
+namespace {
+
+struct ModulesArgs {
+    InputOptions in;
+    std::string method = "forward", output;
+    bool quirk = false;
+};
+
+void print(const ModuleRollupNode &n, int depth, std::string_view unit, std::string &out)
+{
+    const std::string name = n.displayPath.empty() ? n.key : n.displayPath;
+    const auto dot = n.type.rfind('.');
+    const std::string type = dot == std::string::npos ? n.type : n.type.substr(dot + 1);
+    out += fmt::format("{:{}}{}{}  total {:.6f} {}  avg {:.6f} {}  events {}\n", "", depth * 2, name,
+                       type.empty() ? "" : " (" + type + ")", n.total, unit, n.average(), unit, n.eventCount);
+    for (const ModuleRollupNode &c : n.children)
+        print(c, depth + 1, unit, out);
+}
+
+const Registration modules(
+    "modules", "Latency per nn.Module as a tree (needs --etdump and --etrecord)",
+    [](CLI::App &sub) {
+        auto a = std::make_shared<ModulesArgs>();
+        addInputOptions(sub, a->in);
+        sub.get_option("--etrecord")->required();
+        sub.add_option("--method,-m", a->method, "Method to link (the Inspector only uses forward)");
+        sub.add_flag("--delegate-substring-quirk", a->quirk,
+                     "Match delegate identifiers by substring like the Python Inspector (default: exact)");
+        sub.add_option("--output,-o", a->output, "Write to this file instead of stdout");
+        return std::function<int()>([a] {
+            LinkOptions opts;
+            opts.method = a->method;
+            opts.delegateSubstringQuirk = a->quirk;
+            installETRecordSupport(opts);
+            auto session = loadOrReport(a->in);
+            if (!session)
+                return 1;
+            const ModuleRollupNode root = buildModuleRollup(session->blocks);
+            if (root.children.empty())
+                return reportError(makeError(ErrorCode::InvalidArgument, a->in.etrecord,
+                                             "no event is linked to a module (no nn_module_stack in the graph, or no matching debug handles)"));
+            const std::string_view unit = a->in.targetTimeScale;
+            std::string out = fmt::format("model  total {:.6f} {}  events {}\n", root.total, unit, root.eventCount);
+            for (const ModuleRollupNode &c : root.children)
+                print(c, 1, unit, out);
+            if (auto s = writeOutput(a->output, out); !s)
+                return reportError(s.error());
+            return 0;
+        });
+    });
+
+} // namespace
+} // namespace etscope::cli
