@@ -265,12 +265,10 @@ std::optional<std::vector<std::int64_t>> broadcastShape(const std::vector<std::i
     return out;
 }
 
-Result<double> compareTensors(const Comparator &c, const NumTensor &a0, const NumTensor &b0)
-{
-    // nan_to_num only on the side that has a NaN (then it also clamps that side's infinities).
-    NumTensor a = hasNaN(a0) ? NumTensor::fromDoubles(a0.dtype, a0.sizes, nanToNum(a0)) : a0;
-    NumTensor b = hasNaN(b0) ? NumTensor::fromDoubles(b0.dtype, b0.sizes, nanToNum(b0)) : b0;
+namespace {
 
+Result<double> compareClean(const Comparator &c, const NumTensor &a, const NumTensor &b)
+{
     auto shape = broadcastShape(a.sizes, b.sizes);
     if (!shape)
         return makeError(ErrorCode::InvalidArgument, "",
@@ -291,6 +289,25 @@ Result<double> compareTensors(const Comparator &c, const NumTensor &a0, const Nu
     p.a = DenseView{nullptr, ea.data(), total};
     p.b = DenseView{nullptr, eb.data(), total};
     return c.compute(p);
+}
+
+} // namespace
+
+Result<double> compareTensors(const Comparator &c, const NumTensor &a, const NumTensor &b)
+{
+    // One pass in the common case: every comparator returns NaN when an input holds a NaN (the
+    // Comparator contract), so only a NaN result needs the NaN scan and, when a side really
+    // has one, the recomputation with nan_to_num on that side (§9: only then are its
+    // infinities clamped too).
+    auto r = compareClean(c, a, b);
+    if (!r || !std::isnan(*r))
+        return r;
+    const bool na = hasNaN(a), nb = hasNaN(b);
+    if (!na && !nb)
+        return r; // NaN from the data itself (inf - inf, 0/0 SNR): keep it
+    NumTensor ca = na ? NumTensor::fromDoubles(a.dtype, a.sizes, nanToNum(a)) : a;
+    NumTensor cb = nb ? NumTensor::fromDoubles(b.dtype, b.sizes, nanToNum(b)) : b;
+    return compareClean(c, ca, cb);
 }
 
 Result<std::vector<double>> compareValues(const Comparator &c, const NumValue &a, const NumValue &b)

@@ -38,6 +38,8 @@ public:
     virtual Metric metric() const = 0;
     virtual const char *name() const = 0; // "MSE", "L1", "SNR", "COSINE", "MAXABS", "MAXREL"
     virtual Direction direction() const = 0;
+    // Contract: the result is NaN whenever an input element is NaN (true for sums and for
+    // maxCoeff<PropagateNaN>); compareTensors relies on it to skip the NaN scan.
     virtual double compute(const ElementPair &p) const = 0;
 };
 
