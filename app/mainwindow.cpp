@@ -7,12 +7,14 @@
 #include "filesniffer.h"
 #include "histogramwidget.h"
 #include "modelroles.h"
+#include "modulerollupview.h"
 #include "qtstrings.h"
 #include "timelinewidget.h"
 #include "topeventschart.h"
 #include "widgetexport.h"
 
 #include "etdump/etdumpfile.h"
+#include "etrecord/etrecordsupport.h"
 #include "events/inspectortable.h"
 
 #include <QAction>
@@ -73,6 +75,12 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     , m_loader(new SessionLoader(this))
 {
     initEtscopeResources();
+    static const bool etrecordInstalled = [] {
+        // loadSession reads ETRecords through a hook; install it before the first load.
+        installETRecordSupport();
+        return true;
+    }();
+    Q_UNUSED(etrecordInstalled);
     setWindowTitle(tr("etscope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/etscope.svg")));
     setAcceptDrops(true);
@@ -192,6 +200,10 @@ void MainWindow::createDocks()
     auto *timelineDock = addAnalysisDock(m_timeline, tr("Timeline"), QStringLiteral("TimelineDock"));
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
     tabifyDockWidget(timelineDock, topDock);
+    m_modules = new ModuleRollupView(this);
+    auto *modulesDock = addAnalysisDock(m_modules, tr("Modules"), QStringLiteral("ModulesDock"));
+    addDockWidget(Qt::BottomDockWidgetArea, modulesDock);
+    tabifyDockWidget(timelineDock, modulesDock);
     timelineDock->raise();
     resizeDocks({detailsDock, m_histogramDock}, {440, 360}, Qt::Vertical);
     resizeDocks({detailsDock}, {560}, Qt::Horizontal);
@@ -199,6 +211,11 @@ void MainWindow::createDocks()
 
     connect(m_topChart, &TopEventsChart::eventClicked, this, &MainWindow::selectEvent);
     connect(m_timeline, &TimelineWidget::eventClicked, this, &MainWindow::selectEvent);
+    connect(m_modules, &ModuleRollupView::moduleActivated, this, [this](const QString &path) {
+        m_regexButton->setChecked(false);
+        m_filter->setText(path);
+        applyFilter();
+    });
     connect(m_details, &DetailsPanel::frameUnavailable, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
 }
 
@@ -546,6 +563,7 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
     m_histogram->clear();
     m_topChart->setSession(m_session);
     m_timeline->setSession(m_session);
+    m_modules->setSession(m_session);
     if (!m_session)
         return;
 
@@ -564,6 +582,8 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
     QString summary = tr("%1 · %2 blocks · %3 events · %4 runs").arg(name).arg(m_session->blocks.size()).arg(events).arg(runs);
     if (m_session->debugBuffer)
         summary += tr(" · debug buffer %1").arg(QFileInfo(toQString(m_session->debugBuffer->path())).fileName());
+    if (!m_session->inputs.etrecord.empty())
+        summary += tr(" · ETRecord %1").arg(QFileInfo(toQString(m_session->inputs.etrecord)).fileName());
     m_summary->setText(summary);
     if (!m_session->warnings.empty()) {
         QStringList w;

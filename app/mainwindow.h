@@ -26,6 +26,7 @@ class DetailsPanel;
 class EventFilterProxy;
 class EventTreeModel;
 class HistogramWidget;
+class ModuleRollupView;
 class TimelineWidget;
 class TopEventsChart;
 
@@ -68,6 +69,7 @@ public:
     HistogramWidget *histogram() const { return m_histogram; }
     TopEventsChart *topEventsChart() const { return m_topChart; }
     TimelineWidget *timeline() const { return m_timeline; }
+    ModuleRollupView *moduleRollup() const { return m_modules; }
     QFrame *messageBar() const { return m_messageBar; }
     void setTargetUnit(TimeScale unit);
 
@@ -141,6 +143,7 @@ private:
     HistogramWidget *m_histogram = nullptr;
     TopEventsChart *m_topChart = nullptr;
     TimelineWidget *m_timeline = nullptr;
+    ModuleRollupView *m_modules = nullptr;
     QDockWidget *m_histogramDock = nullptr;
 };
 

@@ -1,5 +1,6 @@
 #include "eventtreemodel.h"
 
+#include "etrecord/modulestack.h"
 #include "events/inspectortable.h"
 #include "modelroles.h"
 #include "qtstrings.h"
@@ -237,7 +238,7 @@ QString EventTreeModel::moduleText(const Event &event)
             const auto dot = type.lastIndexOf(QLatin1Char('.'));
             if (dot >= 0)
                 type = type.mid(dot + 1);
-            return toQString(f.path) + QStringLiteral(" (") + type + QLatin1Char(')');
+            return toQString(normalizeModulePath(f.path)) + QStringLiteral(" (") + type + QLatin1Char(')');
         }
     }
     return {};
@@ -361,7 +362,7 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
         for (const LinkedNode &ln : e.linkedNodes)
             if (ln.moduleStack)
                 for (const ModuleFrame &f : *ln.moduleStack)
-                    text += QLatin1Char('\n') + toQString(f.path) + QLatin1Char(' ') + toQString(f.type);
+                    text += QLatin1Char('\n') + toQString(normalizeModulePath(f.path)) + QLatin1Char(' ') + toQString(f.type);
         if (e.delegateBackendName)
             text += QLatin1Char('\n') + toQString(*e.delegateBackendName);
         return text;

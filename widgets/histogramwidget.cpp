@@ -99,16 +99,21 @@ void HistogramWidget::setValues(const QString &eventName, const std::vector<doub
     auto *xAxis = new QCategoryAxis;
     xAxis->setRange(-0.5, nBins - 0.5);
     xAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    const int step = std::max(1, nBins / 6);
+    // About five labels, at bin edges, short enough not to be elided.
+    const int step = std::max(1, (nBins + 4) / 5);
     for (int b = 0; b <= nBins; b += step) {
         const double edge = m_bins.lower + b * m_bins.binWidth;
-        xAxis->append(EventTreeModel::formatDuration(edge), b - 0.5);
+        xAxis->append(QString::number(edge, 'g', 4), b - 0.5);
     }
     xAxis->setTitleText(tr("latency (%1)").arg(unit));
     auto *yAxis = new QValueAxis;
-    yAxis->setRange(0, maxCount * 1.1 + 0.5);
+    // Integer ticks: counts are whole runs.
+    const int yStep = std::max(1, (maxCount + 4) / 5);
+    const int yTicks = (maxCount + yStep) / yStep;
+    const double yTop = double(yTicks * yStep);
+    yAxis->setRange(0, yTop);
     yAxis->setLabelFormat(QStringLiteral("%d"));
-    yAxis->setTickCount(std::min(maxCount + 2, 6));
+    yAxis->setTickCount(yTicks + 1);
     yAxis->setTitleText(tr("runs"));
     m_chart->addAxis(xAxis, Qt::AlignBottom);
     m_chart->addAxis(yAxis, Qt::AlignLeft);
@@ -138,7 +143,7 @@ void HistogramWidget::setValues(const QString &eventName, const std::vector<doub
         line->setPen(pen);
         const double x = toX(m.value);
         line->append(x, 0);
-        line->append(x, maxCount * 1.1 + 0.5);
+        line->append(x, yTop);
         m_chart->addSeries(line);
         line->attachAxis(xAxis);
         line->attachAxis(yAxis);
