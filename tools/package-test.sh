@@ -18,7 +18,14 @@ shared=${ETSCOPE_SHARED_DIR:-$src/../shared}
 fixture=${2:-${ETSCOPE_PACKAGE_TEST_ETDUMP:-$shared/fixtures/upstream/docs_tutorial.etdp}}
 [ -r "$fixture" ] || die "fixture not readable: $fixture"
 
-cmake --build "$build" -j"${JOBS:-2}" || die "build failed"
+# Build only what gets installed (cpack itself does not build); PACKAGE_TARGETS overrides.
+gui=OFF
+if grep -q '^ETSCOPE_BUILD_GUI:BOOL=ON' "$build/CMakeCache.txt"; then gui=ON; fi
+default_targets=etscope-cli
+if [ $gui = ON ]; then default_targets="etscope-cli etscope"; fi
+targets=${PACKAGE_TARGETS:-$default_targets}
+# shellcheck disable=SC2086
+cmake --build "$build" --target $targets -j"${JOBS:-2}" || die "build failed"
 rm -rf "$build/package"
 (cd "$build" && cpack -G DEB) || die "cpack failed"
 shopt -s nullglob
@@ -37,13 +44,36 @@ dpkg-deb --contents "$deb" | awk '{print "  " $6}'
 cli=$root/usr/bin/etscope-cli
 [ -x "$cli" ] || die "package lacks usr/bin/etscope-cli"
 [ -f "$root/usr/share/mime/packages/io.github.etscope.etscope.xml" ] || die "package lacks the MIME XML"
-if [ -e "$build/app/etscope" ] || grep -q '^ETSCOPE_BUILD_GUI:BOOL=ON' "$build/CMakeCache.txt"; then
+if [ $gui = ON ]; then
     for f in usr/bin/etscope usr/share/applications/io.github.etscope.etscope.desktop \
              usr/share/metainfo/io.github.etscope.etscope.metainfo.xml \
              usr/share/icons/hicolor/scalable/apps/etscope.svg \
              usr/share/icons/hicolor/48x48/apps/etscope.png; do
         [ -e "$root/$f" ] || die "GUI build but package lacks $f"
     done
+fi
+
+# The installed MIME XML detects our files by content (renamed copies, no extension help).
+if command -v update-mime-database >/dev/null && command -v gio >/dev/null \
+        && [ -f /usr/share/mime/packages/freedesktop.org.xml ]; then
+    mimeroot=$root/mimecheck
+    mkdir -p "$mimeroot/mime/packages" "$mimeroot/files"
+    cp "$root/usr/share/mime/packages/io.github.etscope.etscope.xml" /usr/share/mime/packages/freedesktop.org.xml \
+        "$mimeroot/mime/packages/"
+    update-mime-database "$mimeroot/mime" >/dev/null 2>&1
+    check_mime() { # FILE EXPECTED
+        cp "$1" "$mimeroot/files/sample.bin"
+        local got
+        got=$(XDG_DATA_HOME=$mimeroot XDG_DATA_DIRS=$mimeroot gio info -a standard::content-type \
+                  "$mimeroot/files/sample.bin" | sed -n 's/.*standard::content-type: //p')
+        [ "$got" = "$2" ] || die "MIME type of $1 by content is '$got', expected $2"
+    }
+    check_mime "$fixture" application/x-etdump
+    for f in "$shared/fixtures/runtime/bundled_program_50runs/bundled_program.bpte:application/x-executorch-bundled-program" \
+             "$shared/fixtures/upstream/example_etrecord_v0.bin:application/x-etrecord"; do
+        [ -r "${f%%:*}" ] && check_mime "${f%%:*}" "${f##*:}"
+    done
+    echo "package-test: MIME types detected by content"
 fi
 
 deps=$(dpkg-deb --field "$deb" Depends)
