@@ -1,0 +1,203 @@
+// The views on their own: histogram binning on the semantics doc's example, chart export,
+// timeline lanes, top-N overview, module roll-up (with QAbstractItemModelTester) and the
+// details panel's stack-trace click-through.
+#include "detailspanel.h"
+#include "histogramwidget.h"
+#include "modelroles.h"
+#include "modulerollupmodel.h"
+#include "modulerollupview.h"
+#include "sourceviewer.h"
+#include "timelinewidget.h"
+#include "topeventschart.h"
+#include "widgetexport.h"
+
+#include "etrecord/etrecordsupport.h"
+#include "session/session.h"
+
+#include <QAbstractItemModelTester>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QFile>
+#include <QImage>
+#include <QPlainTextEdit>
+#include <QTextBlock>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <set>
+
+using namespace etscope;
+
+namespace {
+std::shared_ptr<const Session> load(const std::string &etdump, const std::string &etrecord = {})
+{
+    SessionInputs in;
+    in.etdump = etdump;
+    in.etrecord = etrecord;
+    auto r = loadSession(in);
+    if (!r)
+        qFatal("%s", r.error().message().c_str());
+    return r.value();
+}
+const std::string kShared = ETSCOPE_SHARED_DIR "/fixtures/";
+} // namespace
+
+class TestWidgets : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        installETRecordSupport();
+    }
+
+    void histogramSemanticsExample()
+    {
+        // inspector-semantics.md §3: raw = [175.748, 78.678, 70.429, 122.006, 97.495].
+        // Sorted: 70.429 78.678 97.495 122.006 175.748; IQR = 122.006 - 78.678 = 43.328;
+        // FD width 2·43.328/5^(1/3) = 50.68; range 105.319 → 3 bins of 35.106:
+        // [70.429, 105.535) holds 3, [105.535, 140.641) holds 1, the last holds the max.
+        HistogramWidget w;
+        w.setValues(QStringLiteral("example"), {175.748, 78.678, 70.429, 122.006, 97.495}, 73.7286, 97.495, 154.2512,
+                    QStringLiteral("ms"));
+        QCOMPARE(w.bins().counts, (QList<int>{3, 1, 1}));
+        QCOMPARE(w.totalCount(), 5);
+        const auto series = w.chart()->series();
+        QCOMPARE(series.size(), 4); // bars + p10/p50/p90 markers
+        auto *bars = qobject_cast<QBarSeries *>(series.first());
+        QVERIFY(bars);
+        QCOMPARE(bars->barSets().first()->sum(), 5.0);
+        QVERIFY(series[2]->name().startsWith(QStringLiteral("p50 97.495 ms")));
+    }
+
+    void chartExport()
+    {
+        HistogramWidget w;
+        w.resize(500, 300);
+        w.setValues(QStringLiteral("x"), {1, 2, 2, 3, 3, 3, 4}, 1.6, 3, 3.4, QStringLiteral("us"));
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("h.png"));
+        const QString svg = dir.filePath(QStringLiteral("h.svg"));
+        QCOMPARE(exportWidgetImage(&w, png), QString());
+        QCOMPARE(exportWidgetImage(&w, svg, QStringLiteral("histogram")), QString());
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(500, 300));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(text.contains("<svg"));
+        QVERIFY(text.contains("<title>histogram</title>"));
+        // A folder that does not exist: one-line error naming the file, nothing written.
+        const QString bad = dir.filePath(QStringLiteral("missing/h.png"));
+        const QString error = exportWidgetImage(&w, bad);
+        QVERIFY(error.startsWith(bad + QStringLiteral(": ")));
+        QVERIFY(!QFile::exists(bad));
+    }
+
+    void timelineAndTopEvents()
+    {
+        auto session = load(kShared + "upstream/docs_tutorial.etdp");
+        TimelineWidget timeline;
+        timeline.setSession(session);
+        QCOMPARE(timeline.currentBlock(), 1); // Execute: the largest block
+        QCOMPARE(int(timeline.layout().bars.size()), 29);
+        QCOMPARE(timeline.layout().laneCount, 3);
+        QVERIFY(qAbs(timeline.layout().span - 1.898821) < 1e-9); // Method::execute, §12
+        timeline.highlightEvent(0, 0);
+        QCOMPARE(timeline.currentBlock(), 0);
+        QCOMPARE(int(timeline.layout().bars.size()), 2);
+
+        TopEventsChart top;
+        top.setSession(session);
+        QCOMPARE(top.barCount(), 12);
+        top.setTopN(20);
+        QCOMPARE(top.barCount(), 14); // 14 native_call kernels in §12
+    }
+
+    void moduleRollup()
+    {
+        auto session = load(kShared + "runtime/cnn_mlp_50runs/etdump.etdp",
+                            ETSCOPE_TEST_DATA_DIR "/etrecord/cnn_mlp_etrecord.bin");
+        ModuleRollupView view;
+        QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setSession(session);
+        ModuleRollupModel *m = view.model();
+        QVERIFY(m->rowCount() > 0);
+        // Each module's total, recomputed from the events' own fields (find_total_for_module:
+        // OPERATOR_CALL skipped, an event counted once per module key).
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const QModelIndex idx = m->index(r, ModuleRollupModel::TotalColumn);
+            const QString tip = idx.siblingAtColumn(0).data(Qt::ToolTipRole).toString();
+            const std::string key = tip.section(QLatin1Char('\n'), 2).toStdString();
+            double expected = 0;
+            for (const EventBlock &b : session->blocks)
+                for (const Event &e : b.events) {
+                    if (e.isOperatorCall() || !e.perfData)
+                        continue;
+                    bool has = false;
+                    for (const LinkedNode &n : e.linkedNodes)
+                        if (n.moduleStack)
+                            for (const ModuleFrame &f : *n.moduleStack)
+                                has = has || f.key == key;
+                    if (has)
+                        expected += e.perfData->avg;
+                }
+            QVERIFY2(expected > 0, qPrintable(tip));
+            QVERIFY2(qAbs(idx.data(SortRole).toDouble() - expected) < 1e-9 * std::max(1.0, expected), qPrintable(tip));
+        }
+    }
+
+    void detailsStackTraceOpensSource()
+    {
+        QTemporaryDir dir;
+        const QString py = dir.filePath(QStringLiteral("model.py"));
+        QFile f(py);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int i = 1; i <= 40; ++i)
+            f.write(QByteArray("x") + QByteArray::number(i) + " = " + QByteArray::number(i) + "  # line\n");
+        f.close();
+
+        auto session = std::make_shared<Session>();
+        EventBlock block;
+        block.name = "Execute";
+        Event e;
+        e.name = "native_call_convolution.out";
+        e.perfData = PerfData::fromRaw({1.0, 2.0, 3.0});
+        LinkedNode node;
+        node.nodeName = "aten_convolution_default_";
+        node.stackTrace = "  File \"/nowhere/torch/nn/modules/module.py\", line 1501, in _call_impl\n"
+                          "    return forward_call(*args)\n"
+                          "  File \""
+            + py.toStdString() + "\", line 23, in forward\n    x23 = 23\n";
+        node.moduleStack = std::vector<ModuleFrame>{{"L__self___features", "features", "torch.nn.Sequential"},
+                                                    {"L__self___features_0", "features.0", "torch.nn.Conv2d"}};
+        e.linkedNodes.push_back(node);
+        block.events.push_back(e);
+        session->blocks.push_back(block);
+
+        DetailsPanel panel;
+        panel.setEvent(session, 0, 0);
+        QCOMPARE(panel.rawValueCount(), 3);
+        QCOMPARE(panel.frameCount(), 2);
+        QTreeWidget *frames = panel.framesTree();
+        QTreeWidgetItem *inner = frames->topLevelItem(0)->child(0); // innermost first
+        QCOMPARE(inner->text(0), QStringLiteral("forward"));
+        QCOMPARE(inner->text(1), QStringLiteral("model.py:23"));
+        Q_EMIT frames->itemActivated(inner, 0);
+        auto *viewer = panel.findChild<SourceViewer *>();
+        QVERIFY(viewer);
+        QCOMPARE(viewer->currentLine(), 23);
+        QVERIFY(viewer->editor()->textCursor().block().text().startsWith(QStringLiteral("x23 = 23")));
+
+        QSignalSpy missing(&panel, &DetailsPanel::frameUnavailable);
+        Q_EMIT frames->itemActivated(frames->topLevelItem(0)->child(1), 0);
+        QCOMPARE(missing.size(), 1);
+        QVERIFY(missing.first().first().toString().startsWith(QStringLiteral("/nowhere/torch/nn/modules/module.py")));
+    }
+};
+
+QTEST_MAIN(TestWidgets)
+#include "tst_widgets.moc"
