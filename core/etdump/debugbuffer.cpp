@@ -87,7 +87,18 @@ Result<std::span<const std::uint8_t>> DebugBuffer::bytes(const TensorRef &ref) c
     const auto elem = static_cast<std::int64_t>(*elementSize(ref.dtype));
     if (*n == 0)
         return std::span<const std::uint8_t>();
-    // Extent in elements from the first to the last addressed element.
+    const auto bufSize = static_cast<std::int64_t>(size());
+    // The runtime copies numel * elem_size bytes for every tensor (ExecuTorch tensors are dense),
+    // so a tensor whose dense size exceeds the buffer cannot be real: this also stops stride-0
+    // shapes from inflating gigabytes out of a few bytes.
+    if (*n > bufSize / elem)
+        return makeError(ErrorCode::Corrupt, path(),
+                         fmt::format("tensor {} needs {} bytes but the debug buffer has only {} "
+                                     "(wrong debug buffer for this ETDump?)",
+                                     describeShape(ref.dtype, ref.sizes), *n * elem, bufSize));
+    // Extent in elements from the first to the last addressed element; every size is now at most
+    // the buffer size, and strides are bounded, so the checked arithmetic below only guards
+    // against hostile combinations.
     std::int64_t extent = 1;
     if (ref.strides.empty()) {
         extent = *n;
@@ -98,11 +109,15 @@ Result<std::span<const std::uint8_t>> DebugBuffer::bytes(const TensorRef &ref) c
                 return makeError(ErrorCode::Corrupt, path(), fmt::format("tensor has negative stride {}", st));
             if (st > kMaxElements)
                 return makeError(ErrorCode::LimitExceeded, path(), fmt::format("tensor stride {} is too large", st));
-            extent += (ref.sizes[d] - 1) * st;
+            std::int64_t span = 0;
+            if (__builtin_mul_overflow(ref.sizes[d] - 1, st, &span) || __builtin_add_overflow(extent, span, &extent))
+                return makeError(ErrorCode::Corrupt, path(), "tensor strides overflow");
         }
     }
-    const std::int64_t nbytes = extent * elem;
-    const auto bufSize = static_cast<std::int64_t>(size());
+    std::int64_t nbytesChecked = 0;
+    if (__builtin_mul_overflow(extent, elem, &nbytesChecked))
+        return makeError(ErrorCode::Corrupt, path(), "tensor strides overflow");
+    const std::int64_t nbytes = nbytesChecked;
     if (ref.offset < 0 || ref.offset > bufSize || nbytes > bufSize - ref.offset)
         return makeError(ErrorCode::Corrupt, path(),
                          fmt::format("tensor {} at offset {} needs {} bytes but the debug buffer has {} "

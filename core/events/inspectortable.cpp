@@ -509,7 +509,8 @@ std::string formatJson(const std::vector<EventBlock> &blocks, const TableOptions
             o["debug_handles"] = nullptr;
         arr.push_back(std::move(o));
     }
-    return arr.dump(2) + "\n";
+    // Names come from the file and need not be UTF-8: replace bad bytes instead of throwing.
+    return arr.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 } // namespace etscope
