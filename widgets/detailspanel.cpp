@@ -1,6 +1,7 @@
 #include "detailspanel.h"
 
 #include "eventtreemodel.h"
+#include "etrecord/modulestack.h"
 #include "qtstrings.h"
 #include "sourceviewer.h"
 #include "stacktrace.h"
@@ -102,7 +103,7 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     m_tabs->addTab(m_properties, tr("Statistics"));
 
     auto *traceSplit = new QSplitter(Qt::Vertical, this);
-    m_frames = makeTree(traceSplit, {tr("Frame"), tr("Location")});
+    m_frames = makeTree(traceSplit, {tr("Function"), tr("Location"), tr("Code")});
     m_frames->setToolTip(tr("Double-click a frame to open its source file when it exists on this machine"));
     m_traceText = new QPlainTextEdit(traceSplit);
     m_traceText->setReadOnly(true);
@@ -264,7 +265,9 @@ void DetailsPanel::fillFrames(const Event &e)
         for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
             const bool exists = QFileInfo::exists(it->file);
             auto *item = new QTreeWidgetItem(top, {it->function.isEmpty() ? tr("<module>") : it->function,
-                                                   QFileInfo(it->file).fileName() + QLatin1Char(':') + QString::number(it->line)});
+                                                   QFileInfo(it->file).fileName() + QLatin1Char(':') + QString::number(it->line),
+                                                   it->code});
+            item->setFont(2, QFontDatabase::systemFont(QFontDatabase::FixedFont));
             item->setData(0, kFrameFileRole, it->file);
             item->setData(0, kFrameLineRole, it->line);
             item->setToolTip(0, it->code.isEmpty() ? it->file : it->code);
@@ -282,6 +285,7 @@ void DetailsPanel::fillFrames(const Event &e)
     }
     m_traceText->setPlainText(allText);
     m_frames->resizeColumnToContents(0);
+    m_frames->resizeColumnToContents(1);
 }
 
 void DetailsPanel::activateFrame(QTreeWidgetItem *item)
@@ -312,7 +316,7 @@ void DetailsPanel::fillModules(const Event &e)
             continue;
         QTreeWidgetItem *parent = nullptr;
         for (const ModuleFrame &f : *node.moduleStack) {
-            const QString path = toQString(f.path);
+            const QString path = toQString(normalizeModulePath(f.path));
             QTreeWidgetItem *found = nullptr;
             const int n = parent ? parent->childCount() : m_modules->topLevelItemCount();
             for (int i = 0; i < n && !found; ++i) {
@@ -321,9 +325,11 @@ void DetailsPanel::fillModules(const Event &e)
                     found = c;
             }
             if (!found) {
-                found = parent ? new QTreeWidgetItem(parent, {path, toQString(f.type)})
-                               : new QTreeWidgetItem(m_modules, {path, toQString(f.type)});
-                found->setToolTip(0, toQString(f.key));
+                QString type = toQString(f.type);
+                type = type.mid(type.lastIndexOf(QLatin1Char('.')) + 1);
+                found = parent ? new QTreeWidgetItem(parent, {path, type}) : new QTreeWidgetItem(m_modules, {path, type});
+                found->setToolTip(0, toQString(f.path) + QLatin1Char('\n') + toQString(f.key));
+                found->setToolTip(1, toQString(f.type));
             }
             parent = found;
         }

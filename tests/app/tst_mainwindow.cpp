@@ -21,6 +21,7 @@
 #include <QMimeData>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -243,6 +244,29 @@ private Q_SLOTS:
         const QModelIndex last = m->index(28, EventTreeModel::AvgColumn, execute);
         QCOMPARE(last.siblingAtColumn(0).data().toString(), QStringLiteral("Method::execute"));
         QCOMPARE(last.data().toString(), QStringLiteral("1898.82")); // 1898821 ns
+    }
+
+    void etrecordFillsTracesAndModules()
+    {
+        MainWindow w(quietOptions());
+        w.resize(1600, 1000);
+        w.show();
+        // Content sniffing: the ETRecord is recognised as a zip with ETRECORD_V0 whatever its name.
+        QVERIFY(w.openFilesSync({QStringLiteral(ETSCOPE_TEST_DATA_DIR "/etrecord/cnn_mlp_etrecord.bin"),
+                                 fixture("runtime/cnn_mlp_50runs/etdump.etdp")}));
+        QVERIFY(w.selectEventByName(QStringLiteral("native_call_addmm.out")));
+        const Event *e = w.treeModel()->eventAt(w.proxyModel()->mapToSource(w.treeView()->currentIndex()));
+        QVERIFY(e);
+        QVERIFY(!e->linkedNodes.empty());
+        QVERIFY(w.detailsPanel()->frameCount() > 0);
+        auto *tabs = w.detailsPanel()->findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        tabs->setCurrentIndex(1);
+        QApplication::processEvents();
+        QVERIFY(w.detailsPanel()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-stacktrace.png")));
+        tabs->setCurrentIndex(2);
+        QApplication::processEvents();
+        QVERIFY(w.detailsPanel()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-modules.png")));
     }
 
     void screenshotMode()
