@@ -7,6 +7,10 @@
 
 #include <fmt/format.h>
 
+#ifdef ETSCOPE_HAVE_ETRECORD
+#include "etrecord/etrecordsupport.h"
+#endif
+
 #include <cstdio>
 
 namespace etscope::cli {
@@ -28,13 +32,20 @@ const Registration compareOutputs(
         sub.add_option("--reference-etdump", a->ref.etdump, "ETDump of the reference run (its run outputs)");
         sub.add_option("--reference-debug-buffer", a->ref.debugBuffer, "Debug buffer of the reference run");
         sub.add_option("--test-case", a->ref.testCase,
-                       "Bundled test case (default -1: the last, as the Inspector does)");
+                       "Bundled test case / ETRecord reference output set (default -1: the last, as the Inspector does)");
         sub.add_option("--block", a->block, "Block whose run outputs to compare (default: last with outputs)");
         sub.add_flag("--full", a->full, "Full precision instead of the Inspector's 2-decimal rounding");
         return std::function<int()>([a] {
+#ifdef ETSCOPE_HAVE_ETRECORD
+            installETRecordSupport(); // --etrecord links events to debug handles
+#endif
+            // Without another reference, the ETRecord's reference_outputs are the reference.
+            if (!analysis::hasReference(a->ref))
+                a->ref.etrecordOutputs = a->in.etrecord;
             if (!analysis::hasReference(a->ref))
                 return reportError(makeError(ErrorCode::InvalidArgument, "",
-                                             "give --bundled-program or --reference-etdump (+ --reference-debug-buffer)"));
+                                             "give --bundled-program, --etrecord (reference_outputs) or "
+                                             "--reference-etdump (+ --reference-debug-buffer)"));
             auto session = loadOrReport(a->in);
             if (!session)
                 return 1;

@@ -6,6 +6,10 @@
 
 #include <fmt/format.h>
 
+#ifdef ETSCOPE_HAVE_ETRECORD
+#include "etrecord/etrecordsupport.h"
+#endif
+
 #include <cstdio>
 
 namespace etscope::cli {
@@ -38,6 +42,9 @@ const Registration gap(
             ->check(CLI::IsMember({"auto", "instruction", "handle"}));
         sub.add_option("--tsv", a->tsv, "Also write the table as TSV to this file ('-' = stdout only TSV)");
         return std::function<int()>([a, th] {
+#ifdef ETSCOPE_HAVE_ETRECORD
+            installETRecordSupport(); // --etrecord links events to debug handles
+#endif
             auto metric = analysis::parseMetric(a->metric);
             if (!metric)
                 return reportError(makeError(ErrorCode::InvalidArgument, "", fmt::format("unknown metric '{}'", a->metric)));

@@ -188,10 +188,13 @@ void byHandle(const std::vector<OpOutputs> &rt, const ReferenceSet &ref, GapTabl
                     a = cand;
             if (!a || a->outputs.empty())
                 continue;
-            // An AOT entry holds one value; a reference ETDump entry its debug_data list, whose
-            // operator output the runtime logs last.
-            NumValue refVal = a->outputs.back();
-            auto runVal = pickRuntime(refVal, r.outputs, r.numOutputs, i);
+            // An AOT entry holds one value. A reference ETDump entry holds its debug_data list:
+            // with as many values as the runtime entry, both lists are compared pairwise (one
+            // row); otherwise its last value (the operator output is logged last).
+            const bool pairwise = a->outputs.size() > 1 && a->outputs.size() == r.outputs.size();
+            NumValue refVal = pairwise ? asList(a->outputs) : a->outputs.back();
+            auto runVal = pairwise ? std::optional<NumValue>(asList(r.outputs))
+                                   : pickRuntime(refVal, r.outputs, r.numOutputs, i);
             if (!runVal) {
                 t.warnings.push_back(fmt::format("debug handles {}: runtime value {} does not fit the reference",
                                                  fmt::join(tuple, ","), i));
@@ -203,6 +206,8 @@ void byHandle(const std::vector<OpOutputs> &rt, const ReferenceSet &ref, GapTabl
             row.reference = std::move(refVal);
             row.runtime = std::move(*runVal);
             t.rows.push_back(std::move(row));
+            if (pairwise)
+                break;
         }
     }
     std::stable_sort(t.rows.begin(), t.rows.end(), [](const GapRow &x, const GapRow &y) {

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #ifdef ETSCOPE_HAVE_ETRECORD
+#include "etrecord/etrecord.h"
 #include "etrecord/pyvalue.h"
 #include "etrecord/torchsave.h"
 #endif
@@ -302,6 +303,46 @@ Result<ReferenceSet> referenceFromAotOutputs(const std::string &path)
     }
     return r;
 }
+
+Result<ReferenceSet> referenceFromETRecord(const std::string &path, int testCase, const std::string &method)
+{
+    auto rec = readETRecord(path);
+    if (!rec)
+        return rec.error();
+    auto outs = (*rec)->loadReferenceOutputs();
+    if (!outs)
+        return outs.error();
+    const PyDict *dict = outs->dict();
+    const PyValue *cases = dict ? dict->get(method) : nullptr;
+    const std::vector<PyValue> *list = cases ? cases->sequence() : nullptr;
+    if (!list)
+        return makeError(ErrorCode::InvalidArgument, path, fmt::format("reference_outputs has no list for '{}'", method));
+    const int n = int(list->size());
+    const int idx = testCase < 0 ? n + testCase : testCase;
+    if (idx < 0 || idx >= n)
+        return makeError(ErrorCode::InvalidArgument, path,
+                         fmt::format("reference output set {} out of range ({} sets)", testCase, n));
+    ReferenceSet r;
+    r.description = fmt::format("ETRecord {} reference_outputs {} set {}", path, method, idx);
+    const PyValue &set = (*list)[std::size_t(idx)];
+    std::vector<const PyValue *> items;
+    if (const auto *seq = set.sequence())
+        for (const auto &v : *seq)
+            items.push_back(&v);
+    else
+        items.push_back(&set);
+    for (const PyValue *v : items) {
+        if (!v->tensor()) {
+            r.finalOutputs.push_back(NumValue{}); // non-tensor output: compare_results yields None
+            continue;
+        }
+        auto t = pyTensor(*v, path);
+        if (!t)
+            return t.error();
+        r.finalOutputs.push_back(NumValue::tensor(std::move(*t)));
+    }
+    return r;
+}
 #endif
 
 } // namespace etscope::analysis
@@ -310,7 +351,7 @@ namespace etscope::analysis {
 
 bool hasReference(const ReferenceInputs &in)
 {
-    return !in.etdump.empty() || !in.aotOutputs.empty() || !in.bundledProgram.empty();
+    return !in.etdump.empty() || !in.aotOutputs.empty() || !in.bundledProgram.empty() || !in.etrecordOutputs.empty();
 }
 
 Result<ReferenceSet> loadReference(const ReferenceInputs &in)
@@ -340,6 +381,13 @@ Result<ReferenceSet> loadReference(const ReferenceInputs &in)
         if (!bp)
             return bp.error();
         return referenceFromBundled(**bp, in.testCase);
+    }
+    if (!in.etrecordOutputs.empty()) {
+#ifdef ETSCOPE_HAVE_ETRECORD
+        return referenceFromETRecord(in.etrecordOutputs, in.testCase);
+#else
+        return makeError(ErrorCode::Unsupported, in.etrecordOutputs, "built without ETRecord support");
+#endif
     }
     return makeError(ErrorCode::InvalidArgument, "", "no reference given");
 }

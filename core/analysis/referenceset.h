@@ -69,6 +69,11 @@ Result<std::vector<NumValue>> sessionRunOutputs(const Session &s, int blockIndex
 //   torch.save({(1,): conv_out, (2,): relu_out, (3, 4): [values, indices]}, "aot.pt")
 // Entries keep the dict order. Other key/value types are rejected with a typed error.
 Result<ReferenceSet> referenceFromAotOutputs(const std::string &path);
+
+// ETRecord `reference_outputs` ({method: [test case → list of output tensors]}) as final
+// outputs; testCase < 0 counts from the end (Inspector default: -1, the last).
+Result<ReferenceSet> referenceFromETRecord(const std::string &path, int testCase = -1,
+                                           const std::string &method = "forward");
 #endif
 
 } // namespace etscope::analysis
@@ -76,11 +81,12 @@ Result<ReferenceSet> referenceFromAotOutputs(const std::string &path);
 namespace etscope::analysis {
 
 // What the user named as reference (CLI options / GUI dialog). Exactly one source is used,
-// in this priority: reference ETDump, AOT outputs, BundledProgram.
+// in this priority: reference ETDump, AOT outputs, BundledProgram, ETRecord reference_outputs.
 struct ReferenceInputs {
     std::string etdump, debugBuffer, etrecord; // second run (etrecord: links it by debug handle)
     std::string aotOutputs;
     std::string bundledProgram;
+    std::string etrecordOutputs;               // ETRecord whose reference_outputs to use
     int testCase = -1;                         // bundled test case; -1 = last (Inspector default)
 };
 bool hasReference(const ReferenceInputs &in);

@@ -22,6 +22,10 @@
 #include <cmath>
 #include <cstring>
 
+#ifdef ETSCOPE_HAVE_ETRECORD
+#include "etrecord/etrecordsupport.h"
+#endif
+
 using namespace etscope;
 using namespace etscope::analysis;
 
@@ -288,6 +292,69 @@ private slots:
                                    {NumValue::tensor(NumTensor::fromDoubles(ScalarType::Double, {1}, {0.1}))});
         QCOMPARE(cast[0].mse, 0.0); // both sides cast the same way
     }
+
+#ifdef ETSCOPE_HAVE_ETRECORD
+    // AOT outputs file written by real torch.save (tests/tools/gen_gap_aot.py, which also
+    // derives the expected rows with numpy) against the real run linked with its ETRecord.
+    void aotOutputsFile()
+    {
+        installETRecordSupport();
+        QFile f(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/analysis/cnn_mlp_aot_expected.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject exp = QJsonDocument::fromJson(f.readAll()).object();
+        const QJsonArray rows = exp["rows"].toArray();
+
+        SessionInputs in;
+        in.etdump = kCnn + "etdump.etdp";
+        in.debugBuffer = kCnn + "debug_output.bin";
+        in.etrecord = ETSCOPE_TEST_DATA_DIR "/etrecord/cnn_mlp_etrecord.bin";
+        auto s = loadSession(in);
+        QVERIFY2(s.ok(), s.ok() ? "" : s.error().message().c_str());
+        auto ref = referenceFromAotOutputs(ETSCOPE_TEST_DATA_DIR "/analysis/cnn_mlp_aot_outputs.pt");
+        QVERIFY2(ref.ok(), ref.ok() ? "" : ref.error().message().c_str());
+        QVERIFY(ref->keyedByHandle);
+        QCOMPARE(qsizetype(ref->intermediates.size()), rows.size());
+        GapOptions o;
+        o.metric = Metric::MSE;
+        o.threshold = 0.0;
+        auto t = computeNumericGap(**s, *ref, o);
+        QVERIFY2(t.ok(), t.ok() ? "" : t.error().message().c_str());
+        QVERIFY(t->matchedByHandle);
+        QCOMPARE(qsizetype(t->rows.size()), rows.size());
+        for (int i = 0; i < rows.size(); ++i) {
+            const QJsonObject e = rows[i].toObject();
+            const GapRow &r = t->rows[std::size_t(i)];
+            QCOMPARE(r.instructionId, std::int32_t(e["instruction"].toInt()));
+            QCOMPARE(r.debugHandles, std::vector<std::int64_t>{e["handle"].toInteger()});
+            QCOMPARE(r.flagged, e["perturbed"].toBool());
+            const QJsonArray g = e["gap_mse"].toArray();
+            QCOMPARE(qsizetype(r.gap.size()), g.size());
+            for (int k = 0; k < g.size(); ++k)
+                QVERIFY(close(r.gap[std::size_t(k)], g[k].toDouble()));
+        }
+
+        // ETRecord reference_outputs as the compare_results reference.
+        auto etr = referenceFromETRecord(in.etrecord);
+        QVERIFY2(etr.ok(), etr.ok() ? "" : etr.error().message().c_str());
+        auto run = sessionRunOutputs(**s);
+        QVERIFY(run.ok());
+        auto cmp = compareResults(etr->finalOutputs, *run);
+        const QJsonArray want = exp["compare_results_vs_etrecord"].toArray();
+        QCOMPARE(qsizetype(cmp.size()), want.size());
+        for (int i = 0; i < want.size(); ++i) {
+            const QJsonObject w = want[i].toObject();
+            QVERIFY(close(cmp[std::size_t(i)].snr, w["snr"].toDouble()));
+            QVERIFY(close(cmp[std::size_t(i)].mse, w["mse"].toDouble()));
+            QVERIFY(close(cmp[std::size_t(i)].cosine, w["cosine"].toDouble()));
+        }
+        QVERIFY(!referenceFromETRecord(in.etrecord, 1).ok()); // one set only
+
+        // Not a torch.save archive → typed error naming the file.
+        auto bad = referenceFromAotOutputs(kCnn + "etdump.etdp");
+        QVERIFY(!bad.ok());
+        QVERIFY(bad.error().message().find("etdump.etdp") != std::string::npos);
+    }
+#endif
 
     void roundingMatchesPython()
     {
