@@ -125,12 +125,19 @@ Result<PyValue> ETRecord::loadBlob(const std::string &entry) const
 {
     if (entry.empty() || !m_zip->find(entry))
         return PyValue(PyNone{});
+    const std::string label = m_path + ":" + entry;
+    // Stored blobs (the normal case) are opened in place: a 100 MB state dict costs no copy.
+    if (auto view = m_zip->storedBytes(entry); view && view->size() >= 4 && (*view)[0] == 'P' && (*view)[1] == 'K') {
+        auto inner = ZipArchive::open(std::shared_ptr<const void>(m_zip), *view, label);
+        if (!inner)
+            return inner.error();
+        return loadTorchSave(inner.value());
+    }
     auto data = m_zip->read(entry);
     if (!data)
         return data.error();
     if (data->empty())
         return PyValue(PyNone{});
-    const std::string label = m_path + ":" + entry;
     if (data->size() >= 2 && static_cast<unsigned char>((*data)[0]) == 0x80)
         return makeError(ErrorCode::Unsupported, label,
                          "raw Python pickle (ETRecords before 2026-03); re-export with a current ExecuTorch to "

@@ -105,6 +105,13 @@ Result<PyValue> loadTorchSave(std::shared_ptr<const MappedFile> bytes)
     return loadFromArchive(zip.value());
 }
 
+Result<PyValue> loadTorchSave(std::shared_ptr<const ZipArchive> archive)
+{
+    if (!archive)
+        return makeError(ErrorCode::InvalidArgument, "", "no archive given");
+    return loadFromArchive(std::move(archive));
+}
+
 Result<std::vector<double>> tensorValues(const PyTensor &t)
 {
     const std::string label = t.storage ? t.storage->entry() : std::string("tensor");

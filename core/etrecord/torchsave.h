@@ -14,8 +14,12 @@
 
 namespace etscope {
 
+class ZipArchive;
+
 Result<PyValue> loadTorchSave(const std::string &path);
 Result<PyValue> loadTorchSave(std::shared_ptr<const MappedFile> bytes);
+// An already opened archive (e.g. a stored ETRecord entry viewed in place).
+Result<PyValue> loadTorchSave(std::shared_ptr<const ZipArchive> archive);
 
 // Elements in logical row-major order, honoring offset and strides, converted to double
 // (half, bfloat16 and float8 included; complex yields the real part; bool 0/1).

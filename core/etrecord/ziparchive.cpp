@@ -36,14 +36,95 @@ Result<std::shared_ptr<const ZipArchive>> ZipArchive::open(std::shared_ptr<const
         return makeError(ErrorCode::InvalidArgument, label, "no bytes given");
     if (label.empty())
         label = bytes->path();
-    if (bytes->size() == 0)
+    const std::span<const std::uint8_t> span = bytes->bytes();
+    return open(std::shared_ptr<const void>(std::move(bytes)), span, std::move(label));
+}
+
+namespace {
+std::uint64_t le(std::span<const std::uint8_t> d, std::size_t pos, int n)
+{
+    std::uint64_t v = 0;
+    for (int i = n - 1; i >= 0; --i)
+        v = (v << 8) | d[pos + static_cast<std::size_t>(i)];
+    return v;
+}
+
+// Local-header offsets by entry name, from the central directory (ZIP64 aware). libzip does
+// not expose them; we only use them to view stored entries in place. Best effort: anything
+// that does not add up is skipped and reading falls back to libzip.
+std::unordered_map<std::string, std::uint64_t> scanLocalOffsets(std::span<const std::uint8_t> d)
+{
+    std::unordered_map<std::string, std::uint64_t> out;
+    if (d.size() < 22)
+        return out;
+    std::size_t eocd = std::string::npos;
+    const std::size_t stop = d.size() > 22 + 65535 ? d.size() - 22 - 65535 : 0;
+    for (std::size_t i = d.size() - 22 + 1; i-- > stop;)
+        if (d[i] == 'P' && d[i + 1] == 'K' && d[i + 2] == 5 && d[i + 3] == 6) {
+            eocd = i;
+            break;
+        }
+    if (eocd == std::string::npos)
+        return out;
+    std::uint64_t count = le(d, eocd + 10, 2), cdSize = le(d, eocd + 12, 4), cdOffset = le(d, eocd + 16, 4);
+    if ((count == 0xFFFF || cdOffset == 0xFFFFFFFF) && eocd >= 20 && le(d, eocd - 20, 4) == 0x07064b50) {
+        const std::uint64_t z64 = le(d, eocd - 20 + 8, 8);
+        if (z64 + 56 <= d.size() && le(d, z64, 4) == 0x06064b50) {
+            count = le(d, z64 + 32, 8);
+            cdSize = le(d, z64 + 40, 8);
+            cdOffset = le(d, z64 + 48, 8);
+        }
+    }
+    if (cdOffset > d.size() || cdSize > d.size() - cdOffset)
+        return out;
+    std::size_t pos = cdOffset;
+    const std::size_t end = cdOffset + cdSize;
+    for (std::uint64_t i = 0; i < count && pos + 46 <= end; ++i) {
+        if (le(d, pos, 4) != 0x02014b50)
+            break;
+        const std::size_t nameLen = le(d, pos + 28, 2), extraLen = le(d, pos + 30, 2), commentLen = le(d, pos + 32, 2);
+        if (pos + 46 + nameLen + extraLen + commentLen > end)
+            break;
+        const std::uint64_t compSize32 = le(d, pos + 20, 4), size32 = le(d, pos + 24, 4);
+        std::uint64_t offset = le(d, pos + 42, 4);
+        if (offset == 0xFFFFFFFF) {
+            // ZIP64 extra: sizes first (only those that overflowed), then the offset.
+            std::size_t e = pos + 46 + nameLen;
+            const std::size_t eEnd = e + extraLen;
+            while (e + 4 <= eEnd) {
+                const std::size_t id = le(d, e, 2), len = le(d, e + 2, 2);
+                if (e + 4 + len > eEnd)
+                    break;
+                if (id == 1) {
+                    std::size_t f = e + 4;
+                    if (size32 == 0xFFFFFFFF)
+                        f += 8;
+                    if (compSize32 == 0xFFFFFFFF)
+                        f += 8;
+                    if (f + 8 <= e + 4 + len)
+                        offset = le(d, f, 8);
+                }
+                e += 4 + len;
+            }
+        }
+        out.emplace(std::string(reinterpret_cast<const char *>(d.data() + pos + 46), nameLen), offset);
+        pos += 46 + nameLen + extraLen + commentLen;
+    }
+    return out;
+}
+} // namespace
+
+Result<std::shared_ptr<const ZipArchive>> ZipArchive::open(std::shared_ptr<const void> owner,
+                                                           std::span<const std::uint8_t> bytes, std::string label)
+{
+    if (bytes.size() == 0)
         return makeError(ErrorCode::Empty, label, "empty file, not a zip archive");
-    if (bytes->size() < 22)
+    if (bytes.size() < 22)
         return makeError(ErrorCode::Truncated, label, "too short for a zip archive");
 
     zip_error_t err;
     zip_error_init(&err);
-    zip_source_t *src = zip_source_buffer_create(bytes->data(), bytes->size(), 0, &err);
+    zip_source_t *src = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &err);
     if (!src) {
         Error e = makeError(ErrorCode::Io, label, "cannot read zip: " + zipErrorText(&err));
         zip_error_fini(&err);
@@ -65,7 +146,9 @@ Result<std::shared_ptr<const ZipArchive>> ZipArchive::open(std::shared_ptr<const
     zip_error_fini(&err);
 
     std::shared_ptr<ZipArchive> a(new ZipArchive);
-    a->m_bytes = std::move(bytes);
+    a->m_owner = std::move(owner);
+    a->m_data = bytes;
+    a->m_localOffsets = scanLocalOffsets(bytes);
     a->m_label = std::move(label);
     a->m_zip = z;
     const zip_int64_t n = zip_get_num_entries(z, 0);
@@ -95,12 +178,27 @@ const ZipEntry *ZipArchive::find(const std::string &name) const
     return it == m_index.end() ? nullptr : &m_entries[it->second];
 }
 
+std::optional<std::span<const std::uint8_t>> ZipArchive::storedBytes(const std::string &name) const
+{
+    const ZipEntry *e = find(name);
+    auto off = m_localOffsets.find(name);
+    if (!e || e->method != ZIP_CM_STORE || e->size != e->compressedSize || off == m_localOffsets.end())
+        return std::nullopt;
+    const std::uint64_t h = off->second;
+    if (h > m_data.size() || m_data.size() - h < 30 || le(m_data, h, 4) != 0x04034b50)
+        return std::nullopt;
+    const std::uint64_t start = h + 30 + le(m_data, h + 26, 2) + le(m_data, h + 28, 2);
+    if (start > m_data.size() || m_data.size() - start < e->size)
+        return std::nullopt;
+    return m_data.subspan(start, e->size);
+}
+
 Result<std::string> ZipArchive::read(const std::string &name, std::uint64_t cap) const
 {
     const ZipEntry *e = find(name);
     if (!e)
         return makeError(ErrorCode::Corrupt, m_label, fmt::format("no entry '{}'", name));
-    const std::uint64_t total = m_bytes->size();
+    const std::uint64_t total = m_data.size();
     if (e->compressedSize > total)
         return makeError(ErrorCode::Corrupt, m_label,
                          fmt::format("entry '{}' claims {} compressed bytes but the archive has only {}", name,

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,6 +36,9 @@ public:
     // `label` names the archive in error messages (e.g. "etrecord.bin:reference_outputs").
     static Result<std::shared_ptr<const ZipArchive>> open(std::shared_ptr<const MappedFile> bytes,
                                                           std::string label = {});
+    // Archive over bytes owned by `owner` (e.g. a stored entry of another archive).
+    static Result<std::shared_ptr<const ZipArchive>> open(std::shared_ptr<const void> owner,
+                                                          std::span<const std::uint8_t> bytes, std::string label);
     ~ZipArchive();
     ZipArchive(const ZipArchive &) = delete;
     ZipArchive &operator=(const ZipArchive &) = delete;
@@ -41,15 +46,20 @@ public:
     const std::string &label() const { return m_label; }
     const std::vector<ZipEntry> &entries() const { return m_entries; }
     const ZipEntry *find(const std::string &name) const;
-    std::uint64_t archiveSize() const { return m_bytes->size(); }
+    std::uint64_t archiveSize() const { return m_data.size(); }
 
     // Whole entry. Fails with LimitExceeded above `cap`, Corrupt when the data is shorter than
     // declared or fails its CRC.
     Result<std::string> read(const std::string &name, std::uint64_t cap = kDefaultEntryCap) const;
 
+    // The bytes of a stored (uncompressed) entry in place, without copying or CRC check; none
+    // for compressed entries or when the local header does not add up.
+    std::optional<std::span<const std::uint8_t>> storedBytes(const std::string &name) const;
 private:
     ZipArchive() = default;
-    std::shared_ptr<const MappedFile> m_bytes;
+    std::shared_ptr<const void> m_owner;
+    std::span<const std::uint8_t> m_data;
+    std::unordered_map<std::string, std::uint64_t> m_localOffsets; // from our own directory scan
     std::string m_label;
     std::vector<ZipEntry> m_entries;
     std::unordered_map<std::string, std::size_t> m_index;
