@@ -230,6 +230,7 @@ TimelineWidget::TimelineWidget(QWidget *parent)
     : QWidget(parent)
 {
     m_blockBox = new QComboBox(this);
+    m_blockBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_runBox = new QSpinBox(this);
     m_runBox->setPrefix(tr("run "));
     m_info = new QLabel(this);

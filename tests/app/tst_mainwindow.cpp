@@ -20,6 +20,8 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QProcess>
+#include <QHeaderView>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QStandardPaths>
@@ -83,6 +85,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("etscope-tests"));
+        QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
     }
 
     void dropFillsTree()
@@ -267,6 +271,47 @@ private Q_SLOTS:
         tabs->setCurrentIndex(2);
         QApplication::processEvents();
         QVERIFY(w.detailsPanel()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-modules.png")));
+    }
+
+    void supersededLoadIsDropped()
+    {
+        MainWindow w(quietOptions());
+        QSignalSpy finished(&w, &MainWindow::loadFinished);
+        QSignalSpy changed(&w, &MainWindow::sessionChanged);
+        w.openFiles({fixture("runtime/cnn_mlp_50runs/etdump.etdp")});
+        QVERIFY(w.isLoading());
+        w.openFiles({fixture("upstream/docs_tutorial.etdp")}); // supersedes the first load
+        QTRY_VERIFY(!w.isLoading());
+        QTRY_COMPARE(changed.size(), 1);
+        QTest::qWait(200); // a late result of the first load would arrive here
+        QCOMPARE(changed.size(), 1);
+        QVERIFY(QString::fromStdString(w.session()->inputs.etdump).endsWith(QStringLiteral("docs_tutorial.etdp")));
+        // The first load reports as cancelled (false), the second as loaded (true).
+        QCOMPARE(finished.size(), 2);
+        QCOMPARE(finished[0].first().toBool(), false);
+        QCOMPARE(finished[1].first().toBool(), true);
+    }
+
+    void settingsPersist()
+    {
+        QSettings().clear();
+        {
+            MainWindow w; // interactive defaults, settings on (test-mode config location)
+            QVERIFY(w.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+            QSignalSpy spy(&w, &MainWindow::loadFinished);
+            w.setTargetUnit(TimeScale::NS);
+            QVERIFY(spy.wait(10000));
+            w.treeView()->header()->resizeSection(EventTreeModel::NameColumn, 411);
+            w.close();
+        }
+        MainWindow again;
+        QCOMPARE(again.treeView()->header()->sectionSize(EventTreeModel::NameColumn), 411);
+        QVERIFY(again.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+        QCOMPARE(again.treeModel()->headerData(EventTreeModel::AvgColumn, Qt::Horizontal).toString(), QStringLiteral("avg (ns)"));
+        const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+        QVERIFY(!recent.isEmpty());
+        QVERIFY(recent.first().endsWith(QStringLiteral("docs_tutorial.etdp")));
+        QSettings().clear();
     }
 
     void screenshotMode()
