@@ -243,6 +243,43 @@ private slots:
         QVERIFY(q(rec->warnings()[0]).contains(QStringLiteral("etscope_unknown_note")));
     }
 
+    void deflatedEqualsStored()
+    {
+        // Same entries written stored and deflated by the generator: same programs and tensors.
+        auto stored = mustRead((kData + QStringLiteral("xnn_mlp_etrecord.bin")).toStdString());
+        auto deflated = mustRead((kData + QStringLiteral("xnn_mlp_etrecord_deflated_legacy.bin")).toStdString());
+        QVERIFY(stored && deflated);
+        QVERIFY(deflated->entries().size() > 2);
+        QCOMPARE(deflated->programs().size(), stored->programs().size());
+        const ETRecordProgram *a = stored->edgeProgram();
+        const ETRecordProgram *b = deflated->edgeProgram();
+        QVERIFY(a && b);
+        QCOMPARE(b->program->nodes.size(), a->program->nodes.size());
+        auto sa = stored->loadStateDict(*a);
+        auto sb = deflated->loadStateDict(*b);
+        QVERIFY(sa.ok() && sb.ok());
+        const PyValue *wa = sa->dict()->get("fc3.weight");
+        const PyValue *wb = sb->dict()->get("fc3.weight");
+        QVERIFY(wa && wb && wa->tensor() && wb->tensor());
+        auto va = tensorValues(*wa->tensor());
+        auto vb = tensorValues(*wb->tensor());
+        QVERIFY(va.ok() && vb.ok());
+        QCOMPARE(va->size(), std::size_t(64 * 128)); // nn.Linear(128, 64)
+        QVERIFY(*va == *vb);
+    }
+
+    void legacyRawPickleIsRefusedClearly()
+    {
+        auto rec = mustRead((kData + QStringLiteral("xnn_mlp_etrecord_deflated_legacy.bin")).toStdString());
+        QVERIFY(rec);
+        QVERIFY(rec->hasReferenceOutputs());
+        auto ref = rec->loadReferenceOutputs();
+        QVERIFY(!ref.ok());
+        QCOMPARE(ref.error().code, ErrorCode::Unsupported);
+        QVERIFY2(q(ref.error().message()).contains(QStringLiteral(":reference_outputs: raw Python pickle")),
+                 ref.error().message().c_str());
+    }
+
     void hostile_data()
     {
         QTest::addColumn<QString>("file");

@@ -127,9 +127,8 @@ def torchsave_like(pkl):
     """A zip shaped like a torch.save archive around an arbitrary pickle."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
-        z.writestr("archive/data.pkl", pkl)
-        z.writestr("archive/byteorder", "little")
-        z.writestr("archive/version", "3\n")
+        for name, data in (("archive/data.pkl", pkl), ("archive/byteorder", b"little"), ("archive/version", b"3\n")):
+            z.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data)
     return buf.getvalue()
 
 
@@ -148,7 +147,7 @@ def gen_hostile():
             data = z.read(info.filename)
             if info.filename == "archive/data/0":
                 data = data[:8]  # 2 floats left for a 4-element tensor
-            w.writestr(info.filename, data)
+            w.writestr(zipfile.ZipInfo(info.filename, date_time=(2026, 1, 1, 0, 0, 0)), data)
     write("hostile_short_storage.pt", out.getvalue())
     assert pkl
 
@@ -440,10 +439,11 @@ def serialize(gm, model, dialect, graph_id, method_handles=True):
     return json.dumps(doc), records
 
 
-def etrecord_zip(path, entries):
-    with zipfile.ZipFile(os.path.join(OUT, path), "w", zipfile.ZIP_STORED) as z:
+def etrecord_zip(path, entries, compression=zipfile.ZIP_STORED):
+    with zipfile.ZipFile(os.path.join(OUT, path), "w", compression) as z:
         for name, data in entries:
-            z.writestr(name, data)
+            # Fixed timestamps keep regenerated fixtures byte-identical.
+            z.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data, compress_type=compression)
 
 
 def program_entries(base, text, model, example):
@@ -516,6 +516,9 @@ def gen_etrecords():
         ("instruction_id_to_num_outs_map", json.dumps({"forward": {"0": 1, "2": 1}})),
     ]
     etrecord_zip("xnn_mlp_etrecord.bin", xentries)
+    # The same, deflated (readers must accept it), with a pre-2026-03 raw-pickle reference_outputs.
+    legacy = pickle.dumps({"forward": [[torch.ones(2)]]}, protocol=4)
+    etrecord_zip("xnn_mlp_etrecord_deflated_legacy.bin", xentries + [("reference_outputs", legacy)], zipfile.ZIP_DEFLATED)
 
     expected = {
         "cnn_mlp_etrecord.bin": {
