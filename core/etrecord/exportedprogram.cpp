@@ -31,9 +31,28 @@ std::string stringOr(const json *j, std::string fallback = {})
     return j && j->is_string() ? j->get<std::string>() : fallback;
 }
 
+// True when `j` nests deeper than `limit` (stops looking there, so the recursion is bounded).
+bool nestsDeeper(const json &j, int limit)
+{
+    if (!j.is_structured())
+        return false;
+    if (limit == 0)
+        return true;
+    for (const json &c : j)
+        if (nestsDeeper(c, limit - 1))
+            return true;
+    return false;
+}
+
 std::string compact(const json &j)
 {
-    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+    // nlohmann's dump recurses per level: hostile nesting must not reach it.
+    if (nestsDeeper(j, 64))
+        return "<JSON nested too deeply>";
+    std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (s.size() > 4096)
+        s = s.substr(0, 4096) + "...";
+    return s;
 }
 
 // Active member of a union: the only key, or the only non-null key (2023 spelling).

@@ -127,19 +127,25 @@ Result<std::vector<double>> tensorValues(const PyTensor &t)
         return bytes.error();
     const std::string &data = **bytes;
 
-    // Re-check bounds here too: a PyTensor may have been built by hand.
+    // Re-check bounds here too (a PyTensor may have been built by hand), without overflow.
+    constexpr std::int64_t kMaxElems = std::int64_t(1) << 46;
+    if (t.sizes.size() > 64 || t.storageOffset < 0 || t.storageOffset > kMaxElems)
+        return makeError(ErrorCode::LimitExceeded, label, "tensor shape or offset out of range");
     std::int64_t numel = 1, maxIndex = t.storageOffset;
     for (std::size_t d = 0; d < t.sizes.size(); ++d) {
-        if (t.sizes[d] < 0 || t.strides[d] < 0)
+        const std::int64_t s = t.sizes[d];
+        if (s < 0 || t.strides[d] < 0)
             return makeError(ErrorCode::Corrupt, label, "negative size or stride");
-        numel *= t.sizes[d];
-        if (t.sizes[d] > 0)
-            maxIndex += (t.sizes[d] - 1) * t.strides[d];
+        if (s > 0 && (numel > kMaxElems / s || t.strides[d] > kMaxElems / s))
+            return makeError(ErrorCode::LimitExceeded, label, "tensor too large");
+        numel *= s;
+        if (s > 0)
+            maxIndex += (s - 1) * t.strides[d];
     }
     std::vector<double> out;
     if (numel == 0)
         return out;
-    if (t.storageOffset < 0 || static_cast<std::uint64_t>(maxIndex + 1) * *esize > data.size())
+    if (static_cast<std::uint64_t>(maxIndex + 1) * *esize > data.size())
         return makeError(ErrorCode::Corrupt, label, "tensor view exceeds its storage");
     out.reserve(static_cast<std::size_t>(numel));
 

@@ -186,7 +186,7 @@ private:
         return PyValue(PyGlobal{module, name});
     }
 
-    Result<PyValue> call(const PyValue &callable, std::vector<PyValue> args);
+    Result<PyValue> call(const PyValue &callable, std::vector<PyValue> args, int depth = 0);
     Result<PyValue> rebuildTensor(const std::vector<PyValue> &args, bool v3);
     Status validate(const PyValue &v, std::size_t depth);
 
@@ -260,7 +260,12 @@ Result<PyValue> Vm::rebuildTensor(const std::vector<PyValue> &args, bool v3)
     if (!esize)
         return err(ErrorCode::Unsupported, "tensor dtype without element size");
     // The view must fit its storage: checked now, from metadata only, so reading later is safe.
+    // The limits keep every product and sum below int64 overflow.
     constexpr std::int64_t kMaxElems = std::int64_t(1) << 46;
+    if (t->sizes.size() > 64)
+        return err(ErrorCode::LimitExceeded, fmt::format("tensor has {} dimensions", t->sizes.size()));
+    if (t->storageOffset > kMaxElems)
+        return err(ErrorCode::LimitExceeded, "tensor storage offset too large");
     std::int64_t numel = 1, maxIndex = t->storageOffset;
     for (std::size_t d = 0; d < t->sizes.size(); ++d) {
         const std::int64_t s = t->sizes[d];
@@ -282,8 +287,10 @@ Result<PyValue> Vm::rebuildTensor(const std::vector<PyValue> &args, bool v3)
     return PyValue(std::move(t));
 }
 
-Result<PyValue> Vm::call(const PyValue &callable, std::vector<PyValue> args)
+Result<PyValue> Vm::call(const PyValue &callable, std::vector<PyValue> args, int depth)
 {
+    if (depth > 8)
+        return err(ErrorCode::Refused, "rebuild calls nested too deeply");
     const PyGlobal *g = callable.global();
     if (!g)
         return err(ErrorCode::Refused, fmt::format("refusing to call a {} (only allow-listed globals)", pyKindName(callable.kind())));
@@ -306,7 +313,7 @@ Result<PyValue> Vm::call(const PyValue &callable, std::vector<PyValue> args)
     if (q == "torch._tensor._rebuild_from_type_v2") {
         if (args.size() < 3 || !args[2].sequence())
             return err(ErrorCode::Corrupt, "_rebuild_from_type_v2 with malformed arguments");
-        return call(args[0], *args[2].sequence());
+        return call(args[0], *args[2].sequence(), depth + 1);
     }
     if (q == "collections.OrderedDict") {
         if (!args.empty())

@@ -328,6 +328,20 @@ private slots:
         QCOMPARE(rec->warnings().size(), std::size_t(2));
     }
 
+    void deeplyNestedArgumentIsNotDumped()
+    {
+        const int n = 100000;
+        std::string deep(std::size_t(n), '[');
+        deep.append(std::size_t(n), ']');
+        const std::string text = std::string("{\"graph_module\": {\"graph\": {\"nodes\": [{\"target\": \"x.y\", \"inputs\": [{\"name\": \"a\", \"arg\": {\"as_graph\": ") +
+                                 deep + "}}]}]}}}";
+        auto p = parseExportedProgram(text, "deep.json");
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().message().c_str());
+        QCOMPARE(p->nodes.size(), std::size_t(1));
+        QCOMPARE(q(p->nodes[0].inputs[0].arg.kind), QStringLiteral("as_graph"));
+        QCOMPARE(q(p->nodes[0].inputs[0].arg.text), QStringLiteral("<JSON nested too deeply>"));
+    }
+
     void lenientJson()
     {
         auto j = parseLenientJson("{\"a\": NaN, \"b\": [-Infinity, Infinity], \"s\": \"NaN -Infinity \\\"Infinity\\\"\"}", "t.json");

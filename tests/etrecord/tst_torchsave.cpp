@@ -235,6 +235,21 @@ private slots:
         QVERIFY(v.error().message().starts_with("hand.pkl: "));
     }
 
+    void deepNestingIsRefusedWithoutOverflow()
+    {
+        // 200,000 nested lists: a recursive reader or destructor would overflow the stack.
+        const std::size_t n = 200000;
+        std::string s = "\x80\x02";
+        s.append(n, ']');
+        s.append(n - 1, 'a');
+        s += '.';
+        UnpicklerOptions opts;
+        opts.label = "deep.pkl";
+        auto v = unpickle(bytesOf(s), opts);
+        QVERIFY(!v.ok());
+        QCOMPARE(v.error().code, ErrorCode::LimitExceeded);
+    }
+
     void decodesHandWrittenPickle()
     {
         // (1, -2, 3.5 (BINFLOAT big-endian), 'a', LONG1 2^40, None) built by hand from §4.2.
