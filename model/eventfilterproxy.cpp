@@ -1,5 +1,6 @@
 #include "eventfilterproxy.h"
 
+#include "eventtreemodel.h"
 #include "modelroles.h"
 
 namespace etscope {
@@ -76,6 +77,14 @@ bool EventFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &source
 
 bool EventFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
 {
+    if (const auto *tree = qobject_cast<const EventTreeModel *>(sourceModel())) {
+        const int lb = tree->blockOfBlockRow(left);
+        const int rb = tree->blockOfBlockRow(right);
+        if (lb >= 0 && rb >= 0)
+            return sortOrder() == Qt::DescendingOrder ? lb > rb : lb < rb;
+        if (EventTreeModel::isNumericColumn(left.column()))
+            return tree->numericSortKey(left) < tree->numericSortKey(right);
+    }
     if (left.data(EventIndexRole).toInt() < 0 && right.data(EventIndexRole).toInt() < 0) {
         // Blocks keep file order in both directions; only events inside them are ranked.
         const bool less = left.data(BlockIndexRole).toInt() < right.data(BlockIndexRole).toInt();

@@ -61,6 +61,8 @@ void EventTreeModel::buildNodes()
     m_blockNodes.clear();
     m_eventNodes.clear();
     m_blockMaxAvg.clear();
+    for (auto &keys : m_sortKeys)
+        keys.clear();
     if (!m_session)
         return;
     const auto &blocks = m_session->blocks;
@@ -386,6 +388,44 @@ QVariant EventTreeModel::data(const QModelIndex &index, int role) const
     if (!node || !m_session)
         return {};
     return node->event < 0 ? blockData(*node, index.column(), role) : eventData(*node, index.column(), role);
+}
+
+int EventTreeModel::blockOfBlockRow(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    return node && node->event < 0 ? node->block : -1;
+}
+
+bool EventTreeModel::isNumericColumn(int column)
+{
+    return isStatColumn(column) || column == InstructionColumn || column == RunsColumn;
+}
+
+double EventTreeModel::numericSortKey(const QModelIndex &index) const
+{
+    const int column = index.column();
+    if (!index.isValid() || !isNumericColumn(column) || !m_session)
+        return -1.0;
+    std::vector<double> &keys = m_sortKeys[column];
+    if (keys.size() != m_nodes.size()) {
+        keys.resize(m_nodes.size());
+        for (std::size_t n = 0; n < m_nodes.size(); ++n) {
+            const Node &node = m_nodes[n];
+            if (node.event < 0) {
+                keys[n] = -1.0;
+                continue;
+            }
+            const Event &e = m_session->blocks[node.block].events[node.event];
+            if (column == InstructionColumn)
+                keys[n] = e.instructionId;
+            else if (column == RunsColumn)
+                keys[n] = e.perfData ? double(e.perfData->raw.size()) : 0.0;
+            else // same convention as SortRole: rows without timing sort below every measured row
+                keys[n] = e.perfData ? statValue(*e.perfData, column) : -1.0;
+        }
+    }
+    const auto id = index.internalId();
+    return id < keys.size() ? keys[id] : -1.0;
 }
 
 QModelIndex EventTreeModel::indexForEvent(int blockIndex, int eventIndex) const

@@ -56,6 +56,12 @@ public:
     const Event *eventAt(const QModelIndex &index) const;
 
     // Formatting shared with the details panel: 6 significant digits like the Inspector prints.
+    // Fast paths for the proxy's lessThan (called n·log n times when sorting 100k rows):
+    // block index of a block row (-1 for events), and the raw number behind numeric columns.
+    int blockOfBlockRow(const QModelIndex &index) const;
+    static bool isNumericColumn(int column);
+    double numericSortKey(const QModelIndex &index) const;
+
     static QString formatDuration(double value);
     static QString moduleText(const Event &event);
     static QString debugHandlesText(const Event &event);
@@ -79,6 +85,9 @@ private:
     std::vector<int> m_blockNodes;
     std::vector<std::vector<int>> m_eventNodes; // [block][event] -> node
     std::vector<double> m_blockMaxAvg;
+    // Per numeric column, the sort key of every node, filled on first sort: Events are large
+    // and scattered, so reading them inside the comparator is dominated by cache misses.
+    mutable std::vector<double> m_sortKeys[NUM_COLUMNS];
 };
 
 } // namespace etscope
