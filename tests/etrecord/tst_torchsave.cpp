@@ -211,11 +211,11 @@ private slots:
         QTest::addColumn<QByteArray>("pickle");
         QTest::addColumn<int>("code");
         using B = QByteArray;
-        QTest::newRow("subprocess.Popen") << B("\x80\x02" "csubprocess\nPopen\n" "X\x02\x00\x00\x00ls" "\x85R.", 23) << int(ErrorCode::Refused);
+        QTest::newRow("subprocess.Popen") << B("\x80\x02" "csubprocess\nPopen\n" "X\x02\x00\x00\x00" "ls" "\x85R.", 30) << int(ErrorCode::Refused);
         QTest::newRow("STACK_GLOBAL posix.system") << B("\x80\x04" "\x8c\x05posix" "\x8c\x06system" "\x93" "\x8c\x02id" "\x85R.") << int(ErrorCode::Refused);
         QTest::newRow("call a dtype") << B("\x80\x02" "ctorch\nfloat32\n" ")R.") << int(ErrorCode::Refused);
         QTest::newRow("cycle") << B("\x80\x02" "]q\x00h\x00" "a.", 9) << int(ErrorCode::Refused);
-        QTest::newRow("truncated string") << B("\x80\x02X\xff\x00\x00\x00ab", 9) << int(ErrorCode::Truncated);
+        QTest::newRow("truncated string") << B("\x80\x02X\xff\x00\x00\x00" "ab", 9) << int(ErrorCode::Truncated);
         QTest::newRow("no STOP") << B("\x80\x02K\x01") << int(ErrorCode::Truncated);
         QTest::newRow("unknown memo") << B("\x80\x02h\x05.") << int(ErrorCode::Corrupt);
         QTest::newRow("underflow") << B("\x80\x02a.") << int(ErrorCode::Corrupt);
