@@ -371,6 +371,21 @@ void MainWindow::setTargetUnit(TimeScale unit)
         m_unitBox->setCurrentIndex(i);
 }
 
+void MainWindow::setSourceUnit(TimeScale source, double cyclesPerSecond)
+{
+    {
+        // One reload for both changes.
+        const QSignalBlocker blockRate(m_cyclesPerSecond);
+        if (cyclesPerSecond > 0)
+            m_cyclesPerSecond->setValue(cyclesPerSecond / 1e6);
+    }
+    const int i = m_sourceBox->findData(int(source));
+    if (i >= 0 && i != m_sourceBox->currentIndex())
+        m_sourceBox->setCurrentIndex(i);
+    else
+        reloadWithTimeSettings();
+}
+
 void MainWindow::reloadWithTimeSettings()
 {
     if (m_options.persistSettings) {

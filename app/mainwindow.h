@@ -72,6 +72,8 @@ public:
     ModuleRollupView *moduleRollup() const { return m_modules; }
     QFrame *messageBar() const { return m_messageBar; }
     void setTargetUnit(TimeScale unit);
+    // Source unit of the raw ticks; cyclesPerSecond is used when the source is cycles.
+    void setSourceUnit(TimeScale source, double cyclesPerSecond = 0);
 
 public Q_SLOTS:
     void selectEvent(int blockIndex, int eventIndex);

@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace etscope {
@@ -227,6 +228,9 @@ QVariant EventTreeModel::headerData(int section, Qt::Orientation orientation, in
 
 QString EventTreeModel::formatDuration(double value)
 {
+    // Large tick/ns counts read better whole than as 1.89882e+06.
+    if (std::abs(value) >= 1e5 && std::abs(value) < 1e15)
+        return QString::number(value, 'f', 0);
     return QString::number(value, 'g', 6);
 }
 

@@ -314,6 +314,28 @@ private Q_SLOTS:
         QSettings().clear();
     }
 
+    void cyclesSource()
+    {
+        MainWindow w(quietOptions());
+        QVERIFY(w.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+        const QAbstractItemModel *m = w.treeView()->model();
+        auto executeAvg = [&] { return m->index(28, EventTreeModel::AvgColumn, m->index(1, 0)).data().toString(); };
+        // Ticks read as cycles at 1 GHz are nanoseconds again: 1898821 ticks → 1.898821 ms.
+        QSignalSpy spy(&w, &MainWindow::loadFinished);
+        w.setSourceUnit(TimeScale::Cycles, 1e9);
+        QVERIFY(spy.wait(10000));
+        QCOMPARE(executeAvg(), QStringLiteral("1.89882"));
+        // At 2 GHz the same ticks take half as long: 0.9494105 ms.
+        w.setSourceUnit(TimeScale::Cycles, 2e9);
+        QVERIFY(spy.wait(10000));
+        QCOMPARE(executeAvg(), QStringLiteral("0.949411"));
+        // cycles → cycles: the raw tick difference.
+        w.setTargetUnit(TimeScale::Cycles);
+        QVERIFY(spy.wait(10000));
+        QCOMPARE(executeAvg(), QStringLiteral("1898821"));
+        QCOMPARE(m->headerData(EventTreeModel::AvgColumn, Qt::Horizontal).toString(), QStringLiteral("avg (cycles)"));
+    }
+
     void screenshotMode()
     {
         const QString exe = QStringLiteral(ETSCOPE_BINARY_DIR "/app/etscope");
