@@ -2,6 +2,9 @@
 #include "command.h"
 
 #include "etdump/etdumpfile.h"
+#ifdef ETSCOPE_HAVE_ETRECORD
+#include "etrecord/etrecordsupport.h"
+#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -111,6 +114,9 @@ void reexecWithHugePages(char **argv)
 int main(int argc, char **argv)
 {
     reexecWithHugePages(argv);
+#ifdef ETSCOPE_HAVE_ETRECORD
+    etscope::installETRecordSupport(); // every command's --etrecord links events to the graph
+#endif
     using namespace etscope::cli;
     CLI::App app{"etscope-cli: inspect ExecuTorch ETDump, debug buffer and ETRecord files"};
     app.require_subcommand(0, 1);
