@@ -1,0 +1,145 @@
+// Numeric gap widgets. Heatmap on the real cnn_mlp run vs the numpy-perturbed buffer (rows 3,
+// 14 and 25 perturbed: see tests/tools/gen_gap_perturbed.py); tensor statistics by hand.
+// Renders each widget to PNG under the build directory (looked at while developing).
+
+#include "analysis/numericgap.h"
+#include "delegatetriageview.h"
+#include "gapheatmapwidget.h"
+#include "tensorinspectorwidget.h"
+
+#include <QSignalSpy>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace etscope;
+using namespace etscope::analysis;
+using namespace etscope::gapui;
+
+namespace {
+
+const std::string kCnn = ETSCOPE_SHARED_DIR "/fixtures/runtime/cnn_mlp_intermediates/";
+
+std::shared_ptr<const Session> load(const std::string &etdump, const std::string &buffer)
+{
+    SessionInputs in;
+    in.etdump = etdump;
+    in.debugBuffer = buffer;
+    auto s = loadSession(in);
+    if (!s)
+        qFatal("%s", s.error().message().c_str());
+    return *s;
+}
+
+GapTable perturbedTable(Metric m, std::shared_ptr<const Session> &runtime)
+{
+    runtime = load(kCnn + "etdump.etdp", ETSCOPE_TEST_DATA_DIR "/analysis/cnn_mlp_perturbed.bin");
+    auto refSession = load(kCnn + "etdump.etdp", kCnn + "debug_output.bin");
+    auto ref = referenceFromSession(*refSession);
+    GapOptions o;
+    o.metric = m;
+    o.threshold = m == Metric::SNR ? 1000.0 : 0.0;
+    auto t = computeNumericGap(*runtime, *ref, o);
+    if (!t)
+        qFatal("%s", t.error().message().c_str());
+    return *t;
+}
+
+void savePng(QWidget &w, const char *name)
+{
+    w.resize(w.sizeHint().expandedTo(QSize(640, 400)));
+    const QString path = QStringLiteral(ETSCOPE_BINARY_DIR "/%1").arg(QLatin1String(name));
+    QVERIFY(w.grab().save(path));
+}
+
+} // namespace
+
+class TestGapUi : public QObject
+{
+    Q_OBJECT
+private slots:
+    void heatmapMarksPerturbedRows()
+    {
+        std::shared_ptr<const Session> s;
+        GapTable mse = perturbedTable(Metric::MSE, s);
+        GapTable snr = perturbedTable(Metric::SNR, s);
+        GapHeatmapWidget w;
+        w.setTables({mse, snr});
+        QCOMPARE(w.rowCount(), 28);
+        QCOMPARE(w.columnCount(), 6); // up to 3 outputs (native_layer_norm) x 2 metrics
+        // The worst MSE is instruction 25's spike (0.025): full severity; exact rows: 0.
+        QCOMPARE(w.severity(25, 0), 1.0);
+        QCOMPARE(w.severity(0, 0), 0.0);
+        QVERIFY(w.severity(3, 0) > 0.3 && w.severity(3, 0) < 1.0); // non-zero error: never "exact"
+        QVERIFY(w.severity(14, 0) > w.severity(3, 0)); // 1.19e-3 > 1.0e-4
+        QVERIFY(std::isnan(w.value(0, 1)));             // convolution has one output
+        // SNR: -9.8 dB (row 25) is the worst column value; +inf rows are the best.
+        QCOMPARE(w.severity(25, 3), 1.0);
+        QCOMPARE(w.severity(1, 3), 0.0);
+
+        QSignalSpy spy(&w, &GapHeatmapWidget::eventSelected);
+        w.resize(w.sizeHint());
+        QTest::mouseClick(&w, Qt::LeftButton, {}, w.cellRect(25, 0).center());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), mse.rows[25].blockIndex);
+        QCOMPARE(spy.at(0).at(1).toInt(), mse.rows[25].eventIndex);
+        QCOMPARE(s->blocks[std::size_t(mse.rows[25].blockIndex)].events[std::size_t(mse.rows[25].eventIndex)].instructionId, 25);
+        savePng(w, "gap_heatmap.png");
+    }
+
+    void triageWorstFirst()
+    {
+        std::shared_ptr<const Session> s;
+        GapTable t = perturbedTable(Metric::MSE, s);
+        // cnn_mlp is not delegated: mark two rows as delegate calls to exercise the view.
+        t.rows[3].delegated = true;
+        t.rows[3].backend = "XnnpackBackend";
+        t.rows[25].delegated = true;
+        t.rows[25].backend = "VulkanBackend";
+        DelegateTriageView v;
+        v.setData(*s, t);
+        QCOMPARE(v.tree()->topLevelItemCount(), 2);
+        QCOMPARE(v.tree()->topLevelItem(0)->text(0), QStringLiteral("VulkanBackend")); // 0.025 > 1e-4
+        QCOMPARE(v.tree()->topLevelItem(0)->text(1), QStringLiteral("25"));
+        QVERIFY(!v.tree()->topLevelItem(0)->text(3).isEmpty()); // latency from the real ETDump
+        QSignalSpy spy(&v, &DelegateTriageView::eventSelected);
+        v.tree()->setCurrentItem(v.tree()->topLevelItem(1));
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(1).toInt(), t.rows[3].eventIndex);
+        savePng(v, "gap_triage.png");
+    }
+
+    void tensorStatsByHand()
+    {
+        // ref [[1,2],[3,4]], run [[1,2],[3.5,4]]: diff [0,0,0.5,0] → min 0, max 0.5, mean 0.125,
+        // unbiased std sqrt((3·0.125² + 0.375²)/3) = 0.25; worst element [1,0]; 3 exact zeros.
+        auto ref = NumTensor::fromDoubles(ScalarType::Float, {2, 2}, {1, 2, 3, 4});
+        auto run = NumTensor::fromFloats({2, 2}, {1, 2, 3.5f, 4});
+        auto st = computePairStats(ref, run);
+        QVERIFY(st.comparable);
+        QCOMPARE(st.difference.min, 0.0);
+        QCOMPARE(st.difference.max, 0.5);
+        QCOMPARE(st.difference.mean, 0.125);
+        QCOMPARE(st.difference.stddev, 0.25);
+        QCOMPARE(st.reference.mean, 2.5);
+        QCOMPARE(st.exactZeros, std::int64_t(3));
+        QCOMPARE(st.worst.front().index, (std::vector<std::int64_t>{1, 0}));
+        QCOMPARE(st.worst.front().absDiff, 0.5);
+        QVERIFY(!computePairStats(ref, NumTensor::fromFloats({4}, {1, 2, 3, 4})).comparable);
+
+        std::shared_ptr<const Session> s;
+        GapTable t = perturbedTable(Metric::MSE, s);
+        TensorInspectorWidget w;
+        w.setRow(t.rows[25]);
+        QVERIFY(w.stats().comparable);
+        // The spike: element 7 of the [1, 10] addmm output got +0.5 (gen_gap_perturbed.py).
+        QCOMPARE(w.stats().worst.front().index, (std::vector<std::int64_t>{0, 7}));
+        QVERIFY(std::abs(w.stats().worst.front().absDiff - 0.5) < 1e-6);
+        QCOMPARE(w.stats().exactZeros, std::int64_t(9));
+        savePng(w, "gap_tensor_inspector.png");
+    }
+};
+
+QTEST_MAIN(TestGapUi)
+#include "tst_gapui.moc"

@@ -1,0 +1,93 @@
+#include "delegatetriageview.h"
+
+#include <QHeaderView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace etscope::gapui {
+
+namespace {
+enum Col { Backend, Instruction, Replaced, Latency, Gap, Source, ColCount };
+constexpr int kBlockRole = Qt::UserRole + 1, kEventRole = Qt::UserRole + 2;
+} // namespace
+
+DelegateTriageView::DelegateTriageView(QWidget *parent) : QWidget(parent), m_tree(new QTreeWidget(this))
+{
+    auto *lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->addWidget(m_tree);
+    m_tree->setRootIsDecorated(false);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setColumnCount(ColCount);
+    m_tree->setHeaderLabels({tr("Backend"), tr("Instr"), tr("Replaced ops"), tr("Latency (avg)"), tr("Worst gap"),
+                             tr("Source")});
+    m_tree->header()->setSectionResizeMode(Replaced, QHeaderView::Stretch);
+    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
+        if (item)
+            emit eventSelected(item->data(0, kBlockRole).toInt(), item->data(0, kEventRole).toInt());
+    });
+}
+
+void DelegateTriageView::setData(const Session &session, const analysis::GapTable &table)
+{
+    m_tree->clear();
+    std::vector<const analysis::GapRow *> rows;
+    for (const auto &r : table.rows)
+        if (r.delegated)
+            rows.push_back(&r);
+    const auto dir = table.direction;
+    std::stable_sort(rows.begin(), rows.end(), [dir](const analysis::GapRow *a, const analysis::GapRow *b) {
+        return analysis::badness(dir, a->worst(dir)) > analysis::badness(dir, b->worst(dir));
+    });
+    m_tree->setHeaderLabels({tr("Backend"), tr("Instr"), tr("Replaced ops"), tr("Latency (avg)"),
+                             tr("Worst gap (%1)").arg(QString::fromLatin1(analysis::metricName(table.metric))), tr("Source")});
+    for (const auto *r : rows) {
+        auto *item = new QTreeWidgetItem(m_tree);
+        item->setText(Backend, r->backend.empty() ? tr("(unknown)") : QString::fromStdString(r->backend));
+        item->setText(Instruction, QString::number(r->instructionId));
+        // Replaced ops: the graph nodes the delegate call was linked to (ETRecord), else the
+        // reference-side ops it was matched with.
+        QStringList ops;
+        for (const auto &n : r->stackTraces)
+            ops << QString::fromStdString(n.nodeName);
+        if (ops.isEmpty())
+            for (const auto &o : r->referenceOps)
+                ops << QString::fromStdString(o);
+        item->setText(Replaced, ops.join(QStringLiteral(", ")));
+        const Event *ev = nullptr;
+        if (r->blockIndex >= 0 && r->blockIndex < int(session.blocks.size())
+            && r->eventIndex < int(session.blocks[std::size_t(r->blockIndex)].events.size()))
+            ev = &session.blocks[std::size_t(r->blockIndex)].events[std::size_t(r->eventIndex)];
+        if (ev && ev->perfData)
+            item->setText(Latency, QStringLiteral("%1 %2").arg(ev->perfData->avg, 0, 'g', 5)
+                                       .arg(QString::fromStdString(std::string(timeScaleName(session.blocks[std::size_t(r->blockIndex)].targetTimeScale)))));
+        const double w = r->worst(dir);
+        item->setText(Gap, std::isnan(w) ? QStringLiteral("–") : QString::number(w, 'g', 6));
+        item->setData(Gap, Qt::UserRole, w);
+        for (const auto &n : r->stackTraces)
+            if (n.stackTrace) {
+                // Last line of a Python stack trace is the innermost frame: the user's code.
+                QStringList lines = QString::fromStdString(*n.stackTrace).trimmed().split(QLatin1Char('\n'));
+                QString loc;
+                for (const auto &l : lines)
+                    if (l.trimmed().startsWith(QLatin1String("File ")))
+                        loc = l.trimmed();
+                item->setText(Source, loc.isEmpty() ? lines.value(0) : loc);
+                item->setToolTip(Source, QString::fromStdString(*n.stackTrace));
+                break;
+            }
+        if (r->flagged)
+            for (int c = 0; c < ColCount; ++c)
+                item->setForeground(c, QColor(200, 30, 30));
+        item->setData(0, kBlockRole, r->blockIndex);
+        item->setData(0, kEventRole, r->eventIndex);
+    }
+    for (int c = 0; c < ColCount; ++c)
+        if (c != Replaced)
+            m_tree->resizeColumnToContents(c);
+}
+
+} // namespace etscope::gapui
