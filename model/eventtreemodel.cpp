@@ -64,6 +64,8 @@ void EventTreeModel::buildNodes()
     m_blockMaxAvg.clear();
     for (auto &keys : m_sortKeys)
         keys.clear();
+    m_filterTexts.clear();
+    m_nameCache.clear();
     if (!m_session)
         return;
     const auto &blocks = m_session->blocks;
@@ -361,18 +363,8 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
         return {};
     case BlockIndexRole: return node.block;
     case EventIndexRole: return node.event;
-    case FilterTextRole: {
-        QString text = toQString(e.name);
-        for (const auto &op : e.opTypes)
-            text += QLatin1Char('\n') + toQString(op);
-        for (const LinkedNode &ln : e.linkedNodes)
-            if (ln.moduleStack)
-                for (const ModuleFrame &f : *ln.moduleStack)
-                    text += QLatin1Char('\n') + toQString(normalizeModulePath(f.path)) + QLatin1Char(' ') + toQString(f.type);
-        if (e.delegateBackendName)
-            text += QLatin1Char('\n') + toQString(*e.delegateBackendName);
-        return text;
-    }
+    case FilterTextRole:
+        return filterText(node, e);
     case IsDelegatedRole: return e.isDelegatedOp;
     case IsFrameworkRole: return e.isFramework();
     case IsOperatorCallRole: return e.isOperatorCall();
@@ -384,6 +376,37 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
     }
     default: return {};
     }
+}
+
+QString EventTreeModel::filterText(const Node &node, const Event &e) const
+{
+    // Built once per row and kept: re-typing a filter re-reads every row, and most rows share
+    // their text (same kernel name, no ETRecord fields), which implicit sharing makes cheap.
+    if (m_filterTexts.size() != m_nodes.size())
+        m_filterTexts.assign(m_nodes.size(), QString());
+    const std::size_t id = std::size_t(&node - m_nodes.data());
+    QString &cached = m_filterTexts[id];
+    if (!cached.isNull())
+        return cached;
+    const bool plain = e.opTypes.empty() && e.linkedNodes.empty() && !e.delegateBackendName;
+    if (plain) {
+        auto it = m_nameCache.find(e.name);
+        if (it == m_nameCache.end())
+            it = m_nameCache.emplace(e.name, toQString(e.name)).first;
+        cached = it->second;
+        return cached;
+    }
+    QString text = toQString(e.name);
+    for (const auto &op : e.opTypes)
+        text += QLatin1Char('\n') + toQString(op);
+    for (const LinkedNode &ln : e.linkedNodes)
+        if (ln.moduleStack)
+            for (const ModuleFrame &f : *ln.moduleStack)
+                text += QLatin1Char('\n') + toQString(normalizeModulePath(f.path)) + QLatin1Char(' ') + toQString(f.type);
+    if (e.delegateBackendName)
+        text += QLatin1Char('\n') + toQString(*e.delegateBackendName);
+    cached = text;
+    return cached;
 }
 
 QVariant EventTreeModel::data(const QModelIndex &index, int role) const

@@ -5,6 +5,8 @@
 #include <QAbstractItemModel>
 
 #include <memory>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace etscope {
@@ -79,6 +81,7 @@ private:
     QVariant eventData(const Node &node, int column, int role) const;
     QVariant blockData(const Node &node, int column, int role) const;
     void buildNodes();
+    QString filterText(const Node &node, const Event &e) const;
 
     std::shared_ptr<const Session> m_session;
     std::vector<Node> m_nodes;
@@ -88,6 +91,8 @@ private:
     // Per numeric column, the sort key of every node, filled on first sort: Events are large
     // and scattered, so reading them inside the comparator is dominated by cache misses.
     mutable std::vector<double> m_sortKeys[NUM_COLUMNS];
+    mutable std::vector<QString> m_filterTexts;
+    mutable std::unordered_map<std::string, QString> m_nameCache;
 };
 
 } // namespace etscope
