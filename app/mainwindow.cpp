@@ -209,6 +209,16 @@ void MainWindow::createDocks()
     resizeDocks({detailsDock}, {560}, Qt::Horizontal);
     resizeDocks({timelineDock}, {250}, Qt::Vertical);
 
+    // Right-click on any chart exports it; the File menu has the same entries.
+    const std::pair<QWidget *, QString> charts[] = {{m_histogram, QStringLiteral("histogram")},
+                                                    {m_topChart, QStringLiteral("top-events")},
+                                                    {m_timeline, QStringLiteral("timeline")}};
+    for (const auto &[chart, name] : charts) {
+        chart->setContextMenuPolicy(Qt::ActionsContextMenu);
+        auto *save = new QAction(tr("Save Chart as PNG or SVG…"), chart);
+        connect(save, &QAction::triggered, this, [this, chart = chart, name = name] { exportChartInteractive(chart, name); });
+        chart->addAction(save);
+    }
     connect(m_topChart, &TopEventsChart::eventClicked, this, &MainWindow::selectEvent);
     connect(m_timeline, &TimelineWidget::eventClicked, this, &MainWindow::selectEvent);
     connect(m_modules, &ModuleRollupView::moduleActivated, this, [this](const QString &path) {
