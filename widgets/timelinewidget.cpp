@@ -103,7 +103,9 @@ protected:
         p.fillRect(rect(), palette().base());
         if (!m_block || m_layout.bars.empty()) {
             p.setPen(palette().color(QPalette::PlaceholderText));
-            p.drawText(rect(), Qt::AlignCenter, QObject::tr("No timestamps for this run."));
+            p.drawText(rect(), Qt::AlignCenter,
+                       m_block ? QObject::tr("No timestamps for this run.")
+                               : QObject::tr("Open an ETDump to see one run as a timeline."));
             return;
         }
         // Axis with "nice" tick spacing (1, 2, 5 × 10^k).
