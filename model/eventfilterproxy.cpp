@@ -23,7 +23,7 @@ void EventFilterProxy::setFilterText(const QString &text, bool isRegex)
     m_regex = QRegularExpression(isRegex ? text : QRegularExpression::escape(text),
                                  QRegularExpression::CaseInsensitiveOption);
     m_valid = m_regex.isValid();
-    invalidateRowsFilter();
+    invalidateFilterFast();
 }
 
 void EventFilterProxy::setDelegatedOnly(bool on)
@@ -31,7 +31,7 @@ void EventFilterProxy::setDelegatedOnly(bool on)
     if (on == m_delegatedOnly)
         return;
     m_delegatedOnly = on;
-    invalidateRowsFilter();
+    invalidateFilterFast();
 }
 
 void EventFilterProxy::setHideFramework(bool on)
@@ -39,7 +39,7 @@ void EventFilterProxy::setHideFramework(bool on)
     if (on == m_hideFramework)
         return;
     m_hideFramework = on;
-    invalidateRowsFilter();
+    invalidateFilterFast();
 }
 
 void EventFilterProxy::setHideOperatorCalls(bool on)
@@ -47,7 +47,15 @@ void EventFilterProxy::setHideOperatorCalls(bool on)
     if (on == m_hideOperatorCalls)
         return;
     m_hideOperatorCalls = on;
-    invalidateRowsFilter();
+    invalidateFilterFast();
+}
+
+void EventFilterProxy::invalidateFilterFast()
+{
+    // invalidateRowsFilter() removes the rows that no longer match range by range, which is
+    // quadratic when a filter hides most of a million interleaved rows; dropping the mapping
+    // (a layout change) and rebuilding it lazily is linear.
+    invalidate();
 }
 
 bool EventFilterProxy::anyFilterActive() const

@@ -33,6 +33,7 @@ protected:
 
 private:
     bool anyFilterActive() const;
+    void invalidateFilterFast();
 
     QString m_text;
     bool m_isRegex = false;
