@@ -237,8 +237,12 @@ QDockWidget *MainWindow::addAnalysisDock(QWidget *widget, const QString &title, 
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
     if (dockWidgetArea(dock) == Qt::NoDockWidgetArea)
         addDockWidget(Qt::BottomDockWidgetArea, dock);
-    if (m_viewMenu)
+    if (m_viewMenu) {
+        // Added after the window restored its layout (docks of other views): put it back where
+        // the user left it last time, if the saved state knows it.
         m_viewMenu->addAction(dock->toggleViewAction());
+        restoreDockWidget(dock);
+    }
     return dock;
 }
 

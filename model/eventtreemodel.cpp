@@ -419,8 +419,13 @@ QVariant EventTreeModel::data(const QModelIndex &index, int role) const
 
 int EventTreeModel::blockOfBlockRow(const QModelIndex &index) const
 {
-    const Node *node = nodeAt(index);
-    return node && node->event < 0 ? node->block : -1;
+    // m_blockNodes is short and ascending; searching it avoids touching the (large, scattered)
+    // node array inside the sort comparator.
+    if (!index.isValid())
+        return -1;
+    const int id = int(index.internalId());
+    const auto it = std::lower_bound(m_blockNodes.begin(), m_blockNodes.end(), id);
+    return it != m_blockNodes.end() && *it == id ? int(it - m_blockNodes.begin()) : -1;
 }
 
 bool EventTreeModel::isNumericColumn(int column)
