@@ -263,6 +263,8 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
         return makeError(ErrorCode::InvalidArgument, "",
                          fmt::format("{} has no intermediate outputs", reference.description));
     t.matchedByHandle = byHandles;
+    if (!runtime.debugBuffer)
+        t.warnings.push_back("no debug buffer: runtime tensors are zeros, as the Inspector substitutes");
 
     auto rt = byHandles ? collectByHandle(runtime, &t.warnings) : collectByInstruction(runtime);
     if (!rt)
@@ -314,19 +316,28 @@ std::string gapTableText(const GapTable &t)
 {
     std::string out = fmt::format("reference: {}  (matched by {})\n", t.referenceDescription,
                                   t.matchedByHandle ? "debug handle" : "instruction");
-    out += fmt::format("{:>5}  {:<4} {:<36} {:<24} {}\n", "instr", "flag", "runtime op", fmt::format("gap {}", metricName(t.metric)),
-                       "runtime output");
-    for (const auto &r : t.rows) {
-        std::vector<std::string> g;
-        for (double x : r.gap)
-            g.push_back(fmt::format("{:.6g}", x));
+    auto opText = [](const GapRow &r) {
         std::string op = joinStrings(r.runtimeOps);
         if (r.delegated)
             op += r.backend.empty() ? " [delegated]" : " [" + r.backend + "]";
-        out += fmt::format("{:>5}  {:<4} {:<36} {:<24} {}\n", r.instructionId, r.flagged ? "!!" : "",
-                           op, r.error.empty() ? fmt::format("{}", fmt::join(g, " ")) : "error: " + r.error,
-                           summarizeValue(r.runtime));
+        return op;
+    };
+    auto gapCell = [](const GapRow &r) {
+        std::vector<std::string> g;
+        for (double x : r.gap)
+            g.push_back(fmt::format("{:.6g}", x));
+        return r.error.empty() ? fmt::format("{}", fmt::join(g, " ")) : "error: " + r.error;
+    };
+    std::size_t opW = 10, gapW = 10;
+    for (const auto &r : t.rows) {
+        opW = std::max(opW, opText(r).size());
+        gapW = std::max(gapW, gapCell(r).size());
     }
+    out += fmt::format("{:>5}  {:<4} {:<{}} {:<{}} {}\n", "instr", "flag", "runtime op", opW,
+                       fmt::format("gap {}", metricName(t.metric)), gapW, "runtime output");
+    for (const auto &r : t.rows)
+        out += fmt::format("{:>5}  {:<4} {:<{}} {:<{}} {}\n", r.instructionId, r.flagged ? "!!" : "", opText(r), opW,
+                           gapCell(r), gapW, summarizeValue(r.runtime));
     for (const auto &w : t.warnings)
         out += "warning: " + w + "\n";
     return out;
