@@ -354,6 +354,45 @@ private slots:
         QVERIFY(!bad.ok());
         QVERIFY(bad.error().message().find("etdump.etdp") != std::string::npos);
     }
+
+    // Real DELEGATE_CALLs (XNNPACK fixture + its ETRecord) against a torch.save'd AOT file:
+    // tests/tools/gen_gap_aot_xnnpack.py perturbed both delegate outputs and computed the MSEs.
+    void aotOutputsThroughDelegates()
+    {
+        installETRecordSupport();
+        QFile f(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/analysis/xnn_mlp_aot_expected.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray rows = QJsonDocument::fromJson(f.readAll()).object()["rows"].toArray();
+        const std::string dir = ETSCOPE_SHARED_DIR "/fixtures/runtime/xnnpack_mlp_intermediates/";
+        SessionInputs in;
+        in.etdump = dir + "etdump.etdp";
+        in.debugBuffer = dir + "debug_output.bin";
+        in.etrecord = ETSCOPE_TEST_DATA_DIR "/etrecord/xnn_mlp_etrecord.bin";
+        auto s = loadSession(in);
+        QVERIFY2(s.ok(), s.ok() ? "" : s.error().message().c_str());
+        auto ref = referenceFromAotOutputs(ETSCOPE_TEST_DATA_DIR "/analysis/xnn_mlp_aot_outputs.pt");
+        QVERIFY2(ref.ok(), ref.ok() ? "" : ref.error().message().c_str());
+        GapOptions o;
+        o.threshold = 0.0;
+        auto t = computeNumericGap(**s, *ref, o);
+        QVERIFY2(t.ok(), t.ok() ? "" : t.error().message().c_str());
+        QCOMPARE(qsizetype(t->rows.size()), rows.size());
+        for (int i = 0; i < rows.size(); ++i) {
+            const QJsonObject e = rows[i].toObject();
+            const GapRow &r = t->rows[std::size_t(i)];
+            QCOMPARE(r.instructionId, std::int32_t(e["instruction"].toInt()));
+            QCOMPARE(r.flagged, e["perturbed"].toBool());
+            QCOMPARE(r.delegated, !e["backend"].toString().isEmpty());
+            QCOMPARE(QString::fromStdString(r.backend), e["backend"].toString());
+            const QJsonArray g = e["gap_mse"].toArray();
+            QCOMPARE(qsizetype(r.gap.size()), g.size());
+            for (int k = 0; k < g.size(); ++k)
+                QVERIFY(close(r.gap[std::size_t(k)], g[k].toDouble()));
+        }
+        // The delegate's handle tuple keeps the ETRecord's duplicates, as the Inspector's.
+        QCOMPARE(t->rows[0].debugHandles, (std::vector<std::int64_t>{1, 1, 2, 3, 3, 4, 5}));
+        QVERIFY(!t->rows[0].stackTraces.empty());
+    }
 #endif
 
     void roundingMatchesPython()
