@@ -175,6 +175,11 @@ private Q_SLOTS:
         QCOMPARE(debug->topLevelItemCount(), 3);
         QCOMPARE(debug->topLevelItem(0)->text(1), QStringLiteral("float32[1, 128]"));
         QVERIFY(!debug->topLevelItem(0)->text(2).isEmpty()); // min computed from the buffer
+        auto *tabs = w.detailsPanel()->findChild<QTabWidget *>();
+        tabs->setCurrentIndex(3);
+        w.detailsPanel()->resize(700, 360);
+        QApplication::processEvents();
+        QVERIFY(w.detailsPanel()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-debugdata.png")));
         // Delegated operators live under their DELEGATE_CALL in the tree.
         const QAbstractItemModel *m = w.treeView()->model();
         const QModelIndex execute = childNamed(m, {}, QStringLiteral("Execute"));
