@@ -12,6 +12,7 @@ struct TableArgs {
     InputOptions in;
     bool all = false; // keep OPERATOR_CALL rows
     bool json = false;
+    bool modules = false;
     std::string output;
 };
 
@@ -22,6 +23,7 @@ Setup tableSetup(char sep, bool isTable)
         addInputOptions(sub, args->in);
         sub.add_flag("--all", args->all, "Keep OPERATOR_CALL rows (the Inspector hides them)");
         sub.add_flag("--json", args->json, "Print the same rows as JSON");
+        sub.add_flag("--modules", args->modules, "Add a last column with each event's module path (needs --etrecord)");
         sub.add_option("-o,--output", args->output, isTable ? "Write to this file instead of stdout"
                                                             : "Output file (default: stdout)");
         return std::function<int()>([args, sep, isTable] {
@@ -30,11 +32,12 @@ Setup tableSetup(char sep, bool isTable)
                 return 1;
             TableOptions opt;
             opt.includeOperatorCalls = args->all;
+            opt.includeModuleColumn = args->modules;
             std::string text;
             if (args->json)
                 text = formatJson(session->blocks, opt);
             else if (isTable)
-                text = formatFancyGrid(session->blocks, opt) ;
+                text = formatFancyGrid(session->blocks, opt);
             else
                 text = formatDelimited(session->blocks, sep, opt);
             if (auto st = writeOutput(args->output, text); !st)

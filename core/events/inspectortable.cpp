@@ -193,7 +193,7 @@ std::string repeat(const char *glyph, std::size_t n)
     return out;
 }
 
-std::vector<GridCell> rowCells(std::size_t index, const TableRow &r)
+std::vector<GridCell> rowCells(std::size_t index, const TableRow &r, const TableOptions &options)
 {
     const Event &e = *r.event;
     std::vector<GridCell> cells;
@@ -216,10 +216,20 @@ std::vector<GridCell> rowCells(std::size_t index, const TableRow &r)
         cells.emplace_back(startTimeText(e.startTimes));
     else
         cells.emplace_back(std::monostate{});
+    if (options.includeModuleColumn)
+        cells.emplace_back(eventModulePath(e));
     return cells;
 }
 
 } // namespace
+
+std::string eventModulePath(const Event &e)
+{
+    for (const LinkedNode &n : e.linkedNodes)
+        if (n.moduleStack && !n.moduleStack->empty())
+            return n.moduleStack->back().path;
+    return {};
+}
 
 std::string pythonFloatRepr(double v)
 {
@@ -333,6 +343,8 @@ std::vector<std::string> inspectorTableHeaders(TimeScale target, const TableOpti
         h.push_back(s + unit);
     for (const char *s : {"op_types", "is_delegated_op", "delegate_backend_name", "start_time"})
         h.emplace_back(s);
+    if (options.includeModuleColumn)
+        h.emplace_back("module");
     return h;
 }
 
@@ -434,7 +446,7 @@ std::string formatFancyGrid(const std::vector<EventBlock> &blocks, const TableOp
     std::vector<std::vector<GridCell>> cells;
     cells.reserve(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i)
-        cells.push_back(rowCells(i, rows[i]));
+        cells.push_back(rowCells(i, rows[i], options));
     return renderFancyGrid(headers, cells);
 }
 
@@ -465,7 +477,7 @@ std::string formatDelimited(const std::vector<EventBlock> &blocks, char sep, con
     }
     out += '\n';
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto cells = rowCells(i, rows[i]);
+        const auto cells = rowCells(i, rows[i], options);
         for (std::size_t c = 0; c < cells.size(); ++c) {
             if (c)
                 out += sep;
@@ -507,6 +519,7 @@ std::string formatJson(const std::vector<EventBlock> &blocks, const TableOptions
             o["debug_handles"] = *e.debugHandles;
         else
             o["debug_handles"] = nullptr;
+        o["module"] = eventModulePath(e);
         arr.push_back(std::move(o));
     }
     // Names come from the file and need not be UTF-8: replace bad bytes instead of throwing.

@@ -21,7 +21,11 @@ struct TableRow {
 struct TableOptions {
     bool includeOperatorCalls = false; // the Inspector drops them
     bool includeUnits = true;          // "p50 (ms)" headers
+    bool includeModuleColumn = false;  // extra last column "module" (not in the Inspector's table)
 };
+
+// Innermost module path of the first linked node that has a module stack ("" if none).
+std::string eventModulePath(const Event &e);
 
 std::vector<TableRow> inspectorTableRows(const std::vector<EventBlock> &blocks, const TableOptions & = {});
 std::vector<std::string> inspectorTableHeaders(TimeScale target, const TableOptions & = {});

@@ -106,6 +106,23 @@ private slots:
         QVERIFY(buf.out.contains("error:"));
     }
 
+    void etrecordColumns()
+    {
+        // The sample ETRecord was generated from a traced PyTorch model whose first layer is
+        // self.stem.conv (tests/tools/gen_etrecord_fixtures.py), for the same 28-instruction
+        // program as the real cnn_mlp ETDump (instruction 0 = convolution).
+        const QString dir = QStringLiteral(ETSCOPE_SOURCE_DIR "/resources/samples/cnn_mlp_50runs/");
+        const Run r = run({u"tsv"_qs, u"--modules"_qs, u"--etdump"_qs, dir + u"etdump.etdp"_qs, u"--etrecord"_qs,
+                           dir + u"etrecord.bin"_qs});
+        QCOMPARE(r.code, 0);
+        const QList<QByteArray> lines = r.out.split('\n');
+        QVERIFY(lines[0].endsWith("\tstart_time\tmodule"));
+        const QList<QByteArray> conv = lines[3].split('\t');
+        QCOMPARE(conv[2], QByteArray("native_call_convolution.out"));
+        QCOMPARE(conv[9], QByteArray("['aten.convolution.default']"));
+        QCOMPARE(conv[13], QByteArray("L['self'].stem.conv"));
+    }
+
     void version()
     {
         const Run r = run({u"--version"_qs});
