@@ -13,6 +13,10 @@
 
 #include <cmath>
 
+#ifdef ETSCOPE_HAVE_ETRECORD
+#include "etrecord/etrecordsupport.h"
+#endif
+
 using namespace etscope;
 using namespace etscope::analysis;
 using namespace etscope::gapui;
@@ -109,6 +113,44 @@ private slots:
         QCOMPARE(spy.at(0).at(1).toInt(), t.rows[3].eventIndex);
         savePng(v, "gap_triage.png");
     }
+
+#ifdef ETSCOPE_HAVE_ETRECORD
+    // Real XNNPACK delegate calls vs the AOT file of tests/tools/gen_gap_aot_xnnpack.py
+    // (delegate 2: MSE 2.5e-4 > delegate 0: 2.3e-5).
+    void triageOnRealDelegates()
+    {
+        installETRecordSupport();
+        const std::string dir = ETSCOPE_SHARED_DIR "/fixtures/runtime/xnnpack_mlp_intermediates/";
+        SessionInputs in;
+        in.etdump = dir + "etdump.etdp";
+        in.debugBuffer = dir + "debug_output.bin";
+        in.etrecord = ETSCOPE_TEST_DATA_DIR "/etrecord/xnn_mlp_etrecord.bin";
+        auto s = loadSession(in);
+        QVERIFY(s.ok());
+        auto ref = referenceFromAotOutputs(ETSCOPE_TEST_DATA_DIR "/analysis/xnn_mlp_aot_outputs.pt");
+        QVERIFY(ref.ok());
+        GapOptions o;
+        o.threshold = 0.0;
+        auto t = computeNumericGap(**s, *ref, o);
+        QVERIFY(t.ok());
+        DelegateTriageView v;
+        v.setData(**s, *t);
+        QCOMPARE(v.tree()->topLevelItemCount(), 2);
+        QCOMPARE(v.tree()->topLevelItem(0)->text(0), QStringLiteral("XnnpackBackend"));
+        QCOMPARE(v.tree()->topLevelItem(0)->text(1), QStringLiteral("2"));
+        QCOMPARE(v.tree()->topLevelItem(1)->text(1), QStringLiteral("0"));
+        // Replaced ops are the linked graph nodes; the source column names the user's line.
+        QVERIFY(v.tree()->topLevelItem(0)->text(2).contains(QStringLiteral("aten_")));
+        QCOMPARE(v.tree()->topLevelItem(0)->text(5), QStringLiteral("cnn_mlp.py:258"));
+        savePng(v, "gap_triage_xnnpack.png");
+
+        GapHeatmapWidget w;
+        w.setTables({*t});
+        QCOMPARE(w.rowCount(), 4);
+        QCOMPARE(w.severity(2, 0), 1.0);
+        savePng(w, "gap_heatmap_xnnpack.png");
+    }
+#endif
 
     void tensorStatsByHand()
     {

@@ -1,6 +1,8 @@
 #include "delegatetriageview.h"
 
+#include <QFileInfo>
 #include <QHeaderView>
+#include <QRegularExpression>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -57,6 +59,7 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
             for (const auto &o : r->referenceOps)
                 ops << QString::fromStdString(o);
         item->setText(Replaced, ops.join(QStringLiteral(", ")));
+        item->setToolTip(Replaced, ops.join(QLatin1Char('\n')));
         const Event *ev = nullptr;
         if (r->blockIndex >= 0 && r->blockIndex < int(session.blocks.size())
             && r->eventIndex < int(session.blocks[std::size_t(r->blockIndex)].events.size()))
@@ -75,7 +78,11 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
                 for (const auto &l : lines)
                     if (l.trimmed().startsWith(QLatin1String("File ")))
                         loc = l.trimmed();
-                item->setText(Source, loc.isEmpty() ? lines.value(0) : loc);
+                // Short "file.py:line" in the cell, the whole trace in the tooltip.
+                static const QRegularExpression re(QStringLiteral("File \"([^\"]*)\", line (\\d+)"));
+                const auto m = re.match(loc);
+                item->setText(Source, m.hasMatch() ? QStringLiteral("%1:%2").arg(QFileInfo(m.captured(1)).fileName(), m.captured(2))
+                                                   : (loc.isEmpty() ? lines.value(0) : loc));
                 item->setToolTip(Source, QString::fromStdString(*n.stackTrace));
                 break;
             }
