@@ -206,7 +206,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(timelineDock, modulesDock);
     timelineDock->raise();
     resizeDocks({detailsDock, m_histogramDock}, {440, 360}, Qt::Vertical);
-    resizeDocks({detailsDock}, {560}, Qt::Horizontal);
+    resizeDocks({detailsDock}, {500}, Qt::Horizontal);
     resizeDocks({timelineDock}, {250}, Qt::Vertical);
 
     // Right-click on any chart exports it; the File menu has the same entries.
@@ -356,9 +356,9 @@ void MainWindow::createActions()
 void MainWindow::setDefaultColumnWidths()
 {
     QHeaderView *h = m_tree->header();
-    h->resizeSection(EventTreeModel::NameColumn, 330);
+    h->resizeSection(EventTreeModel::NameColumn, 300);
     for (int c = EventTreeModel::P10Column; c <= EventTreeModel::MaxColumn; ++c)
-        h->resizeSection(c, 92);
+        h->resizeSection(c, 84);
     h->resizeSection(EventTreeModel::OpTypesColumn, 200);
     h->resizeSection(EventTreeModel::DelegatedColumn, 72);
     h->resizeSection(EventTreeModel::BackendColumn, 110);

@@ -80,7 +80,7 @@ void HistogramWidget::setValues(const QString &eventName, const std::vector<doub
     const int nBins = int(m_bins.counts.size());
     m_chart->setTitle(tr("%1 — %2 runs").arg(eventName).arg(values.size()));
 
-    auto *set = new QBarSet(tr("runs per bin"));
+    auto *set = new QBarSet(tr("runs"));
     set->setColor(QColor(0x3b, 0x82, 0xc4));
     set->setBorderColor(QColor(0x2a, 0x5f, 0x91));
     int maxCount = 0;
@@ -135,7 +135,8 @@ void HistogramWidget::setValues(const QString &eventName, const std::vector<doub
         if (!std::isfinite(m.value))
             continue;
         auto *line = new QLineSeries;
-        line->setName(QString::fromLatin1(m.label) + QLatin1Char(' ') + EventTreeModel::formatDuration(m.value)
+        // Four digits keep the three legend entries on one line; the details panel has all six.
+        line->setName(QString::fromLatin1(m.label) + QLatin1Char(' ') + QString::number(m.value, 'g', 4)
                       + QLatin1Char(' ') + unit);
         QPen pen(m.color);
         pen.setWidthF(2);
