@@ -27,6 +27,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeView>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -295,6 +296,33 @@ private Q_SLOTS:
         QCOMPARE(finished.size(), 2);
         QCOMPARE(finished[0].first().toBool(), false);
         QCOMPARE(finished[1].first().toBool(), true);
+    }
+
+    void cancelThenDropSeveralFiles()
+    {
+        MainWindow w(quietOptions());
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::loadFinished);
+        w.openFiles({fixture("runtime/cnn_mlp_50runs/etdump.etdp")});
+        QVERIFY(w.isLoading());
+        QList<QToolButton *> buttons = w.findChildren<QToolButton *>();
+        QToolButton *cancelButton = nullptr;
+        for (QToolButton *b : buttons)
+            if (b->text() == QStringLiteral("Cancel"))
+                cancelButton = b;
+        QVERIFY(cancelButton);
+        cancelButton->click();
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().toBool(), false);
+        QVERIFY(!w.isLoading());
+        QVERIFY(!w.session());
+
+        // One drop with both files, in "wrong" order: content decides which is which.
+        const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
+        dropFiles(&w, {dir + QStringLiteral("debug_output.bin"), dir + QStringLiteral("etdump.etdp")});
+        QVERIFY(waitLoaded(w));
+        QVERIFY(w.session()->debugBuffer);
+        QCOMPARE(QString::fromStdString(w.session()->debugBuffer->path()), dir + QStringLiteral("debug_output.bin"));
     }
 
     void settingsPersist()
