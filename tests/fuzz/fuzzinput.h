@@ -27,8 +27,9 @@ inline bool skipKnownIssues()
 }
 
 // The project rule for errors: one line that names the file. Aborts (a finding) otherwise.
-// Known: several readers quote raw bytes from the file (identifiers, zip entry names) in their
-// messages, so a crafted file can put a newline there; skipped in campaigns, see regressions/.
+// Readers must not quote raw bytes from the file (identifiers, zip entry names, pickle values)
+// in their messages: a crafted file could put a newline there. Relaxed in campaigns while a
+// reported case is open (see regressions/).
 inline void checkErrorMessage(const std::string &message, const char *file)
 {
     const bool allowRawBytes = skipKnownIssues();
