@@ -115,8 +115,9 @@ void TopEventsChart::rebuild()
     yAxis->append(labels);
     auto *xAxis = new QValueAxis;
     xAxis->setRange(0, maxAvg * 1.05);
+    xAxis->applyNiceNumbers(); // round tick values (0.1, 0.2, …) instead of range/4 fractions
     xAxis->setTitleText(tr("average latency (%1)").arg(unit));
-    xAxis->setLabelFormat(QStringLiteral("%.4g"));
+    xAxis->setLabelFormat(QStringLiteral("%g"));
     m_chart->addAxis(yAxis, Qt::AlignLeft);
     m_chart->addAxis(xAxis, Qt::AlignBottom);
     series->attachAxis(yAxis);

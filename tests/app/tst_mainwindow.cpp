@@ -8,6 +8,8 @@
 #include "histogramwidget.h"
 #include "mainwindow.h"
 #include "modelroles.h"
+#include "modulerollupmodel.h"
+#include "modulerollupview.h"
 #include "timelinewidget.h"
 #include "topeventschart.h"
 
@@ -277,6 +279,12 @@ private Q_SLOTS:
         tabs->setCurrentIndex(2);
         QApplication::processEvents();
         QVERIFY(w.detailsPanel()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-modules.png")));
+        // Module roll-up: top-level modules of the CNN+MLP sorted by total latency.
+        QVERIFY(w.moduleRollup()->model()->rowCount() > 0);
+        w.moduleRollup()->resize(800, 300);
+        w.topEventsChart()->resize(800, 400);
+        QVERIFY(w.moduleRollup()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/module-rollup.png")));
+        QVERIFY(w.topEventsChart()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/top-events.png")));
     }
 
     void supersededLoadIsDropped()
