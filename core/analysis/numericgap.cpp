@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <thread>
 #include <tuple>
 
 namespace etscope::analysis {
@@ -277,17 +278,41 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
     else
         byInstruction(*rt, reference, t);
 
-    for (auto &row : t.rows) {
-        auto g = compareValues(*cmp, row.reference, row.runtime);
-        if (!g) {
-            row.error = g.error().reason;
-            continue;
+    auto computeRows = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            GapRow &row = t.rows[i];
+            auto g = compareValues(*cmp, row.reference, row.runtime);
+            if (!g) {
+                row.error = g.error().reason;
+                continue;
+            }
+            row.gap = std::move(*g);
+            if (opts.threshold)
+                for (double x : row.gap)
+                    row.flagged = row.flagged || exceedsThreshold(t.direction, x, *opts.threshold);
         }
-        row.gap = std::move(*g);
-        if (opts.threshold)
-            for (double x : row.gap)
-                row.flagged = row.flagged || exceedsThreshold(t.direction, x, *opts.threshold);
+    };
+    // Large tables are memory-bound: split the rows over a few threads (each row is written
+    // by exactly one thread; comparators are stateless). Small tables stay on this thread.
+    std::int64_t elements = 0;
+    for (const auto &row : t.rows)
+        for (const auto &it : row.runtime.items)
+            elements += it.numel;
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t workers = elements < (std::int64_t(1) << 22) ? 1 : std::min<std::size_t>({hw, 8, t.rows.size()});
+    if (workers <= 1) {
+        computeRows(0, t.rows.size());
+        return t;
     }
+    std::vector<std::thread> threads;
+    const std::size_t chunk = (t.rows.size() + workers - 1) / workers;
+    for (std::size_t w = 0; w < workers; ++w) {
+        const std::size_t b = w * chunk, e = std::min(t.rows.size(), b + chunk);
+        if (b < e)
+            threads.emplace_back(computeRows, b, e);
+    }
+    for (auto &th : threads)
+        th.join();
     return t;
 }
 
