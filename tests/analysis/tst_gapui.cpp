@@ -90,6 +90,17 @@ private slots:
         QCOMPARE(spy.at(0).at(1).toInt(), mse.rows[25].eventIndex);
         QCOMPARE(s->blocks[std::size_t(mse.rows[25].blockIndex)].events[std::size_t(mse.rows[25].eventIndex)].instructionId, 25);
         savePng(w, "gap_heatmap.png");
+
+        const QString svg = QStringLiteral(ETSCOPE_BINARY_DIR "/gap_heatmap_export.svg");
+        QVERIFY(w.saveImage(svg));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(text.contains("<svg"));
+        QVERIFY(text.contains("native_call_addmm.out")); // row labels are text in the SVG
+        const QString png = QStringLiteral(ETSCOPE_BINARY_DIR "/gap_heatmap_export.png");
+        QVERIFY(w.saveImage(png));
+        QCOMPARE(QImage(png).size(), w.sizeHint());
     }
 
     void triageWorstFirst()

@@ -1,10 +1,12 @@
 #include "gapheatmapwidget.h"
 
+#include <QFileInfo>
 #include <QFontMetrics>
 #include <QHelpEvent>
 #include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QSvgGenerator>
 #include <QToolTip>
 
 #include <cmath>
@@ -200,6 +202,32 @@ void GapHeatmapWidget::paintEvent(QPaintEvent *)
     p.drawText(QRect(8, y - 2, m_labelWidth - 12, 16), Qt::AlignLeft | Qt::AlignVCenter, tr("log scale, per column"));
     p.drawText(QRect(bar.left(), bar.bottom() + 2, bar.width(), 16), Qt::AlignLeft, tr("best / exact"));
     p.drawText(QRect(bar.left(), bar.bottom() + 2, bar.width(), 16), Qt::AlignRight, tr("worst"));
+}
+
+bool GapHeatmapWidget::saveImage(const QString &path)
+{
+    const QSize size = sizeHint();
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+        QSvgGenerator gen;
+        gen.setFileName(path);
+        gen.setSize(size);
+        gen.setViewBox(QRect(QPoint(0, 0), size));
+        gen.setTitle(tr("etscope numeric gap"));
+        const QSize old = this->size();
+        resize(size);
+        QPainter p;
+        if (!p.begin(&gen))
+            return false;
+        render(&p);
+        p.end();
+        resize(old);
+        return QFileInfo(path).size() > 0;
+    }
+    const QSize old = this->size();
+    resize(size);
+    const bool ok = grab().save(path);
+    resize(old);
+    return ok;
 }
 
 bool GapHeatmapWidget::hitTest(const QPoint &pos, int &row, int &column) const

@@ -30,6 +30,9 @@ public:
     QRect cellRect(int row, int column) const;
 
     QSize sizeHint() const override;
+    // Writes the heatmap at its size hint: SVG when the name ends in .svg, else a raster image
+    // in the format the suffix names (PNG, ...). Returns false when the file cannot be written.
+    bool saveImage(const QString &path);
 
 signals:
     void eventSelected(int blockIndex, int eventIndex);
