@@ -163,6 +163,11 @@ int DetailsPanel::frameCount() const
     return n;
 }
 
+QString DetailsPanel::metadataText() const
+{
+    return m_metadata->toPlainText();
+}
+
 int DetailsPanel::debugValueCount() const
 {
     return m_debug->topLevelItemCount();

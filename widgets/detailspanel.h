@@ -33,6 +33,7 @@ public:
     QTreeWidget *propertiesTree() const { return m_properties; }
     QTreeWidget *debugTree() const { return m_debug; }
     QTreeWidget *framesTree() const { return m_frames; }
+    QString metadataText() const;
 
 Q_SIGNALS:
     // Emitted when a frame is activated whose file does not exist locally.

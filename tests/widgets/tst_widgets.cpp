@@ -175,6 +175,8 @@ private Q_SLOTS:
         node.moduleStack = std::vector<ModuleFrame>{{"L__self___features", "features", "torch.nn.Sequential"},
                                                     {"L__self___features_0", "features.0", "torch.nn.Conv2d"}};
         e.linkedNodes.push_back(node);
+        // Per-run delegate metadata: run 0 binary (hex dump), run 1 text (shown as is).
+        e.delegateDebugMetadatas = {std::string("\x01\x02" "abc", 5), std::string("cycles=1234")};
         block.events.push_back(e);
         session->blocks.push_back(block);
 
@@ -191,6 +193,11 @@ private Q_SLOTS:
         QVERIFY(viewer);
         QCOMPARE(viewer->currentLine(), 23);
         QVERIFY(viewer->editor()->textCursor().block().text().startsWith(QStringLiteral("x23 = 23")));
+
+        const QString meta = panel.metadataText();
+        QVERIFY2(meta.contains(QStringLiteral("000000  01 02 61 62 63 ")), qPrintable(meta));
+        QVERIFY(meta.contains(QStringLiteral("..abc")));
+        QVERIFY(meta.contains(QStringLiteral("run 1 (11 bytes):\ncycles=1234")));
 
         QSignalSpy missing(&panel, &DetailsPanel::frameUnavailable);
         Q_EMIT frames->itemActivated(frames->topLevelItem(0)->child(1), 0);
