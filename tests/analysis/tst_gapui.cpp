@@ -3,6 +3,7 @@
 // Renders each widget to PNG under the build directory (looked at while developing).
 
 #include "analysis/numericgap.h"
+#include "compareresultschart.h"
 #include "delegatetriageview.h"
 #include "gapheatmapwidget.h"
 #include "tensorinspectorwidget.h"
@@ -162,6 +163,22 @@ private slots:
         savePng(w, "gap_heatmap_xnnpack.png");
     }
 #endif
+
+    void compareResultsChart()
+    {
+        // r = [1,2,3] vs o = [1,2,4] (snr 11.46, mse 0.33, cosine 0.99 by hand, see
+        // tst_numericgap) and an identical pair (snr inf).
+        std::vector<NumValue> r{NumValue::tensor(NumTensor::fromDoubles(ScalarType::Double, {3}, {1, 2, 3})),
+                                NumValue::tensor(NumTensor::fromFloats({2}, {1, 5}))};
+        std::vector<NumValue> o{NumValue::tensor(NumTensor::fromFloats({3}, {1, 2, 4})),
+                                NumValue::tensor(NumTensor::fromFloats({2}, {1, 5}))};
+        CompareResultsChart c;
+        c.setResults(compareResults(r, o));
+        QCOMPARE(c.results().size(), std::size_t(2));
+        QCOMPARE(roundTo2(c.results()[0].snr), 11.46);
+        QVERIFY(std::isinf(c.results()[1].snr));
+        savePng(c, "compare_results_chart.png");
+    }
 
     void tensorStatsByHand()
     {
