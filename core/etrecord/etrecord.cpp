@@ -125,7 +125,7 @@ Result<PyValue> ETRecord::loadBlob(const std::string &entry) const
 {
     if (entry.empty() || !m_zip->find(entry))
         return PyValue(PyNone{});
-    const std::string label = m_path + ":" + entry;
+    const std::string label = m_path + ":" + printable(entry);
     // Stored blobs (the normal case) are opened in place: a 100 MB state dict costs no copy.
     if (auto view = m_zip->storedBytes(entry); view && view->size() >= 4 && (*view)[0] == 'P' && (*view)[1] == 'K') {
         auto inner = ZipArchive::open(std::shared_ptr<const void>(m_zip), *view, label);
@@ -236,7 +236,7 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
     // Pass 2: programs. A graph-map entry that is not a program JSON is an unknown entry.
     for (std::size_t idx : programEntries) {
         ETRecordEntry &e = rec->m_entries[idx];
-        const std::string label = path + ":" + e.name;
+        const std::string label = path + ":" + printable(e.name);
         auto text = z.read(e.name, kMaxJsonEntry);
         if (!text)
             return text.error();
@@ -280,7 +280,7 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
             }
         }
         if (!slot) {
-            rec->m_warnings.push_back(fmt::format("{}:{}: companion of no program, ignored", path, e.name));
+            rec->m_warnings.push_back(fmt::format("{}:{}: companion of no program, ignored", path, printable(e.name)));
             e.kind = ETRecordEntryKind::Unknown;
         }
     }
@@ -302,7 +302,7 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
         auto readMethod = [&](const std::string &method, const json &m) {
             auto &maps = rec->m_methods[method];
             if (!m.is_object()) {
-                rec->m_warnings.push_back(fmt::format("{}:debug_handle_map: method '{}' is not an object", path, method));
+                rec->m_warnings.push_back(fmt::format("{}:debug_handle_map: method '{}' is not an object", path, printable(method)));
                 return;
             }
             for (auto it = m.begin(); it != m.end(); ++it) {
@@ -318,7 +318,7 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
                 }
                 if (!instr) {
                     rec->m_warnings.push_back(fmt::format("{}:debug_handle_map: {}/{} ignored (not instruction -> int or list)",
-                                                          path, method, it.key()));
+                                                          path, printable(method), printable(it.key())));
                     continue;
                 }
                 maps.debugHandles[*instr] = std::move(d);
@@ -350,7 +350,7 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
             for (auto it = mit->begin(); it != mit->end(); ++it) {
                 auto instr = parseDecimal(it.key());
                 if (!instr || !it->is_object()) {
-                    rec->m_warnings.push_back(fmt::format("{}:delegate_map: {}/{} ignored", path, mit.key(), it.key()));
+                    rec->m_warnings.push_back(fmt::format("{}:delegate_map: {}/{} ignored", path, printable(mit.key()), printable(it.key())));
                     continue;
                 }
                 DelegateEntry d;
@@ -366,7 +366,7 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
                             l = std::vector<std::int64_t>{iit->get<std::int64_t>()};
                         if (!l) {
                             rec->m_warnings.push_back(fmt::format("{}:delegate_map: {}/{}/{} ignored (not a handle list)",
-                                                                  path, mit.key(), it.key(), iit.key()));
+                                                                  path, printable(mit.key()), printable(it.key()), printable(iit.key())));
                             continue;
                         }
                         d.identifiers.emplace_back(iit.key(), std::move(*l));

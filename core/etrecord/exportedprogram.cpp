@@ -2,6 +2,7 @@
 
 #include "etrecord/lenientjson.h"
 #include "etrecord/modulestack.h"
+#include "etrecord/pyvalue.h"
 
 #include <fmt/format.h>
 
@@ -422,7 +423,7 @@ Result<ExportedProgram> parseExportedProgram(std::string_view text, const std::s
                             n.debugHandle = h;
                         else
                             p.warnings.push_back(fmt::format("{}: node #{} has debug_handle '{}', not an integer", label,
-                                                             index, value));
+                                                             index, printable(value)));
                     }
                 }
             }

@@ -1,6 +1,7 @@
 #include "etrecord/linker.h"
 
 #include "etrecord/etrecord.h"
+#include "etrecord/pyvalue.h"
 
 #include <fmt/format.h>
 
@@ -113,7 +114,7 @@ Result<LinkReport> linkETRecord(std::vector<EventBlock> &blocks, const ETRecord 
                         ++report.danglingHandles;
                         if (warnedDangling.insert(h).second)
                             report.warnings.push_back(fmt::format("{}: debug handle {} (instruction {}) matches no node of {}",
-                                                                  record.path(), h, e.instructionId, graph->entryName));
+                                                                  record.path(), h, e.instructionId, printable(graph->entryName)));
                     }
                     continue;
                 }

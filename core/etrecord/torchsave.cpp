@@ -37,7 +37,7 @@ Result<PyValue> loadFromArchive(std::shared_ptr<const ZipArchive> zip)
         if (*order == "big")
             bigEndian = true;
         else if (*order != "little")
-            return makeError(ErrorCode::Corrupt, label, fmt::format("unknown byteorder '{}'", *order));
+            return makeError(ErrorCode::Corrupt, label, fmt::format("unknown byteorder '{}'", printable(*order)));
     }
 
     auto pickle = zip->read(prefix + "data.pkl", kMaxPickleBytes);
@@ -63,11 +63,11 @@ Result<PyValue> loadFromArchive(std::shared_ptr<const ZipArchive> zip)
         if (cls->qualified() != "torch.UntypedStorage") {
             dtype = torchStorageDtype(cls->name);
             if (!dtype)
-                return makeError(ErrorCode::Unsupported, label, fmt::format("unknown storage class {}", cls->qualified()));
+                return makeError(ErrorCode::Unsupported, label, fmt::format("unknown storage class {}", printable(cls->qualified())));
         }
         auto count = (*t)[4].toInt();
         if (!count || *count < 0)
-            return makeError(ErrorCode::Corrupt, label, fmt::format("storage '{}' has no element count", key));
+            return makeError(ErrorCode::Corrupt, label, fmt::format("storage '{}' has no element count", printable(key)));
         const std::uint64_t esize = dtype ? elementSize(*dtype).value_or(1) : 1;
         const std::uint64_t need = static_cast<std::uint64_t>(*count) * esize;
         if (auto it = storages.find(key); it != storages.end())
@@ -75,10 +75,10 @@ Result<PyValue> loadFromArchive(std::shared_ptr<const ZipArchive> zip)
         const std::string entry = prefix + "data/" + key;
         const ZipEntry *e = zip->find(entry);
         if (!e)
-            return makeError(ErrorCode::Corrupt, label, fmt::format("storage '{}' has no data entry", key));
+            return makeError(ErrorCode::Corrupt, label, fmt::format("storage '{}' has no data entry", printable(key)));
         if (e->size < need || static_cast<std::uint64_t>(*count) > e->size)
             return makeError(ErrorCode::Corrupt, label,
-                             fmt::format("storage '{}' declares {} bytes but its entry holds {}", key, need, e->size));
+                             fmt::format("storage '{}' declares {} bytes but its entry holds {}", printable(key), need, e->size));
         auto storage = std::make_shared<const PyStorage>(zip, entry, key, dtype, need, bigEndian);
         storages.emplace(key, storage);
         return PyValue(std::shared_ptr<const PyStorage>(storage));

@@ -182,7 +182,7 @@ private:
             return err(ErrorCode::Refused,
                        fmt::format("refusing pickle global '{}.{}': not a torch.save tensor/container type "
                                    "(restricted unpickler; nothing is executed)",
-                                   module, name));
+                                   printable(module), printable(name)));
         return PyValue(PyGlobal{module, name});
     }
 

@@ -1,5 +1,7 @@
 #include "etrecord/ziparchive.h"
 
+#include "etrecord/pyvalue.h"
+
 #include <fmt/format.h>
 #include <zip.h>
 
@@ -197,30 +199,30 @@ Result<std::string> ZipArchive::read(const std::string &name, std::uint64_t cap)
 {
     const ZipEntry *e = find(name);
     if (!e)
-        return makeError(ErrorCode::Corrupt, m_label, fmt::format("no entry '{}'", name));
+        return makeError(ErrorCode::Corrupt, m_label, fmt::format("no entry '{}'", printable(name)));
     const std::uint64_t total = m_data.size();
     if (e->compressedSize > total)
         return makeError(ErrorCode::Corrupt, m_label,
-                         fmt::format("entry '{}' claims {} compressed bytes but the archive has only {}", name,
+                         fmt::format("entry '{}' claims {} compressed bytes but the archive has only {}", printable(name),
                                      e->compressedSize, total));
     if (e->method == ZIP_CM_STORE && e->size != e->compressedSize)
         return makeError(ErrorCode::Corrupt, m_label,
-                         fmt::format("stored entry '{}' declares size {} but holds {} bytes", name, e->size,
+                         fmt::format("stored entry '{}' declares size {} but holds {} bytes", printable(name), e->size,
                                      e->compressedSize));
     if (e->method != ZIP_CM_STORE && e->size > e->compressedSize * kMaxDeflateRatio + 1024)
         return makeError(ErrorCode::LimitExceeded, m_label,
-                         fmt::format("entry '{}' claims {} bytes from {} compressed bytes", name, e->size,
+                         fmt::format("entry '{}' claims {} bytes from {} compressed bytes", printable(name), e->size,
                                      e->compressedSize));
     if (e->size > cap)
         return makeError(ErrorCode::LimitExceeded, m_label,
-                         fmt::format("entry '{}' is {} bytes, above the limit of {}", name, e->size, cap));
+                         fmt::format("entry '{}' is {} bytes, above the limit of {}", printable(name), e->size, cap));
 
     std::lock_guard lock(m_mutex);
     const zip_int64_t idx = zip_name_locate(m_zip, name.c_str(), ZIP_FL_ENC_RAW);
     zip_file_t *f = idx >= 0 ? zip_fopen_index(m_zip, static_cast<zip_uint64_t>(idx), 0) : nullptr;
     if (!f)
         return makeError(ErrorCode::Corrupt, m_label,
-                         fmt::format("cannot open entry '{}': {}", name, zip_strerror(m_zip)));
+                         fmt::format("cannot open entry '{}': {}", printable(name), zip_strerror(m_zip)));
     std::string out;
     out.resize(static_cast<std::size_t>(e->size));
     std::uint64_t got = 0;
@@ -237,10 +239,10 @@ Result<std::string> ZipArchive::read(const std::string &name, std::uint64_t cap)
     const bool failed = tail < 0;
     zip_fclose(f);
     if (failed)
-        return makeError(ErrorCode::Corrupt, m_label, fmt::format("entry '{}' is damaged: {}", name, ferr));
+        return makeError(ErrorCode::Corrupt, m_label, fmt::format("entry '{}' is damaged: {}", printable(name), ferr));
     if (got != e->size)
         return makeError(ErrorCode::Truncated, m_label,
-                         fmt::format("entry '{}' declares {} bytes but only {} could be read", name, e->size, got));
+                         fmt::format("entry '{}' declares {} bytes but only {} could be read", printable(name), e->size, got));
     return out;
 }
 

@@ -250,6 +250,19 @@ private slots:
         QCOMPARE(v.error().code, ErrorCode::LimitExceeded);
     }
 
+    void messagesStayOneLine()
+    {
+        // A refused global whose name holds control bytes: the message escapes them.
+        const std::string s("\x80\x04" "\x8c\x03" "a\nb" "\x8c\x02" "c\x01" "\x93" ".", 13);
+        UnpicklerOptions opts;
+        opts.label = "ctl.pkl";
+        auto v = unpickle(bytesOf(s), opts);
+        QVERIFY(!v.ok());
+        QCOMPARE(v.error().code, ErrorCode::Refused);
+        QVERIFY(v.error().message().find('\n') == std::string::npos);
+        QVERIFY2(v.error().message().find("a\\x0ab.c\\x01") != std::string::npos, v.error().message().c_str());
+    }
+
     void decodesHandWrittenPickle()
     {
         // (1, -2, 3.5 (BINFLOAT big-endian), 'a', LONG1 2^40, None) built by hand from §4.2.
