@@ -4,6 +4,7 @@
 #
 #   tools/run-benchmarks.sh [BUILD_DIR=build-bench] [RUNS=5]
 #
+# BENCH_FILTER=REGEX runs only the benchmarks whose name matches (grep -E).
 # The 1M-event ETDump (1,000 runs x 440 instructions) is generated once into
 # BUILD_DIR/bench-data/ (never into the source tree). Env: JOBS (default 2), BENCH_GUI=ON to
 # also build the GUI (needed only by GUI-side benchmarks).
@@ -32,14 +33,14 @@ if [ ! -s "$etdump" ] || [ "$gen" -nt "$etdump" ]; then
     "$gen" "$etdump" 1000 440 >&2
 fi
 
-# measure NAME RUNS CMD...: runs CMD RUNS times. Prints "name|median seconds|peak RSS MB" rows:
+# measure NAME RUNS CMD...: runs CMD RUNS times. Prints "name|median s|median CPU s|peak RSS MB" rows:
 # one per BENCH <name> reported by the program (in-process timings), else one for wall time.
 # Peak RSS is the largest ru_maxrss of the runs, from wait4() on each child.
 measure() {
     python3 - "$@" <<'PY'
 import os, statistics, subprocess, sys, tempfile, time
 name, runs, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-walls, reported, rss = [], {}, 0
+walls, cpus, reported, rss = [], [], {}, 0
 for _ in range(runs):
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
@@ -48,6 +49,7 @@ for _ in range(runs):
         walls.append(time.perf_counter() - t0)
         p.returncode = os.waitstatus_to_exitcode(status)
         rss = max(rss, usage.ru_maxrss)  # KiB on Linux
+        cpus.append(usage.ru_utime + usage.ru_stime)
         out.seek(0); err.seek(0)
         if p.returncode != 0:
             sys.stderr.write(f"{name}: {' '.join(cmd)} failed ({p.returncode})\n"
@@ -59,12 +61,14 @@ for _ in range(runs):
                 reported.setdefault(f[1], []).append(float(f[2]))
 rows = [(f"{name}: {k}", statistics.median(v)) for k, v in reported.items()] or [(name, statistics.median(walls))]
 for label, med in rows:
-    print(f"{label}|{med:.3f}|{rss / 1024:.0f}")
+    print(f"{label}|{med:.3f}|{statistics.median(cpus):.3f}|{rss / 1024:.0f}")
 PY
 }
 
 rows=()
-add() { local out; out=$(measure "$@") || { echo "benchmark $1 failed" >&2; status=1; return; }; while IFS= read -r l; do rows+=("$l"); done <<<"$out"; }
+add() {
+    if [ -n "${BENCH_FILTER:-}" ] && ! grep -qiE -- "$BENCH_FILTER" <<<"$1"; then return; fi
+    local out; out=$(measure "$@") || { echo "benchmark $1 failed" >&2; status=1; return; }; while IFS= read -r l; do rows+=("$l"); done <<<"$out"; }
 status=0
 cli=$build/app/cli/etscope-cli
 add "etscope-cli table --etdump (1M events, process)" "$runs" "$cli" table --etdump "$etdump"
@@ -74,8 +78,8 @@ for b in bench_etrecord bench_gap bench_treesort; do
     exe=$(find "$build" -type f -name "$b" -perm -u+x 2>/dev/null | head -n1)
     if [ -n "$exe" ]; then
         add "$b" "$runs" "$exe"
-    else
-        rows+=("$b|not built|-")
+    elif [ -z "${BENCH_FILTER:-}" ]; then
+        rows+=("$b|not built|-|-")
     fi
 done
 
@@ -83,10 +87,11 @@ size=$(stat -c %s "$etdump")
 echo
 echo "etscope benchmarks: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -m), Release, $runs runs each"
 echo "input: $etdump ($((size / 1000000)) MB)"
-printf '%-66s %12s %14s\n' "benchmark" "median [s]" "peak RSS [MB]"
-printf '%-66s %12s %14s\n' "$(printf -- '-%.0s' {1..66})" "------------" "--------------"
+echo "median [s]: of the program's BENCH timings, else wall clock; process CPU [s]: median user+sys of the whole process"
+printf '%-66s %11s %16s %14s\n' "benchmark" "median [s]" "process CPU [s]" "peak RSS [MB]"
+printf '%-66s %11s %16s %14s\n' "$(printf -- '-%.0s' {1..66})" "-----------" "----------------" "--------------"
 for r in "${rows[@]}"; do
-    IFS='|' read -r n m p <<<"$r"
-    printf '%-66s %12s %14s\n' "$n" "$m" "$p"
+    IFS='|' read -r n m c p <<<"$r"
+    printf '%-66s %11s %16s %14s\n' "$n" "$m" "$c" "$p"
 done
 exit $status
