@@ -8,7 +8,8 @@
 # BUILD_DIR/tests/fuzz/<target>.args). New inputs go to BUILD_DIR/tests/fuzz/corpus/<target>,
 # crashes to BUILD_DIR/tests/fuzz/artifacts/<target>/. Exits non-zero if any target crashed;
 # then add the crashing input under tests/fuzz/regressions/<target>/.
-# Env: JOBS (build parallelism, default 2), FUZZ_JOBS (parallel fuzzing workers per target, default 1).
+# Env: JOBS (build parallelism, default 2), FUZZ_JOBS (parallel fuzzing workers per target, default 1),
+# ETSCOPE_FUZZ_SKIP_KNOWN=1 (relax the checks for open, recorded findings; see tests/fuzz/fuzzinput.h).
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,7 +39,7 @@ for t in "${targets[@]}"; do
     exe=$build/tests/fuzz/$t
     argsfile=$build/tests/fuzz/$t.args
     [ -x "$exe" ] && [ -f "$argsfile" ] || { echo "no fuzz target $t in $build" >&2; status=1; continue; }
-    IFS=';' read -r -a args < "$argsfile"
+    IFS=";" read -r -a args < "$argsfile" || true  # the file has no trailing newline
     log=$logdir/$t.log
     echo "== $t: ${seconds}s (log: $log)"
     rc=0
