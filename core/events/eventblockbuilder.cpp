@@ -170,9 +170,9 @@ struct InstructionEvent {
     std::vector<std::uint32_t> debugs; // non-output debug events
 };
 
-// Accumulates one EventSignature's data over the runs of a group.
+// What one EventSignature gathers over the runs of a group besides the Event itself (which is
+// built in place in the block: Events are large, so they are never moved or copied).
 struct EventAccumulator {
-    Event event;
     std::vector<double> durations;
     std::vector<StringPool::Id> metadata; // per run; materialised only if some are non-empty
     bool haveDebug = false;
@@ -317,14 +317,16 @@ public:
                 g.block.sourceTimeScale = m_opt.time.source;
                 g.block.targetTimeScale = m_opt.time.target;
                 g.events.resize(entries.size());
+                g.block.events.resize(entries.size());
                 for (std::size_t k = 0; k < entries.size(); ++k)
-                    initEvent(g.events[k].event, m_signatures[entries[k].sigId]);
+                    initEvent(g.block.events[k], m_signatures[entries[k].sigId]);
                 m_groups.push_back(std::move(g));
             }
             Group &g = m_groups[git->second];
             g.block.runIndices.push_back(r);
             for (std::size_t k = 0; k < entries.size(); ++k)
-                addRun(g, g.events[k], run, entries[k].profileIdx, instructionEvents[entries[k].instructionEvent]);
+                addRun(g, g.block.events[k], g.events[k], run, entries[k].profileIdx,
+                       instructionEvents[entries[k].instructionEvent]);
             collectOutputs(g, run);
             collectAllocations(g, run);
         }
@@ -332,14 +334,16 @@ public:
         std::vector<EventBlock> blocks;
         blocks.reserve(m_groups.size());
         for (Group &g : m_groups) {
-            for (EventAccumulator &acc : g.events) {
+            for (std::size_t k = 0; k < g.events.size(); ++k) {
+                EventAccumulator &acc = g.events[k];
+                Event &ev = g.block.events[k];
                 if (!acc.durations.empty())
-                    acc.event.perfData = PerfData::fromRaw(std::move(acc.durations));
+                    ev.perfData = PerfData::fromRaw(std::move(acc.durations));
                 if (acc.anyMetadata)
                     for (const StringPool::Id id : acc.metadata)
-                        acc.event.delegateDebugMetadatas.push_back(m_file.strings.str(id));
-                g.block.events.push_back(std::move(acc.event));
+                        ev.delegateDebugMetadatas.push_back(m_file.strings.str(id));
             }
+            g.events.clear();
             blocks.push_back(std::move(g.block));
         }
         return blocks;
@@ -407,10 +411,9 @@ private:
                            ev.name, e, s);
     }
 
-    void addRun(Group &g, EventAccumulator &acc, const RunData &run, std::int64_t profileIdx,
+    void addRun(Group &g, Event &ev, EventAccumulator &acc, const RunData &run, std::int64_t profileIdx,
                 const InstructionEvent &ie)
     {
-        Event &ev = acc.event;
         if (profileIdx >= 0) {
             const auto &p = run.profileEvents[static_cast<std::size_t>(profileIdx)];
             if (acc.durations.empty())

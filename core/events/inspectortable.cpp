@@ -402,12 +402,15 @@ std::string renderFancyGrid(const std::vector<std::string> &headers, const std::
         }
         return out + end + "\n";
     };
+    // Reserve the whole table up front (a 100k-row table is tens of MB): each row line holds its
+    // cells plus padding and one 3-byte glyph per border, and a separator line follows it.
+    std::size_t rowBytes = 3 * (ncols + 1) + 2 * ncols, sepBytes = 3 * (ncols + 1) + 1;
+    for (std::size_t c = 0; c < ncols; ++c) {
+        rowBytes += cols[c].empty() ? widths[c] : cols[c].front().size();
+        sepBytes += 3 * (widths[c] + 2);
+    }
     std::string out;
-    std::size_t total = 0;
-    for (const auto &col : cols)
-        for (const auto &cell : col)
-            total += cell.size() + 8;
-    out.reserve(total * 2 + 1024); // cells plus one separator line per row
+    out.reserve((rows.size() + 2) * (rowBytes + sepBytes + 16));
     auto dataRow = [&](auto cellAt) {
         out += "│";
         for (std::size_t c = 0; c < ncols; ++c) {
