@@ -96,7 +96,15 @@ Result<std::vector<BundledValue>> decodeValues(const flatbuffers::Vector<flatbuf
     for (flatbuffers::uoffset_t i = 0; i < vs->size(); ++i) {
         const bp::Value *val = vs->Get(i);
         const std::string here = fmt::format("{}[{}]", where, i);
+        // The verifier accepts a union whose type is set but whose table is absent.
+        if (val && val->val_type() != bp::ValueUnion::NONE && !val->val())
+            return makeError(ErrorCode::Corrupt, path, fmt::format("{}: value of type {} has no data", here,
+                                                                   int(val->val_type())));
         BundledValue v;
+        if (!val) {
+            out.push_back(std::move(v));
+            continue;
+        }
         switch (val->val_type()) {
         case bp::ValueUnion::Tensor: {
             auto t = decodeTensor(val->val_as_Tensor(), path, here);
@@ -138,6 +146,17 @@ Result<std::shared_ptr<const BundledProgram>> BundledProgram::open(const std::st
     return fromBytes((*file)->bytes(), path);
 }
 
+namespace {
+// File bytes in a one-line message: non-printable bytes become '?'.
+std::string printableIdentifier(const std::uint8_t *p)
+{
+    std::string id;
+    for (int i = 0; i < 4; ++i)
+        id += (p[i] >= 0x20 && p[i] < 0x7f) ? static_cast<char>(p[i]) : '?';
+    return id;
+}
+} // namespace
+
 Result<std::shared_ptr<const BundledProgram>> BundledProgram::fromBytes(std::span<const std::uint8_t> bytes,
                                                                         const std::string &path)
 {
@@ -148,7 +167,7 @@ Result<std::shared_ptr<const BundledProgram>> BundledProgram::fromBytes(std::spa
     if (!flatbuffers::BufferHasIdentifier(bytes.data(), bp::BundledProgramIdentifier()))
         return makeError(ErrorCode::BadIdentifier, path,
                          fmt::format("not a BundledProgram (identifier '{}', expected 'BP08')",
-                                     std::string(reinterpret_cast<const char *>(bytes.data()) + 4, 4)));
+                                     printableIdentifier(bytes.data() + 4)));
     flatbuffers::Verifier verifier(bytes.data(), bytes.size());
     if (!bp::VerifyBundledProgramBuffer(verifier))
         return makeError(ErrorCode::Corrupt, path, "BundledProgram flatbuffer failed verification");
