@@ -1,4 +1,7 @@
 #include "mainwindow.h"
+#ifdef ETSCOPE_HAVE_GAPUI
+#include "gapdocks.h"
+#endif
 
 #include "etdump/etdumpfile.h"
 #include "qtstrings.h"
@@ -15,12 +18,16 @@
 namespace {
 
 // Renders the window once the files are loaded; exit status tells scripts whether it worked.
-int takeScreenshot(const QString &out, const QString &select, const QString &unit, const QStringList &files)
+int takeScreenshot(const QString &out, const QString &select, const QString &unit, const QStringList &files,
+                   const QStringList &reference)
 {
     etscope::MainWindow::Options options;
     options.interactive = false;
     options.persistSettings = false;
     etscope::MainWindow window(options);
+#ifdef ETSCOPE_HAVE_GAPUI
+    auto *gap = new etscope::GapDocks(&window);
+#endif
     if (auto t = etscope::parseTimeScale(unit.toStdString()))
         window.setTargetUnit(*t);
     window.resize(1600, 1000);
@@ -30,6 +37,14 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
         std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
         return 1;
     }
+#ifdef ETSCOPE_HAVE_GAPUI
+    if (!reference.isEmpty() && !gap->compareWith(reference, &error)) {
+        std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
+        return 1;
+    }
+#else
+    Q_UNUSED(reference)
+#endif
     if (!select.isEmpty() && !window.selectEventByName(select)) {
         std::fprintf(stderr, "etscope: no event named '%s' in %s\n", qPrintable(select), qPrintable(files.join(QStringLiteral(", "))));
         return 1;
@@ -63,6 +78,11 @@ int main(int argc, char **argv)
     const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("With --screenshot: select the first event with this name."),
                                     QStringLiteral("EVENT_NAME"));
     const QCommandLineOption unit(QStringLiteral("unit"), QStringLiteral("Display unit: ns, us, ms, s or cycles."), QStringLiteral("UNIT"));
+    const QCommandLineOption reference(QStringLiteral("reference"),
+                                       QStringLiteral("Reference for the numeric gap: a second ETDump and its debug buffer, or an AOT "
+                                                      "outputs file (repeat for several files)."),
+                                       QStringLiteral("FILE"));
+    parser.addOption(reference);
     parser.addOption(screenshot);
     parser.addOption(select);
     parser.addOption(unit);
@@ -75,10 +95,21 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "etscope: --screenshot needs at least one FILE\n");
             return 2;
         }
-        return takeScreenshot(parser.value(screenshot), parser.value(select), parser.value(unit), parser.positionalArguments());
+        return takeScreenshot(parser.value(screenshot), parser.value(select), parser.value(unit), parser.positionalArguments(),
+                              parser.values(reference));
     }
 
     etscope::MainWindow window;
+#ifdef ETSCOPE_HAVE_GAPUI
+    auto *gap = new etscope::GapDocks(&window);
+    if (const QStringList ref = parser.values(reference); !ref.isEmpty())
+        QObject::connect(&window, &etscope::MainWindow::loadFinished, gap, [gap, ref, &window](bool ok) {
+            QString error;
+            if (ok && !gap->compareWith(ref, &error))
+                std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
+            Q_UNUSED(window)
+        }, Qt::SingleShotConnection);
+#endif
     if (auto t = etscope::parseTimeScale(parser.value(unit).toStdString()))
         window.setTargetUnit(*t);
     window.show();
