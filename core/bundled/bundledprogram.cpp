@@ -147,7 +147,17 @@ Result<std::shared_ptr<const BundledProgram>> BundledProgram::open(const std::st
 }
 
 namespace {
-// File bytes in a one-line message: non-printable bytes become '?'.
+// File text in a one-line message: non-printable bytes become '?', long text is cut.
+std::string printableText(const std::string &text)
+{
+    std::string out;
+    for (const char ch : text.substr(0, 80)) {
+        const auto c = static_cast<unsigned char>(ch);
+        out += (c >= 0x20 && c < 0x7f) ? ch : '?';
+    }
+    return text.size() > 80 ? out + "..." : out;
+}
+
 std::string printableIdentifier(const std::uint8_t *p)
 {
     std::string id;
@@ -185,7 +195,7 @@ Result<std::shared_ptr<const BundledProgram>> BundledProgram::fromBytes(std::spa
             if (s->test_cases()) {
                 for (flatbuffers::uoffset_t c = 0; c < s->test_cases()->size(); ++c) {
                     const bp::BundledMethodTestCase *tc = s->test_cases()->Get(c);
-                    const std::string where = fmt::format("{} test case {}", suite.methodName, c);
+                    const std::string where = fmt::format("{} test case {}", printableText(suite.methodName), c);
                     auto in = decodeValues(tc->inputs(), path, where + " input");
                     if (!in)
                         return in.error();

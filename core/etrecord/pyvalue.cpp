@@ -158,6 +158,15 @@ std::string shapeText(const std::vector<std::int64_t> &sizes)
 
 std::string PyValue::repr(std::size_t maxItems) const
 {
+    // Values nest as deep as the pickle says (thousands of TUPLE1s); cap the recursion so a
+    // message about a hostile value neither overflows the stack nor grows without bound.
+    static thread_local int depth = 0;
+    if (depth >= 32)
+        return "...";
+    ++depth;
+    struct DepthGuard {
+        ~DepthGuard() { --depth; }
+    } guard;
     switch (kind()) {
     case PyKind::None:
         return "None";
