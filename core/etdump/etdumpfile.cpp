@@ -20,14 +20,24 @@ std::uint32_t readU32(const std::uint8_t *p)
     return v;
 }
 
+// The verifier checks a vector's length field for 4-byte alignment only, so a crafted file can
+// place int64 elements at an address that is 4 mod 8: copy the bytes instead of loading longs.
+std::vector<std::int64_t> copyInt64s(const flatbuffers::Vector<std::int64_t> *v)
+{
+    std::vector<std::int64_t> out;
+    if (v && v->size()) {
+        out.resize(v->size());
+        std::memcpy(out.data(), v->Data(), v->size() * sizeof(std::int64_t));
+    }
+    return out;
+}
+
 TensorRef toTensorRef(const fb::Tensor *t)
 {
     TensorRef ref;
     ref.dtype = static_cast<ScalarType>(t->scalar_type());
-    if (const auto *s = t->sizes())
-        ref.sizes.assign(s->begin(), s->end());
-    if (const auto *s = t->strides())
-        ref.strides.assign(s->begin(), s->end());
+    ref.sizes = copyInt64s(t->sizes());
+    ref.strides = copyInt64s(t->strides());
     ref.offset = t->offset();
     return ref;
 }
