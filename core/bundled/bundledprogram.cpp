@@ -1,6 +1,7 @@
 #include "bundled/bundledprogram.h"
 
 #include "common/mappedfile.h"
+#include "common/printable.h"
 
 #include <bundled_program_generated.h>
 #include <fmt/format.h>
@@ -146,27 +147,6 @@ Result<std::shared_ptr<const BundledProgram>> BundledProgram::open(const std::st
     return fromBytes((*file)->bytes(), path);
 }
 
-namespace {
-// File text in a one-line message: non-printable bytes become '?', long text is cut.
-std::string printableText(const std::string &text)
-{
-    std::string out;
-    for (const char ch : text.substr(0, 80)) {
-        const auto c = static_cast<unsigned char>(ch);
-        out += (c >= 0x20 && c < 0x7f) ? ch : '?';
-    }
-    return text.size() > 80 ? out + "..." : out;
-}
-
-std::string printableIdentifier(const std::uint8_t *p)
-{
-    std::string id;
-    for (int i = 0; i < 4; ++i)
-        id += (p[i] >= 0x20 && p[i] < 0x7f) ? static_cast<char>(p[i]) : '?';
-    return id;
-}
-} // namespace
-
 Result<std::shared_ptr<const BundledProgram>> BundledProgram::fromBytes(std::span<const std::uint8_t> bytes,
                                                                         const std::string &path)
 {
@@ -177,7 +157,7 @@ Result<std::shared_ptr<const BundledProgram>> BundledProgram::fromBytes(std::spa
     if (!flatbuffers::BufferHasIdentifier(bytes.data(), bp::BundledProgramIdentifier()))
         return makeError(ErrorCode::BadIdentifier, path,
                          fmt::format("not a BundledProgram (identifier '{}', expected 'BP08')",
-                                     printableIdentifier(bytes.data() + 4)));
+                                     printable(std::string_view(reinterpret_cast<const char *>(bytes.data()) + 4, 4))));
     flatbuffers::Verifier verifier(bytes.data(), bytes.size());
     if (!bp::VerifyBundledProgramBuffer(verifier))
         return makeError(ErrorCode::Corrupt, path, "BundledProgram flatbuffer failed verification");
@@ -195,7 +175,7 @@ Result<std::shared_ptr<const BundledProgram>> BundledProgram::fromBytes(std::spa
             if (s->test_cases()) {
                 for (flatbuffers::uoffset_t c = 0; c < s->test_cases()->size(); ++c) {
                     const bp::BundledMethodTestCase *tc = s->test_cases()->Get(c);
-                    const std::string where = fmt::format("{} test case {}", printableText(suite.methodName), c);
+                    const std::string where = fmt::format("{} test case {}", printable(suite.methodName, 80), c);
                     auto in = decodeValues(tc->inputs(), path, where + " input");
                     if (!in)
                         return in.error();

@@ -1,5 +1,7 @@
 #include "etdump/etdumpfile.h"
 
+#include "common/printable.h"
+
 #include "etdump_generated.h"
 
 #include <fmt/format.h>
@@ -204,9 +206,7 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
         return makeError(ErrorCode::Truncated, path,
                          fmt::format("not an ETDump: {} bytes is too short for the header and ED00 identifier", size));
     } else {
-        std::string id;
-        for (int i = 8; i < 12; ++i)
-            id += (data[i] >= 0x20 && data[i] < 0x7f) ? static_cast<char>(data[i]) : '?';
+        const std::string id = printable(std::string_view(reinterpret_cast<const char *>(data) + 8, 4));
         return makeError(ErrorCode::BadIdentifier, path,
                          fmt::format("not an ETDump: file identifier is '{}', expected 'ED00'", id));
     }

@@ -217,34 +217,6 @@ std::string PyValue::repr(std::size_t maxItems) const
     return "?";
 }
 
-std::string printable(std::string_view text, std::size_t max)
-{
-    std::string out;
-    out.reserve(std::min(text.size(), max) + 8);
-    std::size_t i = 0;
-    for (; i < text.size() && out.size() < max;) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        // Valid multi-byte UTF-8 sequences pass through; everything else non-printable is escaped.
-        std::size_t len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
-        bool ok = len > 1 && i + len <= text.size();
-        for (std::size_t k = 1; ok && k < len; ++k)
-            ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-        if (ok) {
-            out.append(text.substr(i, len));
-            i += len;
-        } else if (c >= 0x20 && c < 0x7F) {
-            out.push_back(static_cast<char>(c));
-            ++i;
-        } else {
-            out += fmt::format("\\x{:02x}", c);
-            ++i;
-        }
-    }
-    if (i < text.size())
-        out += "...";
-    return out;
-}
-
 const char *pyKindName(PyKind k)
 {
     switch (k) {

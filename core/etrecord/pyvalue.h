@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/printable.h" // printable(), used with PyValue text in messages
+
 // Values produced by the restricted unpickler (torch.save blobs inside an ETRecord). Only the
 // Python types that torch.save writes for tensors and plain containers exist here; anything
 // else is refused while unpickling, so consumers never meet an arbitrary object.
@@ -150,8 +152,5 @@ struct PyValue {
 
 const char *pyKindName(PyKind k);
 
-// Text from a file made safe for one-line messages: control bytes and invalid UTF-8 become
-// \xNN escapes, and it is cut after `max` bytes ("..." appended).
-std::string printable(std::string_view text, std::size_t max = 120);
 
 } // namespace etscope
