@@ -2,6 +2,7 @@
 // 14 and 25 perturbed: see tests/tools/gen_gap_perturbed.py); tensor statistics by hand.
 // Renders each widget to PNG under the build directory (looked at while developing).
 
+#include "testsession.h"
 #include "analysis/numericgap.h"
 #include "compareresultschart.h"
 #include "delegatetriageview.h"
@@ -28,13 +29,7 @@ const std::string kCnn = ETSCOPE_SHARED_DIR "/fixtures/runtime/cnn_mlp_intermedi
 
 std::shared_ptr<const Session> load(const std::string &etdump, const std::string &buffer)
 {
-    SessionInputs in;
-    in.etdump = etdump;
-    in.debugBuffer = buffer;
-    auto s = loadSession(in);
-    if (!s)
-        qFatal("%s", s.error().message().c_str());
-    return *s;
+    return test::loadSessionOrDie(etdump, buffer);
 }
 
 GapTable perturbedTable(Metric m, std::shared_ptr<const Session> &runtime)

@@ -6,6 +6,7 @@
 // * debug-handle matching on a hand-built session; values and gaps derived by hand below.
 // * compare_results on the real bundled program run and on hand-computed small tensors.
 
+#include "testsession.h"
 #include "analysis/compareresults.h"
 #include "analysis/numericgap.h"
 #include "analysis/referenceset.h"
@@ -36,13 +37,7 @@ const std::string kBundled = ETSCOPE_SHARED_DIR "/fixtures/runtime/bundled_progr
 
 std::shared_ptr<const Session> load(const std::string &etdump, const std::string &buffer)
 {
-    SessionInputs in;
-    in.etdump = etdump;
-    in.debugBuffer = buffer;
-    auto s = loadSession(in);
-    if (!s)
-        qFatal("%s", s.error().message().c_str());
-    return *s;
+    return test::loadSessionOrDie(etdump, buffer);
 }
 
 double decode(const QJsonValue &v)

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "session/session.h"
+
+#include <QtGlobal>
+
+#include <memory>
+#include <string>
+
+// Loads an ETDump (+ optional debug buffer) for a test; a load failure ends the test run.
+namespace etscope::test {
+
+inline std::shared_ptr<const Session> loadSessionOrDie(const std::string &etdump, const std::string &debugBuffer = {})
+{
+    SessionInputs in;
+    in.etdump = etdump;
+    in.debugBuffer = debugBuffer;
+    auto s = loadSession(in);
+    if (!s)
+        qFatal("%s", s.error().message().c_str());
+    return *s;
+}
+
+} // namespace etscope::test
