@@ -14,6 +14,7 @@
 #include <QTreeView>
 
 #include <cstdio>
+#include <string_view>
 
 namespace {
 
@@ -59,10 +60,25 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     return 0;
 }
 
+// --help and --version only print; they must work without a display (over ssh, in CI), so they
+// get the offscreen platform unless the user chose one.
+bool onlyPrints(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--") break;
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (onlyPrints(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("etscope"));
     QApplication::setApplicationName(QStringLiteral("etscope"));

@@ -3,11 +3,12 @@
 # or with sudo). Only Debian packages; skips apt entirely when all of them are present.
 set -eu
 PACKAGES="build-essential cmake pkg-config git ccache
-  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libflatbuffers-dev flatbuffers-compiler libeigen3-dev libfmt-dev libzip-dev
   nlohmann-json3-dev libcli11-dev
   clang libclang-rt-14-dev xvfb xauth dpkg-dev fakeroot file
-  appstream desktop-file-utils libxml2-utils shared-mime-info libglib2.0-bin python3"
+  appstream desktop-file-utils libxml2-utils shared-mime-info libglib2.0-bin python3
+  libgraphviz-dev chromium fonts-dejavu-core"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
