@@ -41,6 +41,23 @@ Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, 
         auto buffer = DebugBuffer::open(inputs.debugBuffer);
         if (!buffer)
             return buffer.error();
+        // A debug buffer has no header to sniff: it belongs to this ETDump only if every tensor
+        // the ETDump logged lies inside it. Refuse it now rather than show garbage or cut-off
+        // reads later (a file of random bytes, another run's buffer, a truncated copy).
+        std::size_t tensors = 0;
+        for (const RunData &run : session->etdump->runs)
+            for (const DebugEventRecord &d : run.debugEvents)
+                for (const TensorRef &t : d.value.tensors) {
+                    if (t.offset < 0)
+                        continue; // zero-size tensor, nothing in the buffer
+                    ++tensors;
+                    if (auto span = (*buffer)->bytes(t); !span)
+                        return makeError(ErrorCode::InvalidArgument, inputs.debugBuffer,
+                            fmt::format("not the debug buffer of {}: {}", inputs.etdump, span.error().reason));
+                }
+        if (tensors == 0)
+            session->warnings.push_back(fmt::format(
+                "{}: {} logs no tensors, so the debug buffer is not used", inputs.debugBuffer, inputs.etdump));
         session->debugBuffer = buffer.value();
     }
 
@@ -60,7 +77,7 @@ Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, 
     if (!inputs.etrecord.empty()) {
         if (!etrecordLinker())
             return makeError(ErrorCode::Unsupported, inputs.etrecord,
-                             "ETRecord support is not installed in this program (installETRecordSupport)");
+                "ETRecord support is not installed in this program (installETRecordSupport)");
         if (!report(800, "linking ETRecord"))
             return cancelled(inputs.etrecord);
         if (auto linked = etrecordLinker()(*session, progress); !linked)
