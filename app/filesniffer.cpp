@@ -22,6 +22,11 @@ SniffResult sniffFile(const QString &path)
         return {FileKind::ETDump, {}};
     if (head.size() >= 8 && head.mid(4, 4) == QByteArrayLiteral("BP08"))
         return {FileKind::BundledProgram, {}};
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("etdp") || suffix == QLatin1String("etdump"))
+        // Named like an ETDump but not one: a debug buffer is never saved under that name.
+        return { FileKind::Unreadable,
+            path + QStringLiteral(": named like an ETDump but is not one (no ED00 identifier)") };
     if (head.startsWith(QByteArrayLiteral("PK\x03\x04"))) {
         // The central directory sits at the end of a zip; the entry name is stored there.
         const qint64 tail = std::min<qint64>(size, 64 * 1024);

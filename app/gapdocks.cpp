@@ -13,8 +13,10 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 
 namespace etscope {
 
@@ -36,7 +38,12 @@ GapDocks::GapDocks(MainWindow *window) : QObject(window), m_window(window)
     m_triage = new gapui::DelegateTriageView;
     m_tensor = new gapui::TensorInspectorWidget;
     m_compare = new gapui::CompareResultsChart;
-    m_heatmapDock = window->addAnalysisDock(m_heatmap, tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
+    // The heatmap paints at its full size (a row per instruction): scroll it inside the dock.
+    auto *heatmapScroll = new QScrollArea;
+    heatmapScroll->setWidget(m_heatmap);
+    heatmapScroll->setWidgetResizable(false);
+    heatmapScroll->setFrameShape(QFrame::NoFrame);
+    m_heatmapDock = window->addAnalysisDock(heatmapScroll, tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
     m_triageDock = window->addAnalysisDock(m_triage, tr("Delegate triage"), QStringLiteral("DelegateTriageDock"));
     m_tensorDock = window->addAnalysisDock(m_tensor, tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"));
     m_compareDock = window->addAnalysisDock(m_compare, tr("Output quality"), QStringLiteral("CompareResultsDock"));
@@ -61,6 +68,8 @@ void GapDocks::showRow(int blockIndex, int eventIndex)
     for (const analysis::GapRow &row : m_tables->tables.front().rows)
         if (row.blockIndex == blockIndex && row.eventIndex == eventIndex) {
             m_tensor->setRow(row);
+            m_tensorBlock = blockIndex;
+            m_tensorEvent = eventIndex;
             m_tensorDock->show();
             return;
         }
@@ -68,7 +77,29 @@ void GapDocks::showRow(int blockIndex, int eventIndex)
 
 void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
 {
+    // A reload of the same run (unit change, companion added) keeps the reference: recompute
+    // against it instead of closing the views.
+    const bool sameRun = m_session && session && m_session->inputs.etdump == session->inputs.etdump
+        && m_session->inputs.debugBuffer == session->inputs.debugBuffer;
     m_session = std::move(session);
+    if (sameRun && !m_referenceFiles.isEmpty()) {
+        const int block = m_tensorBlock, event = m_tensorEvent;
+        const bool tensorShown = m_tensorDock->isVisible();
+        QString error;
+        if (compareWith(m_referenceFiles, &error)) {
+            if (block >= 0 && tensorShown && m_tables && !m_tables->tables.empty())
+                for (const analysis::GapRow &row : m_tables->tables.front().rows)
+                    if (row.blockIndex == block && row.eventIndex == event) {
+                        m_tensor->setRow(row);
+                        m_tensorDock->show();
+                    }
+            return;
+        }
+        m_window->showWarning(tr("Numeric gap: %1").arg(error));
+    }
+    m_referenceFiles.clear();
+    m_warnings.clear();
+    m_tensorBlock = m_tensorEvent = -1;
     m_tables.reset();
     m_heatmap->setTables({});
     m_heatmapDock->hide();
@@ -100,7 +131,7 @@ void GapDocks::chooseReference()
         return;
     QString error;
     if (!compareWith(files, &error))
-        QMessageBox::warning(m_window, tr("Numeric gap"), error);
+        m_window->showWarning(tr("Numeric gap: %1").arg(error));
 }
 
 bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
@@ -143,7 +174,17 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
         tables->tables.push_back(std::move(table.value()));
     }
     m_tables = tables;
+    m_referenceFiles = referenceFiles;
+    // Blank cells need their reason next to them: the same warnings as `etscope-cli gap`.
+    m_warnings.clear();
+    for (const std::string &w : tables->tables.front().warnings)
+        m_warnings << QString::fromStdString(w);
+    if (!m_warnings.isEmpty())
+        m_window->showWarning(tr("Numeric gap against %1: %n warning(s): ", nullptr, int(m_warnings.size()))
+                                  .arg(QFileInfo(referenceFiles.value(0)).fileName())
+            + m_warnings.join(QStringLiteral("; ")));
     m_heatmap->setTables(tables->tables);
+    m_heatmap->resize(m_heatmap->sizeHint());
     m_triage->setData(*m_session, tables->tables.front());
     m_heatmapDock->show();
     m_triageDock->show();

@@ -4,6 +4,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -35,6 +36,11 @@ public:
     gapui::GapHeatmapWidget *heatmap() const { return m_heatmap; }
     gapui::DelegateTriageView *triage() const { return m_triage; }
     gapui::CompareResultsChart *compareChart() const { return m_compare; }
+    gapui::TensorInspectorWidget *tensorInspector() const { return m_tensor; }
+    // The reference the gap views compare against (kept and recomputed across reloads).
+    QStringList referenceFiles() const { return m_referenceFiles; }
+    // The comparison's warnings (as `etscope-cli gap` prints them), also shown in the window.
+    QStringList referenceWarnings() const { return m_warnings; }
 
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
@@ -53,6 +59,9 @@ private:
     QDockWidget *m_compareDock = nullptr;
     struct Tables;
     std::shared_ptr<Tables> m_tables;
+    QStringList m_referenceFiles;
+    QStringList m_warnings;
+    int m_tensorBlock = -1, m_tensorEvent = -1; // row shown in the tensor inspector
 };
 
 } // namespace etscope

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "theme.h"
 #ifdef ETSCOPE_HAVE_GAPUI
 #include "gapdocks.h"
 #endif
@@ -31,7 +32,7 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
 #endif
     if (auto t = etscope::parseTimeScale(unit.toStdString()))
         window.setTargetUnit(*t);
-    window.resize(1600, 1000);
+    window.resize(1500, 920); // the default size: what a user sees first
     window.show();
     QString error;
     if (!window.openFilesSync(files, &error)) {
@@ -84,6 +85,8 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("etscope"));
     QApplication::setApplicationVersion(QStringLiteral(ETSCOPE_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("io.github.etscope.etscope"));
+    if (!onlyPrints(argc, argv))
+        etscope::applySystemColorScheme(); // dark when the desktop is dark
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Inspector for ExecuTorch ETDump, debug buffer, ETRecord and BundledProgram files"));

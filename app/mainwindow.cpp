@@ -21,12 +21,16 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -38,12 +42,16 @@
 #include <QProgressBar>
 #include <QSaveFile>
 #include <QSettings>
+#include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 // Resources compiled into a static library must be registered explicitly (outside any namespace).
 static void initEtscopeResources()
@@ -88,6 +96,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     createCentral();
     createDocks();
     createActions();
+    createUsabilityActions();
 
     connect(m_loader, &SessionLoader::progress, this, [this](quint64, int permille, const QString &stage) {
         m_progress->setValue(permille);
@@ -97,6 +106,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
     resize(1500, 920);
     setDefaultColumnWidths();
+    m_defaultState = saveState(); // View ▸ Reset layout goes back to this
     if (m_options.persistSettings)
         restoreSettings();
     updateRecentMenu();
@@ -221,6 +231,14 @@ void MainWindow::createDocks()
     }
     connect(m_topChart, &TopEventsChart::eventClicked, this, &MainWindow::selectEvent);
     connect(m_timeline, &TimelineWidget::eventClicked, this, &MainWindow::selectEvent);
+    // A histogram bar is a set of runs: show them in the timeline (block of the selected event).
+    connect(m_histogram, &HistogramWidget::runsSelected, this, [this](const QList<int> &runs, const QString &what) {
+        m_timeline->showRuns(runs, what);
+        if (auto *dock = qobject_cast<QDockWidget *>(m_timeline->parentWidget())) {
+            dock->show();
+            dock->raise();
+        }
+    });
     connect(m_modules, &ModuleRollupView::moduleActivated, this, [this](const QString &path) {
         m_regexButton->setChecked(false);
         m_filter->setText(path);
@@ -235,6 +253,8 @@ QDockWidget *MainWindow::addAnalysisDock(QWidget *widget, const QString &title, 
     dock->setObjectName(objectName); // saveState() keys docks by object name
     dock->setWidget(widget);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    // Small enough for 1500×920 with every panel open, large enough to stay readable.
+    widget->setMinimumSize(widget->minimumSize().expandedTo(QSize(240, 140)));
     if (dockWidgetArea(dock) == Qt::NoDockWidgetArea)
         addDockWidget(Qt::BottomDockWidgetArea, dock);
     if (m_viewMenu) {
@@ -296,12 +316,16 @@ void MainWindow::createActions()
     connect(view->addAction(tr("E&xpand All")), &QAction::triggered, m_tree, &QTreeView::expandAll);
     connect(view->addAction(tr("&Collapse All")), &QAction::triggered, m_tree, &QTreeView::collapseAll);
     view->addSeparator();
+    auto *reset = view->addAction(tr("&Reset Layout"));
+    reset->setToolTip(tr("Put every panel back where a fresh start has it"));
+    connect(reset, &QAction::triggered, this, &MainWindow::resetLayout);
     m_viewMenu = view->addMenu(tr("&Panels"));
     const auto docks = findChildren<QDockWidget *>();
     for (QDockWidget *d : docks)
         m_viewMenu->addAction(d->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    m_helpMenu = help;
     auto *about = help->addAction(tr("&About etscope"));
     about->setShortcut(QKeySequence::HelpContents);
     connect(about, &QAction::triggered, this, &MainWindow::showAbout);
@@ -347,10 +371,25 @@ void MainWindow::createActions()
     connect(m_unitBox, &QComboBox::currentIndexChanged, this, &MainWindow::reloadWithTimeSettings);
     connect(m_sourceBox, &QComboBox::currentIndexChanged, this, [this] {
         const bool cycles = m_sourceBox->currentData().toInt() == int(TimeScale::Cycles);
-        m_cyclesAction->setVisible(cycles);
+        if (!cycles && m_unitBox->currentData().toInt() == int(TimeScale::Cycles)) {
+            // Back to ns: cycles is no longer a possible target; one reload for both changes.
+            const QSignalBlocker block(m_unitBox);
+            m_unitBox->setCurrentIndex(m_unitBox->findData(int(TimeScale::MS)));
+        }
         reloadWithTimeSettings();
     });
+    updateUnitChoices();
     connect(m_cyclesPerSecond, &QDoubleSpinBox::editingFinished, this, &MainWindow::reloadWithTimeSettings);
+}
+
+void MainWindow::resetLayout()
+{
+    const auto docks = findChildren<QDockWidget *>();
+    for (QDockWidget *d : docks)
+        d->setFloating(false);
+    restoreState(m_defaultState);
+    resize(1500, 920);
+    setDefaultColumnWidths();
 }
 
 void MainWindow::setDefaultColumnWidths()
@@ -402,15 +441,56 @@ void MainWindow::setSourceUnit(TimeScale source, double cyclesPerSecond)
 
 void MainWindow::reloadWithTimeSettings()
 {
+    updateUnitChoices();
+    const TimeConversion time = currentTimeConversion();
+    if (auto factor = time.scaleFactor(); !factor) {
+        // Not offered in the combo, but reachable through setTargetUnit: refuse and show the
+        // unit the numbers really are in.
+        showError(tr("Cannot show %1 as %2: %3")
+                      .arg(m_sourceBox->currentText(), m_unitBox->currentText(), toQString(factor.error().reason)));
+        syncTimeControls();
+        return;
+    }
     if (m_options.persistSettings) {
         QSettings s;
         s.setValue(QStringLiteral("unit"), m_unitBox->currentText());
     }
-    if (m_lastInputs.etdump.empty())
+    if (!m_session)
         return;
-    SessionInputs inputs = m_lastInputs;
-    inputs.time = currentTimeConversion();
+    SessionInputs inputs = m_session->inputs;
+    inputs.time = time;
     startLoad(inputs);
+}
+
+void MainWindow::updateUnitChoices()
+{
+    // ns timestamps cannot become cycles without a clock rate: do not offer that target.
+    const bool cyclesSource = m_sourceBox->currentData().toInt() == int(TimeScale::Cycles);
+    m_cyclesAction->setVisible(cyclesSource);
+    if (auto *items = qobject_cast<QStandardItemModel *>(m_unitBox->model())) {
+        const int i = m_unitBox->findData(int(TimeScale::Cycles));
+        if (QStandardItem *item = items->item(i)) {
+            item->setEnabled(cyclesSource);
+            item->setToolTip(
+                cyclesSource ? QString() : tr("Needs Source = cycles: nanosecond timestamps carry no clock rate"));
+        }
+    }
+}
+
+void MainWindow::syncTimeControls()
+{
+    // The combos always name what the table shows: the loaded session's conversion.
+    if (!m_session) {
+        updateUnitChoices();
+        return;
+    }
+    const TimeConversion &t = m_session->inputs.time;
+    const QSignalBlocker b1(m_unitBox), b2(m_sourceBox), b3(m_cyclesPerSecond);
+    m_unitBox->setCurrentIndex(m_unitBox->findData(int(t.target)));
+    m_sourceBox->setCurrentIndex(m_sourceBox->findData(int(t.source)));
+    if (t.cyclesPerSecond)
+        m_cyclesPerSecond->setValue(*t.cyclesPerSecond / 1e6);
+    updateUnitChoices();
 }
 
 void MainWindow::restoreSettings()
@@ -423,7 +503,7 @@ void MainWindow::restoreSettings()
         m_tree->header()->restoreState(header);
     m_recentFiles = s.value(QStringLiteral("recentFiles")).toStringList();
     const QString unit = s.value(QStringLiteral("unit")).toString();
-    if (auto t = parseTimeScale(unit.toStdString())) {
+    if (auto t = parseTimeScale(unit.toStdString()); t && *t != TimeScale::Cycles) { // cycles needs a cycles source
         QSignalBlocker block(m_unitBox);
         setTargetUnit(*t);
     }
@@ -471,8 +551,8 @@ SessionInputs MainWindow::composeInputs(const QStringList &paths, bool *ready)
 {
     *ready = false;
     const ClassifiedFiles files = classifyFiles(paths);
-    for (const QString &e : files.errors)
-        showError(e);
+    if (!files.errors.isEmpty())
+        showError(files.errors.join(QStringLiteral("; ")));
     if (!files.errors.isEmpty() && files.etdump.isEmpty() && files.debugBuffer.isEmpty() && files.etrecord.isEmpty()
         && files.bundledProgram.isEmpty())
         return {};
@@ -481,30 +561,40 @@ SessionInputs MainWindow::composeInputs(const QStringList &paths, bool *ready)
 
     SessionInputs inputs;
     if (!files.etdump.isEmpty()) {
+        // Companions opened earlier wait for this ETDump; files given with it take precedence.
         inputs.etdump = files.etdump.toStdString();
-        const QString buffer = !files.debugBuffer.isEmpty() ? files.debugBuffer : m_waitingDebugBuffer;
-        inputs.debugBuffer = buffer.toStdString();
+        inputs.debugBuffer = (!files.debugBuffer.isEmpty() ? files.debugBuffer : m_waitingDebugBuffer).toStdString();
+        inputs.etrecord = (!files.etrecord.isEmpty() ? files.etrecord : m_waitingETRecord).toStdString();
+        inputs.bundledProgram
+            = (!files.bundledProgram.isEmpty() ? files.bundledProgram : m_waitingBundledProgram).toStdString();
         m_waitingDebugBuffer.clear();
+        m_waitingETRecord.clear();
+        m_waitingBundledProgram.clear();
     } else if (m_session) {
-        // Companions dropped onto an open session are paired with its ETDump.
-        inputs = m_lastInputs;
+        // Companions dropped onto an open session are paired with the ETDump it shows (never
+        // with one that failed to open).
+        inputs = m_session->inputs;
         if (!files.debugBuffer.isEmpty())
             inputs.debugBuffer = files.debugBuffer.toStdString();
+        if (!files.etrecord.isEmpty())
+            inputs.etrecord = files.etrecord.toStdString();
+        if (!files.bundledProgram.isEmpty())
+            inputs.bundledProgram = files.bundledProgram.toStdString();
     } else {
-        if (!files.debugBuffer.isEmpty()) {
-            m_waitingDebugBuffer = files.debugBuffer;
-            showInfo(tr("%1 is a debug buffer: waiting for its ETDump — drop or open the matching .etdp.")
-                         .arg(QFileInfo(files.debugBuffer).fileName()));
-            statusBar()->showMessage(tr("Waiting for the ETDump that goes with %1").arg(files.debugBuffer));
-        } else if (files.errors.isEmpty()) {
-            showInfo(tr("An ETRecord or BundledProgram needs an ETDump: drop or open the matching .etdp."));
-        }
+        QStringList waiting;
+        for (auto [given, slot] : { std::pair { &files.debugBuffer, &m_waitingDebugBuffer },
+                 std::pair { &files.etrecord, &m_waitingETRecord },
+                 std::pair { &files.bundledProgram, &m_waitingBundledProgram } })
+            if (!given->isEmpty())
+                *slot = *given;
+        for (const QString *w : { &m_waitingDebugBuffer, &m_waitingETRecord, &m_waitingBundledProgram })
+            if (!w->isEmpty())
+                waiting << QFileInfo(*w).fileName();
+        if (!waiting.isEmpty() && files.errors.isEmpty())
+            showInfo(tr("%1 waiting for its ETDump — drop or open the matching .etdp.")
+                         .arg(waiting.join(QStringLiteral(" + "))));
         return {};
     }
-    if (!files.etrecord.isEmpty())
-        inputs.etrecord = files.etrecord.toStdString();
-    if (!files.bundledProgram.isEmpty())
-        inputs.bundledProgram = files.bundledProgram.toStdString();
     inputs.time = currentTimeConversion();
     *ready = true;
     return inputs;
@@ -529,9 +619,10 @@ bool MainWindow::openFilesSync(const QStringList &paths, QString *error)
     }
     m_loader->cancel();
     const LoadOutcome outcome = SessionLoader::loadNow(inputs);
-    m_lastInputs = inputs;
     if (!outcome.error.isEmpty()) {
+        // Nothing of the failed set stays: the window keeps showing (and reloading) its session.
         showError(outcome.error);
+        syncTimeControls();
         if (error)
             *error = outcome.error;
         return false;
@@ -547,7 +638,6 @@ bool MainWindow::isLoading() const
 
 void MainWindow::startLoad(const SessionInputs &inputs)
 {
-    m_lastInputs = inputs;
     m_progress->setValue(0);
     m_progress->setFormat(tr("reading %p%"));
     m_progress->show();
@@ -562,11 +652,13 @@ void MainWindow::onLoadFinished(quint64, const LoadOutcome &outcome)
     m_cancelButton->hide();
     if (outcome.cancelled) {
         statusBar()->showMessage(tr("Loading cancelled"), 5000);
+        syncTimeControls();
         Q_EMIT loadFinished(false);
         return;
     }
     if (!outcome.error.isEmpty()) {
         showError(outcome.error);
+        syncTimeControls();
         Q_EMIT loadFinished(false);
         return;
     }
@@ -585,8 +677,11 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
         keepEvent = cur.isValid() ? cur.data(EventIndexRole).toInt() : -1;
     }
     m_session = std::move(session);
+    if (m_session)
+        m_lastInputs = m_session->inputs; // only what loaded: a failed open leaves no trace
     m_lastError.clear();
     hideMessage();
+    syncTimeControls();
     m_model->setSession(m_session);
     m_details->clear();
     m_histogram->clear();
@@ -596,19 +691,34 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
     if (!m_session)
         return;
 
-    std::size_t events = 0, runs = 0;
+    // Runs are executions: the runs of blocks that executed the method (Method::execute). The
+    // load-time "Default" block is a run_data entry too, but not a run the user asked for.
+    std::size_t events = 0, runs = 0, largestBlockRuns = 0;
     for (const EventBlock &b : m_session->blocks) {
         events += b.events.size();
-        runs += b.runIndices.size();
+        largestBlockRuns = std::max(largestBlockRuns, b.runIndices.size());
+        if (std::any_of(b.events.begin(), b.events.end(), [](const Event &e) { return e.name == "Method::execute"; }))
+            runs += b.runIndices.size();
     }
+    if (runs == 0)
+        runs = largestBlockRuns;
     // Expanding a million rows costs seconds; only open everything for ordinary sizes.
     if (events <= 20000)
         m_tree->expandAll();
     else
         m_tree->expandToDepth(0);
+    // Numbers are never cut: each statistic column is as wide as its widest value.
+    for (int c = EventTreeModel::P10Column; c <= EventTreeModel::MaxColumn; ++c) {
+        m_tree->resizeColumnToContents(c);
+        m_tree->setColumnWidth(c, std::max(84, m_tree->columnWidth(c)));
+    }
     const QString name = QFileInfo(toQString(m_session->inputs.etdump)).fileName();
     setWindowTitle(tr("%1 — etscope").arg(name));
-    QString summary = tr("%1 · %2 blocks · %3 events · %4 runs").arg(name).arg(m_session->blocks.size()).arg(events).arg(runs);
+    // Counts that say what they count: "1 run", never "1 runs".
+    auto count = [](std::size_t n, const QString &one, const QString &many) { return n == 1 ? one : many.arg(n); };
+    QString summary = name + QStringLiteral(" · ") + count(m_session->blocks.size(), tr("1 block"), tr("%1 blocks"))
+        + QStringLiteral(" · ") + count(events, tr("1 event"), tr("%1 events")) + QStringLiteral(" · ")
+        + count(runs, tr("1 run"), tr("%1 runs"));
     if (m_session->debugBuffer)
         summary += tr(" · debug buffer %1").arg(QFileInfo(toQString(m_session->debugBuffer->path())).fileName());
     if (!m_session->inputs.etrecord.empty())
@@ -618,7 +728,9 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
         QStringList w;
         for (const auto &s : m_session->warnings)
             w << toQString(s);
-        showInfo(tr("%n warning(s): ", nullptr, int(w.size())) + w.join(QStringLiteral("; ")));
+        // Loud (warning colours): a mismatching ETRecord or debug buffer is the first line.
+        showWarning(
+            (w.size() == 1 ? tr("1 warning: ") : tr("%1 warnings: ").arg(w.size())) + w.join(QStringLiteral("; ")));
     }
     addRecentFiles(m_session->inputs);
     Q_EMIT sessionChanged(m_session);
@@ -686,7 +798,11 @@ void MainWindow::onCurrentChanged(const QModelIndex &current)
     const QModelIndex source = m_proxy->mapToSource(current);
     const Event *event = m_model->eventAt(source);
     if (!event) {
-        m_details->clear();
+        // A block row: its summary (runs, allocation events per allocator).
+        if (source.isValid())
+            m_details->setBlock(m_session, source.data(BlockIndexRole).toInt());
+        else
+            m_details->clear();
         m_histogram->clear();
         return;
     }
@@ -699,20 +815,65 @@ void MainWindow::onCurrentChanged(const QModelIndex &current)
                                event->perfData->p90, unit);
     else
         m_histogram->setValues(toQString(event->name), {}, 0, 0, 0, unit);
+    m_timeline->showRuns({}, {});
     m_timeline->highlightEvent(block, index);
 }
 
 void MainWindow::applyFilter()
 {
     m_filterTimer->stop();
+    // Re-filtering rebuilds the proxy's mapping, which collapses the view: remember what was
+    // open and selected (as source indices, which survive) and put it back.
+    std::vector<QPersistentModelIndex> expanded;
+    std::vector<QModelIndex> stack { QModelIndex() };
+    while (!stack.empty()) {
+        const QModelIndex parent = stack.back();
+        stack.pop_back();
+        const int rows = m_proxy->rowCount(parent);
+        for (int r = 0; r < rows; ++r) {
+            const QModelIndex child = m_proxy->index(r, 0, parent);
+            if (m_tree->isExpanded(child)) {
+                expanded.emplace_back(m_proxy->mapToSource(child));
+                stack.push_back(child);
+            }
+        }
+    }
+    const QPersistentModelIndex current(m_proxy->mapToSource(m_tree->currentIndex()));
+
     m_proxy->setDelegatedOnly(m_delegatedOnly->isChecked());
     m_proxy->setHideFramework(m_hideFramework->isChecked());
     m_proxy->setHideOperatorCalls(m_hideOperatorCalls->isChecked());
     m_proxy->setFilterText(m_filter->text(), m_regexButton->isChecked());
     m_filter->setStyleSheet(m_proxy->isFilterValid() ? QString() : QStringLiteral("QLineEdit { background: #fbe3e3; }"));
     m_filter->setToolTip(m_proxy->isFilterValid() ? QString() : tr("Invalid regular expression"));
-    if (!m_filter->text().isEmpty() || m_delegatedOnly->isChecked())
+    if (!m_filter->text().isEmpty() || m_delegatedOnly->isChecked()) {
         m_tree->expandAll();
+    } else {
+        for (const QPersistentModelIndex &source : expanded)
+            if (const QModelIndex p = m_proxy->mapFromSource(source); p.isValid())
+                m_tree->expand(p);
+    }
+    if (const QModelIndex p = m_proxy->mapFromSource(current); p.isValid()) {
+        m_tree->selectionModel()->setCurrentIndex(p, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_tree->scrollTo(p);
+    }
+}
+
+void MainWindow::showWarning(const QString &message)
+{
+    m_messageBar->setStyleSheet(palette().color(QPalette::Window).lightness() < 128
+            ? QStringLiteral("QFrame { background: #4a3b10; border: 1px solid #8a7020; border-radius: 3px; }"
+                             " QLabel { border: none; color: #ffe9a8; }")
+            : QStringLiteral("QFrame { background: #fff3cd; border: 1px solid #e0c060; border-radius: 3px; }"
+                             " QLabel { border: none; color: #5c4400; }"));
+    m_messageLabel->setText(message);
+    m_messageLabel->setToolTip(message);
+    m_messageBar->show();
+}
+
+QString MainWindow::messageText() const
+{
+    return m_messageBar->isHidden() ? QString() : m_messageLabel->text();
 }
 
 void MainWindow::showError(const QString &message)
@@ -721,10 +882,11 @@ void MainWindow::showError(const QString &message)
     m_messageBar->setStyleSheet(QStringLiteral("QFrame { background: #fbe3e3; border: 1px solid #e0a0a0; border-radius: 3px; }"
                                                " QLabel { border: none; color: #6b1010; }"));
     m_messageLabel->setText(message);
+    m_messageLabel->setToolTip(message);
     m_messageBar->show();
-    statusBar()->showMessage(message, 10000);
-    if (m_options.interactive)
-        QMessageBox::warning(this, tr("etscope"), message);
+    // One place for an error: the bar above the table (no dialog, no status-bar copy); it
+    // stays until dismissed or until something succeeds.
+    statusBar()->clearMessage();
 }
 
 void MainWindow::showInfo(const QString &message)
@@ -732,12 +894,14 @@ void MainWindow::showInfo(const QString &message)
     m_messageBar->setStyleSheet(QStringLiteral("QFrame { background: #e6f0fb; border: 1px solid #a9c5e8; border-radius: 3px; }"
                                                " QLabel { border: none; color: #14365e; }"));
     m_messageLabel->setText(message);
+    m_messageLabel->setToolTip(message);
     m_messageBar->show();
 }
 
 void MainWindow::hideMessage()
 {
     m_messageBar->hide();
+    m_lastError.clear();
 }
 
 QString MainWindow::statusText() const
@@ -770,6 +934,9 @@ void MainWindow::updateRecentMenu()
         QStringList names;
         for (const QString &f : files)
             names << QFileInfo(f).fileName();
+        // Runs are often all called etdump.etdp: name the ETDump's folder too.
+        if (!files.isEmpty())
+            names.front() = QFileInfo(files.front()).dir().dirName() + QLatin1Char('/') + names.front();
         QAction *a = m_recentMenu->addAction(names.join(QStringLiteral(" + ")));
         a->setToolTip(files.join(QLatin1Char('\n')));
         connect(a, &QAction::triggered, this, [this, files] { openFiles(files); });
@@ -787,7 +954,22 @@ bool MainWindow::exportTable(const QString &path, QString *error)
     if (!m_session)
         return fail(path + tr(": nothing to export, no ETDump loaded"));
     const char sep = QFileInfo(path).suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0 ? ',' : '\t';
-    const std::string text = formatDelimited(m_session->blocks, sep);
+    // What is exported is what the table shows: with a filter on, only the rows it lets through.
+    const bool filtered = !m_proxy->filterText().isEmpty() || m_proxy->delegatedOnly() || m_proxy->hideFramework()
+        || m_proxy->hideOperatorCalls();
+    std::vector<EventBlock> visible;
+    if (filtered) {
+        for (int b = 0; b < int(m_session->blocks.size()); ++b) {
+            EventBlock copy = m_session->blocks[b];
+            copy.events.clear();
+            for (int e = 0; e < int(m_session->blocks[b].events.size()); ++e)
+                if (m_proxy->mapFromSource(m_model->indexForEvent(b, e)).isValid())
+                    copy.events.push_back(m_session->blocks[b].events[e]);
+            if (!copy.events.empty())
+                visible.push_back(std::move(copy));
+        }
+    }
+    const std::string text = formatDelimited(filtered ? visible : m_session->blocks, sep);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return fail(path + QStringLiteral(": ") + file.errorString());
@@ -808,22 +990,68 @@ void MainWindow::exportTableInteractive()
     if (path.isEmpty())
         return;
     QString error;
-    if (exportTable(path, &error))
+    if (exportTable(path, &error)) {
+        if (!m_lastError.isEmpty())
+            hideMessage(); // an earlier error is no longer the news
         statusBar()->showMessage(tr("Table written to %1").arg(path), 6000);
-    else
+    } else
         showError(error);
 }
 
-void MainWindow::exportChartInteractive(QWidget *chart, const QString &name)
+bool MainWindow::exportChart(const QString &name, const QString &path, QSize size, QString *error)
 {
+    QWidget *chart = nullptr;
+    if (name == QLatin1String("histogram"))
+        chart = m_histogram->chartView();
+    else if (name == QLatin1String("top-events"))
+        chart = m_topChart->chartView();
+    else if (name == QLatin1String("timeline"))
+        chart = m_timeline->canvas();
+    const QString e = chart ? exportChartImage(chart, path, size, name) : path + tr(": no chart named %1").arg(name);
+    if (error)
+        *error = e;
+    return e.isEmpty();
+}
+
+void MainWindow::exportChartInteractive(QWidget *, const QString &name)
+{
+    // The chart is drawn again at the size asked for (not grabbed from the screen).
+    QSettings settings;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Export chart"));
+    auto *form = new QFormLayout(&dialog);
+    auto *width = new QSpinBox(&dialog);
+    auto *height = new QSpinBox(&dialog);
+    width->setRange(200, 10000);
+    height->setRange(150, 10000);
+    width->setSuffix(tr(" px"));
+    height->setSuffix(tr(" px"));
+    width->setValue(
+        m_options.persistSettings ? settings.value(QStringLiteral("chartExportWidth"), 1600).toInt() : 1600);
+    height->setValue(
+        m_options.persistSettings ? settings.value(QStringLiteral("chartExportHeight"), 900).toInt() : 900);
+    form->addRow(tr("Width"), width);
+    form->addRow(tr("Height"), height);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (m_options.persistSettings) {
+        settings.setValue(QStringLiteral("chartExportWidth"), width->value());
+        settings.setValue(QStringLiteral("chartExportHeight"), height->value());
+    }
     const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), name + QStringLiteral(".png"),
                                                       tr("PNG image (*.png);;SVG vector image (*.svg)"));
     if (path.isEmpty())
         return;
-    const QString error = exportWidgetImage(chart, path, name);
-    if (error.isEmpty())
+    QString error;
+    if (exportChart(name, path, QSize(width->value(), height->value()), &error)) {
+        if (!m_lastError.isEmpty())
+            hideMessage();
         statusBar()->showMessage(tr("Chart written to %1").arg(path), 6000);
-    else
+    } else
         showError(error);
 }
 

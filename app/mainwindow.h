@@ -30,6 +30,9 @@ class ModuleRollupView;
 class TimelineWidget;
 class TopEventsChart;
 
+// "recorded prefix = local folder" lines of the Source Roots setting.
+QList<QPair<QString, QString>> parseSourceRoots(const QStringList &lines);
+
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -55,9 +58,30 @@ public:
     QString lastError() const { return m_lastError; }
     QString statusText() const;
     QString pendingDebugBuffer() const { return m_waitingDebugBuffer; }
+    // Companions opened before their ETDump, paired with the next ETDump opened.
+    QString pendingETRecord() const { return m_waitingETRecord; }
+    QString pendingBundledProgram() const { return m_waitingBundledProgram; }
+    // A warning in the message bar (not an error: lastError() is unchanged).
+    void showWarning(const QString &message);
+    // Puts docks and toolbars back where a fresh install has them.
+    void resetLayout();
+    QComboBox *unitBox() const { return m_unitBox; }
+    QComboBox *sourceBox() const { return m_sourceBox; }
+    QString messageText() const;
+    // Selected rows as the clipboard gets them on Ctrl+C: a header line, then one tab-separated
+    // line per row with the visible columns in view order.
+    QString selectedRowsAsTsv() const;
+    // Every shortcut of the window, "Ctrl+O\tOpen…" per line (Help ▸ Keyboard Shortcuts).
+    QString shortcutsText() const;
+    QMenu *helpMenu() const { return m_helpMenu; }
+    QString summaryText() const; // the status-bar summary ("etdump.etdp · 2 blocks · 1 run …")
+    // Recent-file sets, newest first; files of one set joined by '\n'.
+    QStringList recentFiles() const { return m_recentFiles; }
 
     // Writes the table as TSV (.tsv) or CSV (.csv) exactly as `etscope-cli tsv`/`csv`.
     bool exportTable(const QString &path, QString *error = nullptr);
+    // Renders a chart ("histogram", "top-events", "timeline") itself at `size` to PNG or SVG.
+    bool exportChart(const QString &name, const QString &path, QSize size, QString *error = nullptr);
     // Selects the first event (in file order) with this name; false if none.
     bool selectEventByName(const QString &name);
 
@@ -83,12 +107,14 @@ Q_SIGNALS:
     void loadFinished(bool ok);
 
 protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
 
 private:
     void createActions();
+    void createUsabilityActions(); // app/usability.cpp: copy, context menus, column chooser, help
     void createCentral();
     void createDocks();
     void restoreSettings();
@@ -110,12 +136,17 @@ private:
     void exportChartInteractive(QWidget *chart, const QString &name);
     void showAbout();
     void setDefaultColumnWidths();
+    void syncTimeControls();
+    void updateUnitChoices();
 
     Options m_options;
     SessionLoader *m_loader = nullptr;
     std::shared_ptr<const Session> m_session;
     SessionInputs m_lastInputs;
     QString m_waitingDebugBuffer;
+    QString m_waitingETRecord;
+    QString m_waitingBundledProgram;
+    QByteArray m_defaultState; // saveState() right after the docks were created
     QString m_lastError;
     QStringList m_recentFiles;
 
@@ -140,6 +171,7 @@ private:
     QToolButton *m_cancelButton = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
+    QMenu *m_helpMenu = nullptr;
 
     DetailsPanel *m_details = nullptr;
     HistogramWidget *m_histogram = nullptr;

@@ -3,6 +3,7 @@
 #include "etrecord/modulestack.h"
 #include "events/inspectortable.h"
 #include "modelroles.h"
+#include "numberformat.h"
 #include "qtstrings.h"
 
 #include <QBrush>
@@ -230,10 +231,9 @@ QVariant EventTreeModel::headerData(int section, Qt::Orientation orientation, in
 
 QString EventTreeModel::formatDuration(double value)
 {
-    // Large tick/ns counts read better whole than as 1.89882e+06.
-    if (std::abs(value) >= 1e5 && std::abs(value) < 1e15)
-        return QString::number(value, 'f', 0);
-    return QString::number(value, 'g', 6);
+    // 6 significant digits like the Inspector prints, always positional (one format per column:
+    // never "9.7e-05" under "0.000412"); large tick/ns counts whole rather than 1.89882e+06.
+    return formatSignificant(value, 6);
 }
 
 QString EventTreeModel::moduleText(const Event &event)
@@ -264,6 +264,14 @@ QString EventTreeModel::debugHandlesText(const Event &event)
     return QString(QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']'));
 }
 
+QString EventTreeModel::allocationText(const EventBlock &block)
+{
+    QStringList parts;
+    for (const AllocatorSummary &a : block.allocators)
+        parts << tr("%1: %2 × %3 B").arg(toQString(a.name)).arg(a.allocationCount).arg(a.totalBytes);
+    return tr("%1 allocation events (%2)").arg(block.allocationEventCount).arg(parts.join(QStringLiteral(", ")));
+}
+
 QVariant EventTreeModel::blockData(const Node &node, int column, int role) const
 {
     const EventBlock &block = m_session->blocks[node.block];
@@ -273,6 +281,9 @@ QVariant EventTreeModel::blockData(const Node &node, int column, int role) const
             return toQString(block.name);
         if (column == RunsColumn)
             return QString::number(block.runIndices.size());
+        if (column == OpTypesColumn && block.allocationEventCount > 0)
+            // A block of allocation events has no profiling rows; say what it holds.
+            return allocationText(block);
         return {};
     case SortRole:
         if (column == NameColumn)
@@ -281,8 +292,15 @@ QVariant EventTreeModel::blockData(const Node &node, int column, int role) const
             return qulonglong(block.runIndices.size());
         // Blocks keep file order whatever column sorts the events.
         return node.block;
-    case Qt::ToolTipRole:
-        return tr("Block %1: %2 events, %3 runs").arg(toQString(block.name)).arg(block.events.size()).arg(block.runIndices.size());
+    case Qt::ToolTipRole: {
+        const auto events = qulonglong(block.events.size()), runs = qulonglong(block.runIndices.size());
+        QString tip = tr("Block %1: %2, %3")
+                          .arg(toQString(block.name), events == 1 ? tr("1 event") : tr("%1 events").arg(events),
+                              runs == 1 ? tr("1 run") : tr("%1 runs").arg(runs));
+        if (block.allocationEventCount > 0)
+            tip += QLatin1Char('\n') + allocationText(block);
+        return tip;
+    }
     case Qt::FontRole: {
         QFont f;
         f.setBold(true);
@@ -345,6 +363,9 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
                 tip += tr("\ndelegate identifier: %1").arg(toQString(delegateDebugIdText(e.delegateDebugIdentifier)));
             return tip;
         }
+        if (isStatColumn(column) && e.perfData)
+            // The cell is rounded to 6 digits; the tooltip has every digit.
+            return QString(formatFull(statValue(*e.perfData, column)) + QLatin1Char(' ') + unitName());
         if (column == OpTypesColumn && !e.opTypes.empty()) {
             QStringList ops;
             for (const auto &op : e.opTypes)

@@ -8,13 +8,18 @@
 
 #include "events/inspectortable.h"
 
+#include <QDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -129,6 +134,10 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     layout->addWidget(m_tabs, 1);
 
     connect(m_frames, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) { activateFrame(item); });
+    connect(m_debug, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
+        if (QDialog *d = openTensorValues(item))
+            d->show();
+    });
     clear();
 }
 
@@ -142,6 +151,7 @@ void DetailsPanel::clear()
     m_traceText->clear();
     m_modules->clear();
     m_debug->clear();
+    m_tensorRefs.clear();
     m_metadata->clear();
 }
 
@@ -171,6 +181,46 @@ QString DetailsPanel::metadataText() const
 int DetailsPanel::debugValueCount() const
 {
     return m_debug->topLevelItemCount();
+}
+
+void DetailsPanel::setBlock(std::shared_ptr<const Session> session, int blockIndex)
+{
+    clear();
+    if (!session || blockIndex < 0 || blockIndex >= int(session->blocks.size()))
+        return;
+    m_session = std::move(session);
+    const EventBlock &block = m_session->blocks[blockIndex];
+    const auto runs = qulonglong(block.runIndices.size());
+    m_title->setText(QStringLiteral("<b style='font-size:large'>") + toQString(block.name).toHtmlEscaped()
+        + QStringLiteral("</b><br/><span style='color:gray'>")
+        + (runs == 1 ? tr("block · 1 run") : tr("block · %1 runs").arg(runs)) + QStringLiteral("</span>"));
+    auto add = [this](QTreeWidgetItem *parent, const QString &k, const QString &v) {
+        auto *item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_properties);
+        item->setText(0, k);
+        item->setText(1, v);
+        item->setToolTip(1, v);
+        return item;
+    };
+    add(nullptr, tr("Runs"), QString::number(runs));
+    add(nullptr, tr("Profiling events"), QString::number(block.events.size()));
+    add(nullptr, tr("Allocation events"), QString::number(block.allocationEventCount));
+    const QLocale locale;
+    for (const AllocatorSummary &a : block.allocators) {
+        auto *item = add(nullptr, tr("Allocator %1").arg(toQString(a.name)),
+            tr("%1 allocations, %2 bytes")
+                .arg(locale.toString(qulonglong(a.allocationCount)), locale.toString(qulonglong(a.totalBytes))));
+        add(item, tr("Allocations"), QString::number(a.allocationCount));
+        add(item, tr("Total bytes"), QString::number(a.totalBytes));
+        add(item, tr("Largest allocation (bytes)"), QString::number(a.maxBytes));
+        add(item, tr("Mean allocation (bytes)"),
+            a.allocationCount ? QString::number(double(a.totalBytes) / double(a.allocationCount), 'f', 1) : QString());
+        item->setExpanded(true);
+    }
+    for (const std::string &w : block.warnings)
+        add(nullptr, tr("Warning"), toQString(w));
+    for (int t = 1; t < m_tabs->count(); ++t)
+        m_tabs->setTabEnabled(t, false);
+    m_tabs->setCurrentIndex(0);
 }
 
 void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockIndex, int eventIndex)
@@ -293,16 +343,85 @@ void DetailsPanel::fillFrames(const Event &e)
     m_frames->resizeColumnToContents(1);
 }
 
+QDialog *DetailsPanel::openTensorValues(QTreeWidgetItem *item)
+{
+    if (!item || !m_session || !m_session->debugBuffer || !item->data(0, Qt::UserRole).isValid())
+        return nullptr;
+    const auto i = item->data(0, Qt::UserRole).toULongLong();
+    if (i >= m_tensorRefs.size())
+        return nullptr;
+    auto data = m_session->debugBuffer->read(m_tensorRefs[i]);
+    if (!data)
+        return nullptr;
+    constexpr int kPage = 1000;
+    auto values = std::make_shared<TensorData>(std::move(data.value()));
+    auto *dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("TensorValuesDialog"));
+    dialog->setWindowTitle(tr("%1 — %2").arg(item->text(0), toQString(describeShape(values->dtype, values->sizes))));
+    auto *table = new QTableWidget(0, 2, dialog);
+    table->setObjectName(QStringLiteral("values"));
+    table->setHorizontalHeaderLabels({ tr("index"), tr("value") });
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->horizontalHeader()->setStretchLastSection(true);
+    auto *page = new QSpinBox(dialog);
+    page->setObjectName(QStringLiteral("page"));
+    const int pages = std::max<int>(1, int((values->values.size() + kPage - 1) / kPage));
+    page->setRange(1, pages);
+    page->setPrefix(tr("page "));
+    page->setSuffix(tr(" of %1").arg(pages));
+    auto *range = new QLabel(dialog);
+    auto fill = [table, range, values, sizes = values->sizes](int p) {
+        const std::size_t first = std::size_t(p - 1) * kPage;
+        const std::size_t last = std::min(values->values.size(), first + kPage);
+        table->setRowCount(int(last - first));
+        for (std::size_t k = first; k < last; ++k) {
+            // Multi-dimensional index of a row-major position.
+            QStringList idx;
+            std::size_t rest = k;
+            std::vector<std::int64_t> coords(sizes.size());
+            for (std::size_t d = sizes.size(); d-- > 0;) {
+                const auto n = std::size_t(std::max<std::int64_t>(1, sizes[d]));
+                coords[d] = std::int64_t(rest % n);
+                rest /= n;
+            }
+            for (auto c : coords)
+                idx << QString::number(c);
+            const int row = int(k - first);
+            table->setItem(row, 0, new QTableWidgetItem(QStringLiteral("[%1]").arg(idx.join(QStringLiteral(", ")))));
+            auto *v = new QTableWidgetItem(QString::number(values->values[k], 'g', 17));
+            v->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            table->setItem(row, 1, v);
+        }
+        range->setText(
+            tr("values %1–%2 of %3").arg(first + (last > first ? 1 : 0)).arg(last).arg(values->values.size()));
+        table->resizeColumnToContents(0);
+    };
+    fill(1);
+    connect(page, &QSpinBox::valueChanged, dialog, fill);
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(page);
+    bar->addWidget(range, 1);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addLayout(bar);
+    layout->addWidget(table, 1);
+    dialog->resize(420, 560);
+    return dialog;
+}
+
 void DetailsPanel::activateFrame(QTreeWidgetItem *item)
 {
     const QString file = item->data(0, kFrameFileRole).toString();
     if (file.isEmpty())
         return;
     const int line = item->data(0, kFrameLineRole).toInt();
-    if (QFileInfo::exists(file)) {
+    // The recorded path, or where a source root maps it on this machine.
+    if (const QString local = SourceViewer::resolve(file); !local.isEmpty()) {
         auto *viewer = new SourceViewer(this);
         viewer->setAttribute(Qt::WA_DeleteOnClose);
-        if (viewer->openFile(file, line)) {
+        m_lastViewer = viewer;
+        if (viewer->openFile(local, line)) {
             viewer->show();
             return;
         }
@@ -310,7 +429,9 @@ void DetailsPanel::activateFrame(QTreeWidgetItem *item)
     }
     // Not available locally: show the code line recorded in the trace instead.
     m_traceText->setPlainText(file + QLatin1Char(':') + QString::number(line) + QLatin1Char('\n') + item->toolTip(0));
-    Q_EMIT frameUnavailable(tr("%1: not found on this machine; showing the recorded line").arg(file));
+    Q_EMIT frameUnavailable(
+        tr("%1: not found on this machine (map its folder in View ▸ Source Roots…); showing the recorded line")
+            .arg(file));
 }
 
 void DetailsPanel::fillModules(const Event &e)
@@ -353,6 +474,15 @@ void DetailsPanel::fillDebugData(const Session &session, const Event &e)
         auto *item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_debug);
         item->setText(0, label);
         item->setText(1, toQString(describeShape(ref.dtype, ref.sizes)));
+        if (!buffer) {
+            // The Inspector substitutes zeros; showing them would look like data. Say what is missing.
+            item->setText(5, tr("no debug buffer loaded: values not available"));
+            item->setForeground(5, palette().color(QPalette::PlaceholderText));
+            return;
+        }
+        item->setData(0, Qt::UserRole, QVariant::fromValue<qulonglong>(m_tensorRefs.size()));
+        m_tensorRefs.push_back(ref);
+        item->setToolTip(0, tr("Double-click to see every value"));
         auto data = inflate(ref, buffer);
         if (!data) {
             item->setText(5, toQString(data.error().message()));

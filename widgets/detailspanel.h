@@ -2,10 +2,12 @@
 
 #include "session/session.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <memory>
 
+class QDialog;
 class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
@@ -23,6 +25,8 @@ public:
     explicit DetailsPanel(QWidget *parent = nullptr);
 
     void setEvent(std::shared_ptr<const Session> session, int blockIndex, int eventIndex);
+    // A block row: its runs and events, and the per-allocator summary of its allocation events.
+    void setBlock(std::shared_ptr<const Session> session, int blockIndex);
     void clear();
 
     // For tests: what the panel currently shows.
@@ -34,6 +38,9 @@ public:
     QTreeWidget *debugTree() const { return m_debug; }
     QTreeWidget *framesTree() const { return m_frames; }
     QString metadataText() const;
+    // Every value of the tensor behind a Debug data row, 1000 per page (double-click on the row).
+    QDialog *openTensorValues(QTreeWidgetItem *item);
+    QWidget *lastSourceViewer() const { return m_lastViewer; }
 
 Q_SIGNALS:
     // Emitted when a frame is activated whose file does not exist locally.
@@ -57,6 +64,8 @@ private:
     QTreeWidget *m_debug = nullptr;
     QPlainTextEdit *m_metadata = nullptr;
     QTreeWidgetItem *m_rawItem = nullptr;
+    std::vector<TensorRef> m_tensorRefs; // behind the Debug data rows (UserRole = index)
+    QPointer<QWidget> m_lastViewer;
 };
 
 } // namespace etscope

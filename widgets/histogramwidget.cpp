@@ -1,19 +1,21 @@
 #include "histogramwidget.h"
 
 #include "eventtreemodel.h"
+#include "numberformat.h"
 
 #include <QBarSeries>
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QCursor>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -29,13 +31,20 @@ HistogramWidget::HistogramWidget(QWidget *parent)
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_view = new QChartView(m_chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(240, 160);
     m_hint = new QLabel(tr("Select an event to see the distribution of its latency over runs."), this);
     m_hint->setAlignment(Qt::AlignCenter);
     m_hint->setWordWrap(true);
+    m_clipBox = new QCheckBox(tr("Clip at p99"), this);
+    m_clipBox->setToolTip(tr("Put the runs above the 99th percentile into one red bar at the right, so the bulk of the "
+                             "distribution keeps its resolution. Click a bar to show its runs in the timeline."));
+    m_clipBox->hide();
+    connect(m_clipBox, &QCheckBox::toggled, this, [this] { rebuild(); });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_hint);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_clipBox);
     m_view->hide();
 }
 
@@ -49,7 +58,7 @@ int HistogramWidget::totalCount() const
     int n = 0;
     for (int c : m_bins.counts)
         n += c;
-    return n;
+    return n + m_outliers;
 }
 
 void HistogramWidget::clear()
@@ -60,27 +69,136 @@ void HistogramWidget::clear()
         m_chart->removeAxis(a);
         delete a;
     }
+    m_set = nullptr;
     m_bins = {};
+    m_outliers = 0;
+    m_clipAt = 0;
     m_view->hide();
     m_hint->show();
+}
+
+bool HistogramWidget::clipToP99() const
+{
+    return m_clipBox->isChecked();
+}
+
+void HistogramWidget::setClipToP99(bool on)
+{
+    m_clipBox->setChecked(on); // rebuilds when it changes
 }
 
 void HistogramWidget::setValues(const QString &eventName, const std::vector<double> &values, double p10, double p50,
                                 double p90, const QString &unit)
 {
-    clear();
+    m_name = eventName;
+    m_values = values;
+    m_p10 = p10;
+    m_p50 = p50;
+    m_p90 = p90;
     m_unit = unit;
-    m_bins = computeHistogram(values);
+    // Offer clipping when something lies above p99, and turn it on by default when that tail is
+    // longer than the whole body of the distribution.
+    std::vector<double> sorted;
+    for (double v : values)
+        if (std::isfinite(v))
+            sorted.push_back(v);
+    std::sort(sorted.begin(), sorted.end());
+    bool offer = false, suggest = false;
+    if (sorted.size() >= 20) {
+        const double p99 = sorted[std::size_t(std::ceil(0.99 * double(sorted.size()))) - 1];
+        offer = sorted.back() > p99;
+        suggest = offer && sorted.back() - p99 > 2 * (p99 - sorted.front());
+    }
+    {
+        const QSignalBlocker block(m_clipBox);
+        m_clipBox->setVisible(offer);
+        m_clipBox->setChecked(suggest);
+    }
+    rebuild();
+}
+
+QList<int> HistogramWidget::runsInBar(int index) const
+{
+    QList<int> runs;
+    const int nBins = int(m_bins.counts.size());
+    if (index < 0 || index > nBins || (index == nBins && m_outliers == 0))
+        return runs;
+    for (int i = 0; i < int(m_values.size()); ++i) {
+        const double v = m_values[std::size_t(i)];
+        if (!std::isfinite(v))
+            continue;
+        const bool outlier = m_outliers > 0 && v > m_clipAt;
+        if (index == nBins) {
+            if (outlier)
+                runs << i;
+            continue;
+        }
+        if (outlier)
+            continue;
+        int b = m_bins.binWidth > 0 ? int(std::floor((v - m_bins.lower) / m_bins.binWidth)) : 0;
+        b = std::clamp(b, 0, nBins - 1);
+        if (b == index)
+            runs << i;
+    }
+    return runs;
+}
+
+QStringList HistogramWidget::tickLabels() const
+{
+    QStringList out;
+    for (QAbstractAxis *a : m_chart->axes(Qt::Horizontal))
+        if (auto *c = qobject_cast<QCategoryAxis *>(a))
+            out = c->categoriesLabels();
+    return out;
+}
+
+void HistogramWidget::rebuild()
+{
+    m_chart->removeAllSeries();
+    const auto oldAxes = m_chart->axes();
+    for (QAbstractAxis *a : oldAxes) {
+        m_chart->removeAxis(a);
+        delete a;
+    }
+    m_set = nullptr;
+    m_outliers = 0;
+    m_clipAt = 0;
+    const QString &eventName = m_name;
+    const QString &unit = m_unit;
+    std::vector<double> body = m_values;
+    {
+        if (m_clipBox->isChecked()) {
+            std::vector<double> sorted;
+            for (double v : m_values)
+                if (std::isfinite(v))
+                    sorted.push_back(v);
+            std::sort(sorted.begin(), sorted.end());
+            if (!sorted.empty()) {
+                m_clipAt = sorted[std::size_t(std::ceil(0.99 * double(sorted.size()))) - 1];
+                body.clear();
+                for (double v : m_values)
+                    if (std::isfinite(v) && v <= m_clipAt)
+                        body.push_back(v);
+                    else if (std::isfinite(v))
+                        ++m_outliers;
+            }
+        }
+    }
+    m_bins = computeHistogram(body);
     if (m_bins.counts.isEmpty()) {
+        m_view->hide();
+        m_hint->show();
         m_hint->setText(tr("%1 has no timing data.").arg(eventName));
         return;
     }
     m_hint->hide();
     m_view->show();
     const int nBins = int(m_bins.counts.size());
-    m_chart->setTitle(tr("%1 — %2 runs").arg(eventName).arg(values.size()));
+    const std::size_t runs = m_values.size();
+    m_chart->setTitle(runs == 1 ? tr("%1 — 1 run").arg(eventName) : tr("%1 — %2 runs").arg(eventName).arg(runs));
 
     auto *set = new QBarSet(tr("runs"));
+    m_set = set;
     set->setColor(QColor(0x3b, 0x82, 0xc4));
     set->setBorderColor(QColor(0x2a, 0x5f, 0x91));
     int maxCount = 0;
@@ -88,27 +206,54 @@ void HistogramWidget::setValues(const QString &eventName, const std::vector<doub
         *set << c;
         maxCount = std::max(maxCount, c);
     }
+    if (m_outliers > 0) {
+        // The "> p99" bar, one slot right of the body, in red.
+        *set << m_outliers;
+        maxCount = std::max(maxCount, m_outliers);
+        set->setSelectedColor(QColor(0xc8, 0x3a, 0x3a));
+        set->selectBar(nBins);
+    }
     auto *bars = new QBarSeries;
     bars->setBarWidth(0.95);
     bars->append(set);
     m_chart->addSeries(bars);
     connect(set, &QBarSet::hovered, this, &HistogramWidget::onHovered);
+    connect(set, &QBarSet::clicked, this, [this](int index) {
+        const QList<int> runs = runsInBar(index);
+        if (runs.isEmpty())
+            return;
+        const int nb = int(m_bins.counts.size());
+        QString what;
+        if (index == nb) {
+            what = tr("> p99 (%1 %2)").arg(formatSignificant(m_clipAt, 4), m_unit);
+        } else {
+            const double a = m_bins.lower + index * m_bins.binWidth;
+            what = tr("%1 – %2 %3").arg(formatSignificant(a, 6), formatSignificant(a + m_bins.binWidth, 6), m_unit);
+        }
+        Q_EMIT runsSelected(runs, what);
+    });
 
-    // Bars sit at x = 0..n-1; the axis maps bin edges back to durations so that the percentile
-    // markers can be drawn at their true value.
+    // Bars sit at x = 0..n-1 (bin b spans b-0.5 .. b+0.5); labels go at "nice" durations
+    // (1, 2, 5 × 10^k) placed where they fall, all with the decimals of the step.
+    auto toX = [&](double v) {
+        if (!(m_bins.binWidth > 0))
+            return 0.0;
+        return (v - m_bins.lower) / m_bins.binWidth - 0.5;
+    };
     auto *xAxis = new QCategoryAxis;
-    xAxis->setRange(-0.5, nBins - 0.5);
+    const double xMax = (m_outliers > 0 ? nBins + 1 : nBins) - 0.5;
+    xAxis->setRange(-0.5, xMax);
     xAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    // About five labels, at bin edges, short enough not to be elided.
-    const int step = std::max(1, (nBins + 4) / 5);
-    for (int b = 0; b <= nBins; b += step) {
-        const double edge = m_bins.lower + b * m_bins.binWidth;
-        xAxis->append(QString::number(edge, 'g', 4), b - 0.5);
-    }
+    const double hi = m_bins.lower + nBins * m_bins.binWidth;
+    const NiceTicks ticks = niceTicks(m_bins.lower, hi, 5);
+    for (double t : ticks.values)
+        xAxis->append(formatTick(t, ticks.decimals), m_bins.binWidth > 0 ? toX(t) : 0.0);
+    if (m_outliers > 0)
+        xAxis->append(tr("> p99"), double(nBins));
     xAxis->setTitleText(tr("latency (%1)").arg(unit));
     auto *yAxis = new QValueAxis;
     // Integer ticks: counts are whole runs.
-    const int yStep = std::max(1, (maxCount + 4) / 5);
+    const int yStep = std::max(1, int(niceStep(double(maxCount), 5)));
     const int yTicks = (maxCount + yStep) / yStep;
     const double yTop = double(yTicks * yStep);
     yAxis->setRange(0, yTop);
@@ -120,24 +265,19 @@ void HistogramWidget::setValues(const QString &eventName, const std::vector<doub
     bars->attachAxis(xAxis);
     bars->attachAxis(yAxis);
 
-    auto toX = [&](double v) {
-        if (!(m_bins.binWidth > 0))
-            return 0.0;
-        return (v - m_bins.lower) / m_bins.binWidth - 0.5;
-    };
     const struct {
         const char *label;
         double value;
         QColor color;
-    } markers[] = {{"p10", p10, QColor(0x2e, 0x9e, 0x5b)}, {"p50", p50, QColor(0xe0, 0x8a, 0x1e)},
-                   {"p90", p90, QColor(0xc8, 0x3a, 0x3a)}};
+    } markers[] = { { "p10", m_p10, QColor(0x2e, 0x9e, 0x5b) }, { "p50", m_p50, QColor(0xe0, 0x8a, 0x1e) },
+        { "p90", m_p90, QColor(0xc8, 0x3a, 0x3a) } };
     for (const auto &m : markers) {
         if (!std::isfinite(m.value))
             continue;
         auto *line = new QLineSeries;
         // Four digits keep the three legend entries on one line; the details panel has all six.
-        line->setName(QString::fromLatin1(m.label) + QLatin1Char(' ') + QString::number(m.value, 'g', 4)
-                      + QLatin1Char(' ') + unit);
+        line->setName(
+            QString::fromLatin1(m.label) + QLatin1Char(' ') + formatSignificant(m.value, 4) + QLatin1Char(' ') + unit);
         QPen pen(m.color);
         pen.setWidthF(2);
         pen.setStyle(Qt::DashLine);
@@ -153,17 +293,26 @@ void HistogramWidget::setValues(const QString &eventName, const std::vector<doub
 
 void HistogramWidget::onHovered(bool status, int index)
 {
-    if (!status || index < 0 || index >= m_bins.counts.size()) {
+    if (!status || index < 0 || index > m_bins.counts.size()) {
         QToolTip::hideText();
+        return;
+    }
+    if (index == m_bins.counts.size()) {
+        QToolTip::showText(QCursor::pos(),
+            tr("above p99 = %1 %2\n%3 runs (click: show in timeline)")
+                .arg(formatFull(m_clipAt), m_unit)
+                .arg(m_outliers),
+            this);
         return;
     }
     const double a = m_bins.lower + index * m_bins.binWidth;
     const double b = a + m_bins.binWidth;
-    QToolTip::showText(QCursor::pos(), tr("%1 – %2 %3\n%4 runs")
-                                           .arg(EventTreeModel::formatDuration(a), EventTreeModel::formatDuration(b),
-                                                m_unit)
-                                           .arg(m_bins.counts[index]),
-                       this);
+    const int n = m_bins.counts[index];
+    QToolTip::showText(QCursor::pos(),
+        tr("%1 – %2 %3\n%4 (click: show in timeline)")
+            .arg(EventTreeModel::formatDuration(a), EventTreeModel::formatDuration(b), m_unit,
+                n == 1 ? tr("1 run") : tr("%1 runs").arg(n)),
+        this);
 }
 
 } // namespace etscope

@@ -10,6 +10,7 @@ class QLabel;
 class QChart;
 class QChartView;
 class QBarSet;
+class QCheckBox;
 
 namespace etscope {
 
@@ -29,15 +30,39 @@ public:
     int totalCount() const;
     QChart *chart() const { return m_chart; }
     QWidget *chartView() const;
+    QBarSet *barSet() const { return m_set; }
+
+    // Long tails (one 2 ms run among 17,600 at 0.33 ms) squash the distribution into one bar:
+    // values above the 99th percentile then go into one red "> p99" bar at the right.
+    void setClipToP99(bool on);
+    bool clipToP99() const;
+    int outlierCount() const { return m_outliers; } // runs in the "> p99" bar (0 when not clipped)
+    double clipValue() const { return m_clipAt; }
+    // Indices into the values (= runs of the block) that fall into bar `index`.
+    QList<int> runsInBar(int index) const;
+    // Tick labels of the x axis, left to right (for tests).
+    QStringList tickLabels() const;
+
+Q_SIGNALS:
+    // A bar was clicked: these runs (indices into the values given to setValues).
+    void runsSelected(const QList<int> &runs, const QString &description);
 
 private:
     void onHovered(bool status, int index);
+    void rebuild();
 
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     QLabel *m_hint = nullptr;
+    QCheckBox *m_clipBox = nullptr;
+    QBarSet *m_set = nullptr;
     HistogramBins m_bins;
     QString m_unit;
+    QString m_name;
+    std::vector<double> m_values;
+    double m_p10 = 0, m_p50 = 0, m_p90 = 0;
+    double m_clipAt = 0; // p99 when clipping
+    int m_outliers = 0;
 };
 
 } // namespace etscope

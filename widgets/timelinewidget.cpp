@@ -1,6 +1,7 @@
 #include "timelinewidget.h"
 
 #include "eventtreemodel.h"
+#include "numberformat.h"
 #include "qtstrings.h"
 
 #include <QComboBox>
@@ -108,26 +109,26 @@ protected:
                                : QObject::tr("Open an ETDump to see one run as a timeline."));
             return;
         }
-        // Axis with "nice" tick spacing (1, 2, 5 × 10^k).
+        // Axis with "nice" ticks (1, 2, 5 × 10^k), labelled with the decimals of the step; labels
+        // at the edges are kept inside the widget (a centred "0 ms" at x = 8 lost its "0").
         p.setPen(palette().color(QPalette::Text));
-        const double raw = m_viewSpan / std::max(2, width() / 110);
-        const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-        double step = mag;
-        for (double f : {1.0, 2.0, 5.0, 10.0})
-            if (f * mag >= raw) {
-                step = f * mag;
-                break;
-            }
-        const double first = std::ceil(m_viewStart / step) * step;
+        const NiceTicks ticks = niceTicks(m_viewStart, m_viewStart + m_viewSpan, std::max(2, width() / 110));
         QColor grid = palette().color(QPalette::Mid);
         grid.setAlpha(80);
-        for (double t = first; t <= m_viewStart + m_viewSpan; t += step) {
+        for (double t : ticks.values) {
             const int x = int(toX(t));
             p.setPen(grid);
             p.drawLine(x, kAxisHeight - 4, x, height());
             p.setPen(palette().color(QPalette::Text));
-            p.drawText(QRect(x - 60, 2, 120, kAxisHeight - 6), Qt::AlignCenter,
-                       EventTreeModel::formatDuration(t) + QLatin1Char(' ') + m_unit);
+            QRect label(x - 60, 2, 120, kAxisHeight - 6);
+            if (label.left() < 0)
+                label.moveLeft(0);
+            if (label.right() >= width())
+                label.moveRight(width() - 1);
+            const int align = label.center().x() == x
+                ? Qt::AlignCenter
+                : (label.left() == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter;
+            p.drawText(label, align, formatTick(t, ticks.decimals) + QLatin1Char(' ') + m_unit);
         }
         p.drawLine(0, kAxisHeight - 4, width(), kAxisHeight - 4);
 
@@ -146,8 +147,15 @@ protected:
             if (r.width() > 30) {
                 p.setPen(QColor(0x10, 0x10, 0x10));
                 const QRectF textRect = r.adjusted(4, 0, -3, 0).intersected(QRectF(0, 0, width(), height()));
-                p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
-                           fm.elidedText(toQString(e.name), Qt::ElideRight, int(textRect.width())));
+                // Whole names only (a label cut to "native_ca…" reads as a different name): the
+                // name, else the bare operator ("convolution"), else nothing (hover has it).
+                QString label = toQString(e.name);
+                if (fm.horizontalAdvance(label) > textRect.width()) {
+                    label.remove(QStringLiteral("native_call_"));
+                    label = label.section(QLatin1Char('.'), 0, 0);
+                }
+                if (fm.horizontalAdvance(label) <= textRect.width())
+                    p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, label);
             }
         }
     }
@@ -236,6 +244,7 @@ TimelineWidget::TimelineWidget(QWidget *parent)
     m_runBox = new QSpinBox(this);
     m_runBox->setPrefix(tr("run "));
     m_info = new QLabel(this);
+    m_info->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long info never widens the dock
     auto *reset = new QPushButton(tr("Fit"), this);
     reset->setToolTip(tr("Show the whole run (or double-click the timeline)"));
     m_canvas = new TimelineCanvas(this);
@@ -265,6 +274,26 @@ TimelineWidget::TimelineWidget(QWidget *parent)
 QWidget *TimelineWidget::canvas() const
 {
     return m_canvas;
+}
+
+int TimelineWidget::currentRun() const
+{
+    return m_runBox->value();
+}
+
+QString TimelineWidget::infoText() const
+{
+    return m_info->text();
+}
+
+void TimelineWidget::showRuns(const QList<int> &runs, const QString &what)
+{
+    m_markedRuns = runs;
+    m_markedWhat = what;
+    if (!runs.isEmpty() && runs.first() != m_runBox->value())
+        m_runBox->setValue(runs.first()); // rebuilds
+    else
+        rebuild();
 }
 
 const TimelineLayout &TimelineWidget::layout() const
@@ -323,10 +352,25 @@ void TimelineWidget::rebuild()
     const double ticksPerUnit = scale ? scale.value() : 1.0;
     const QString unit = toQString(timeScaleName(m_session->inputs.time.target));
     auto layout = layoutTimeline(block, std::size_t(m_runBox->value()), ticksPerUnit);
-    m_info->setText(tr("%1 bars in %2 lanes, span %3 %4 — wheel zooms, drag pans")
-                        .arg(layout.bars.size())
-                        .arg(layout.laneCount)
-                        .arg(EventTreeModel::formatDuration(layout.span), unit));
+    QString info = tr("%1 bars in %2 lanes, span %3 %4 — wheel zooms, drag pans")
+                       .arg(layout.bars.size())
+                       .arg(layout.laneCount)
+                       .arg(EventTreeModel::formatDuration(layout.span), unit);
+    if (!m_markedRuns.isEmpty()) {
+        QStringList shown;
+        for (int r : std::as_const(m_markedRuns).mid(0, 12))
+            shown << QString::number(r);
+        if (m_markedRuns.size() > 12)
+            shown << QStringLiteral("…");
+        info = (m_markedRuns.size() == 1 ? tr("histogram bar %1: run %2").arg(m_markedWhat, shown.join(QString()))
+                                         : tr("histogram bar %1: %2 runs (%3)")
+                                               .arg(m_markedWhat)
+                                               .arg(m_markedRuns.size())
+                                               .arg(shown.join(QStringLiteral(", "))))
+            + QStringLiteral(" · ") + info;
+    }
+    m_info->setText(info);
+    m_info->setToolTip(info);
     m_canvas->setData(&block, std::move(layout), unit);
     m_canvas->updateGeometry();
 }

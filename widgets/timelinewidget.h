@@ -29,6 +29,11 @@ public:
     const TimelineLayout &layout() const;
     int currentBlock() const { return m_block; }
     QWidget *canvas() const;
+    int currentRun() const;
+    // Runs picked elsewhere (a histogram bar): shows the first, names them all in the info line.
+    void showRuns(const QList<int> &runs, const QString &what);
+    QList<int> markedRuns() const { return m_markedRuns; }
+    QString infoText() const;
 
 Q_SIGNALS:
     void eventClicked(int blockIndex, int eventIndex);
@@ -41,6 +46,8 @@ private:
     QComboBox *m_blockBox = nullptr;
     QSpinBox *m_runBox = nullptr;
     QLabel *m_info = nullptr;
+    QList<int> m_markedRuns;
+    QString m_markedWhat;
     TimelineCanvas *m_canvas = nullptr;
 };
 

@@ -38,7 +38,11 @@ TopEventsChart::TopEventsChart(QWidget *parent)
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 0);
-    bar->addWidget(new QLabel(tr("Slowest events by average latency (framework events and OPERATOR_CALL excluded)"), this), 1);
+    auto *caption
+        = new QLabel(tr("Slowest events by average latency (framework events and OPERATOR_CALL excluded)"), this);
+    caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
+    caption->setToolTip(caption->text());
+    bar->addWidget(caption, 1);
     bar->addWidget(m_topN);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

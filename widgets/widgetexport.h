@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QSize>
 #include <QString>
 
 class QWidget;
@@ -10,5 +11,10 @@ namespace etscope {
 // chosen by the file suffix. Written through QSaveFile so a failed export never leaves a
 // half-written file. Returns an empty string on success, else a one-line error naming the file.
 QString exportWidgetImage(QWidget *widget, const QString &path, const QString &title = {});
+
+// Renders the chart itself (not its on-screen widget: no spin boxes or buttons, no labels elided
+// for lack of room) at `size` logical pixels: a QChartView's chart is laid out again at that size,
+// any other widget (the timeline canvas) is resized for the duration of the render.
+QString exportChartImage(QWidget *chart, const QString &path, QSize size, const QString &title = {});
 
 } // namespace etscope

@@ -26,7 +26,10 @@ DelegateTriageView::DelegateTriageView(QWidget *parent) : QWidget(parent), m_tre
     m_tree->setColumnCount(ColCount);
     m_tree->setHeaderLabels({tr("Backend"), tr("Instr"), tr("Replaced ops"), tr("Latency (avg)"), tr("Worst gap"),
                              tr("Source")});
-    m_tree->header()->setSectionResizeMode(Replaced, QHeaderView::Stretch);
+    // Every header readable ("Rep", "Latenc" before): columns fit their header and contents,
+    // and the view scrolls horizontally when the dock is narrower.
+    m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(true);
     connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         if (item)
             emit eventSelected(item->data(0, kBlockRole).toInt(), item->data(0, kEventRole).toInt());
@@ -93,8 +96,7 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
         item->setData(0, kEventRole, r->eventIndex);
     }
     for (int c = 0; c < ColCount; ++c)
-        if (c != Replaced)
-            m_tree->resizeColumnToContents(c);
+        m_tree->resizeColumnToContents(c);
 }
 
 } // namespace etscope::gapui

@@ -142,13 +142,16 @@ TensorInspectorWidget::TensorInspectorWidget(QWidget *parent)
     m_statsTable->setHorizontalHeaderLabels({tr("min"), tr("max"), tr("mean"), tr("std")});
     m_statsTable->setVerticalHeaderLabels({tr("reference"), tr("runtime"), tr("difference")});
     m_statsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_statsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_statsTable->setMaximumHeight(110);
+    // Columns as wide as their numbers (never "-0.…"); the table scrolls when the dock is narrow.
+    m_statsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_statsTable->horizontalHeader()->setStretchLastSection(true);
+    m_statsTable->setMaximumHeight(130);
     lay->addWidget(m_statsTable);
     lay->addWidget(m_hist);
     m_worstTable->setHorizontalHeaderLabels({tr("index"), tr("reference"), tr("runtime"), tr("|diff|")});
     m_worstTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_worstTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_worstTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_worstTable->horizontalHeader()->setStretchLastSection(true);
     lay->addWidget(m_worstTable, 1);
 }
 
@@ -173,8 +176,13 @@ void TensorInspectorWidget::setRow(const analysis::GapRow &row, int output)
     const TensorPairStats::Stats *rows[] = {&m_stats.reference, &m_stats.runtime, &m_stats.difference};
     for (int r = 0; r < 3; ++r) {
         const double vals[] = {rows[r]->min, rows[r]->max, rows[r]->mean, rows[r]->stddev};
-        for (int c = 0; c < 4; ++c)
-            m_statsTable->setItem(r, c, new QTableWidgetItem(m_stats.comparable ? QString::number(vals[c], 'g', 6) : QString()));
+        for (int c = 0; c < 4; ++c) {
+            auto *item = new QTableWidgetItem(m_stats.comparable ? QString::number(vals[c], 'g', 6) : QString());
+            if (m_stats.comparable)
+                item->setToolTip(QString::number(vals[c], 'g', 17));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_statsTable->setItem(r, c, item);
+        }
     }
     m_worstTable->setRowCount(int(m_stats.worst.size()));
     for (int i = 0; i < int(m_stats.worst.size()); ++i) {

@@ -1,0 +1,80 @@
+#include "numberformat.h"
+
+#include <cmath>
+
+namespace etscope {
+
+QString formatSignificant(double value, int digits)
+{
+    if (!std::isfinite(value))
+        return QString::number(value);
+    if (value == 0)
+        return QStringLiteral("0");
+    const double a = std::abs(value);
+    if (a >= 1e5 && a < 1e15)
+        return QString::number(value, 'f', 0);
+    if (a >= 1e15 || a < 1e-15)
+        return QString::number(value, 'g', digits); // beyond positional reading anyway
+    const int exponent = int(std::floor(std::log10(a)));
+    const int decimals = std::max(0, digits - 1 - exponent);
+    QString s = QString::number(value, 'f', decimals);
+    if (s.contains(QLatin1Char('.'))) {
+        while (s.endsWith(QLatin1Char('0')))
+            s.chop(1);
+        if (s.endsWith(QLatin1Char('.')))
+            s.chop(1);
+    }
+    return s == QLatin1String("-0") ? QStringLiteral("0") : s;
+}
+
+QString formatFull(double value)
+{
+    return QString::number(value, 'g', 17);
+}
+
+double niceStep(double span, int target)
+{
+    if (!(span > 0) || !std::isfinite(span))
+        return 1;
+    const double raw = span / std::max(1, target);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double f : { 1.0, 2.0, 5.0 })
+        if (f * mag >= raw * (1 - 1e-9))
+            return f * mag;
+    return 10 * mag;
+}
+
+NiceTicks niceTicks(double lo, double hi, int target)
+{
+    NiceTicks t;
+    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo)
+        return t;
+    if (hi == lo) {
+        t.step = 0;
+        t.values.push_back(lo);
+        t.decimals = std::max(0, 5 - int(std::floor(std::log10(std::max(std::abs(lo), 1e-300)))));
+        return t;
+    }
+    t.step = niceStep(hi - lo, target);
+    t.decimals = std::max(0, -int(std::floor(std::log10(t.step) + 1e-9)));
+    // Computed as first + i·step (never accumulated), so 0 is exactly 0 and 0.3 is not 0.30000000000000004.
+    const double first = std::ceil(lo / t.step - 1e-9) * t.step;
+    for (int i = 0;; ++i) {
+        const double v = first + i * t.step;
+        if (v > hi + t.step * 1e-9 || i > 1000)
+            break;
+        t.values.push_back(std::abs(v) < t.step * 1e-9 ? 0.0 : v);
+    }
+    return t;
+}
+
+QString formatTick(double value, int decimals)
+{
+    const QString s = QString::number(value, 'f', decimals);
+    // "-0.0" is zero.
+    if (s.startsWith(QLatin1Char('-')) && s.mid(1).count(QLatin1Char('0')) + s.count(QLatin1Char('.')) == s.size() - 1)
+        return s.mid(1);
+    return s;
+}
+
+} // namespace etscope
