@@ -18,6 +18,8 @@
 #include <QMessageBox>
 #include <QScrollArea>
 
+#include <algorithm>
+
 namespace etscope {
 
 namespace {
@@ -45,7 +47,8 @@ GapDocks::GapDocks(MainWindow *window) : QObject(window), m_window(window)
     heatmapScroll->setFrameShape(QFrame::NoFrame);
     m_heatmapDock = window->addAnalysisDock(heatmapScroll, tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
     m_triageDock = window->addAnalysisDock(m_triage, tr("Delegate triage"), QStringLiteral("DelegateTriageDock"));
-    m_tensorDock = window->addAnalysisDock(m_tensor, tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"));
+    m_tensorDock = window->addAnalysisDock(
+        m_tensor, tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"), Qt::RightDockWidgetArea);
     m_compareDock = window->addAnalysisDock(m_compare, tr("Output quality"), QStringLiteral("CompareResultsDock"));
     for (QDockWidget *d : {m_heatmapDock, m_triageDock, m_tensorDock, m_compareDock})
         d->hide(); // shown once there is something to compare
@@ -71,6 +74,7 @@ void GapDocks::showRow(int blockIndex, int eventIndex)
             m_tensorBlock = blockIndex;
             m_tensorEvent = eventIndex;
             m_tensorDock->show();
+            m_tensorDock->raise();
             return;
         }
 }
@@ -187,7 +191,10 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
     m_heatmap->resize(m_heatmap->sizeHint());
     m_triage->setData(*m_session, tables->tables.front());
     m_heatmapDock->show();
-    m_triageDock->show();
+    // Triage is about delegates: only shown when the run has delegated rows.
+    const auto &rows = tables->tables.front().rows;
+    m_triageDock->setVisible(
+        std::any_of(rows.begin(), rows.end(), [](const analysis::GapRow &r) { return r.delegated; }));
     m_heatmapDock->raise();
     return true;
 }

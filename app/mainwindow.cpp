@@ -217,7 +217,7 @@ void MainWindow::createDocks()
     timelineDock->raise();
     resizeDocks({detailsDock, m_histogramDock}, {440, 360}, Qt::Vertical);
     resizeDocks({detailsDock}, {500}, Qt::Horizontal);
-    resizeDocks({timelineDock}, {250}, Qt::Vertical);
+    resizeDocks({ timelineDock }, { 300 }, Qt::Vertical);
 
     // Right-click on any chart exports it; the File menu has the same entries.
     const std::pair<QWidget *, QString> charts[] = {{m_histogram, QStringLiteral("histogram")},
@@ -247,7 +247,8 @@ void MainWindow::createDocks()
     connect(m_details, &DetailsPanel::frameUnavailable, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
 }
 
-QDockWidget *MainWindow::addAnalysisDock(QWidget *widget, const QString &title, const QString &objectName)
+QDockWidget *MainWindow::addAnalysisDock(
+    QWidget *widget, const QString &title, const QString &objectName, Qt::DockWidgetArea area)
 {
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(objectName); // saveState() keys docks by object name
@@ -261,7 +262,19 @@ QDockWidget *MainWindow::addAnalysisDock(QWidget *widget, const QString &title, 
         // Added after the window restored its layout (docks of other views): put it back where
         // the user left it last time, if the saved state knows it.
         m_viewMenu->addAction(dock->toggleViewAction());
-        restoreDockWidget(dock);
+        // restoreDockWidget() also "succeeds" for docks the saved state never saw (Qt 6.4), so
+        // look for the dock's name (a QString in the state's big-endian QDataStream) first.
+        QByteArray utf16be;
+        for (QChar c : objectName)
+            utf16be.append(char(c.unicode() >> 8)).append(char(c.unicode() & 0xff));
+        if (!(m_restoredState.contains(utf16be) && restoreDockWidget(dock))) {
+            // First time: a tab next to Details (right) or the Timeline (bottom), so every panel
+            // keeps a usable size at 1500×920 instead of splitting the area ever narrower.
+            const QString anchor
+                = area == Qt::RightDockWidgetArea ? QStringLiteral("DetailsDock") : QStringLiteral("TimelineDock");
+            if (auto *target = findChild<QDockWidget *>(anchor); target && target != dock)
+                tabifyDockWidget(target, dock);
+        }
     }
     return dock;
 }
@@ -497,7 +510,9 @@ void MainWindow::restoreSettings()
 {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray());
-    restoreState(s.value(QStringLiteral("windowState")).toByteArray());
+    m_restoredState = s.value(QStringLiteral("windowState")).toByteArray();
+    if (!restoreState(m_restoredState))
+        m_restoredState.clear();
     const QByteArray header = s.value(QStringLiteral("treeHeader")).toByteArray();
     if (!header.isEmpty())
         m_tree->header()->restoreState(header);

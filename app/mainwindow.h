@@ -51,7 +51,10 @@ public:
     bool openFilesSync(const QStringList &paths, QString *error = nullptr);
 
     // Extension point for analysis views added by other parts of the app.
-    QDockWidget *addAnalysisDock(QWidget *widget, const QString &title, const QString &objectName);
+    // Docks added after construction become a tab next to Details (RightDockWidgetArea) or the
+    // Timeline (anything else) unless the saved layout places them.
+    QDockWidget *addAnalysisDock(QWidget *widget, const QString &title, const QString &objectName,
+        Qt::DockWidgetArea area = Qt::BottomDockWidgetArea);
 
     const std::shared_ptr<const Session> &session() const { return m_session; }
     bool isLoading() const;
@@ -147,6 +150,7 @@ private:
     QString m_waitingETRecord;
     QString m_waitingBundledProgram;
     QByteArray m_defaultState; // saveState() right after the docks were created
+    QByteArray m_restoredState; // the saved layout restored at start (empty: none)
     QString m_lastError;
     QStringList m_recentFiles;
 

@@ -11,10 +11,11 @@
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 
@@ -35,6 +36,7 @@ TopEventsChart::TopEventsChart(QWidget *parent)
     m_topN->setPrefix(tr("top "));
     m_topN->setToolTip(tr("Number of events shown"));
     connect(m_topN, &QSpinBox::valueChanged, this, &TopEventsChart::rebuild);
+    connect(m_topN, &QSpinBox::valueChanged, this, &TopEventsChart::updateMinimumHeight);
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 0);
@@ -47,7 +49,20 @@ TopEventsChart::TopEventsChart(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
-    layout->addWidget(m_view, 1);
+    // Each bar needs a text line for its name: below that QtCharts elides every label to "…".
+    // The chart keeps that height and scrolls inside a short dock.
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(m_view);
+    layout->addWidget(scroll, 1);
+    updateMinimumHeight();
+}
+
+void TopEventsChart::updateMinimumHeight()
+{
+    m_view->setMinimumHeight(80 + m_topN->value() * (fontMetrics().height() + 4));
 }
 
 QWidget *TopEventsChart::chartView() const

@@ -32,6 +32,7 @@ Q_SIGNALS:
     void eventClicked(int blockIndex, int eventIndex);
 
 private:
+    void updateMinimumHeight();
     void rebuild();
 
     struct Entry {
