@@ -60,6 +60,14 @@ TopEventsChart::TopEventsChart(QWidget *parent)
     updateMinimumHeight();
 }
 
+void TopEventsChart::showEvent(QShowEvent *event)
+{
+    // Built while hidden (a background tab), QtCharts keeps the labels it elided for a tiny
+    // chart; lay them out again now that the chart has its real size.
+    QWidget::showEvent(event);
+    QMetaObject::invokeMethod(this, &TopEventsChart::rebuild, Qt::QueuedConnection);
+}
+
 void TopEventsChart::updateMinimumHeight()
 {
     m_view->setMinimumHeight(80 + m_topN->value() * (fontMetrics().height() + 4));

@@ -31,6 +31,9 @@ public:
 Q_SIGNALS:
     void eventClicked(int blockIndex, int eventIndex);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void updateMinimumHeight();
     void rebuild();
