@@ -1,0 +1,27 @@
+#pragma once
+
+// Many recordings at once for `tsv`, `csv`, `diff` and `report` (core/export/recordings.h).
+
+#include "command.h"
+
+#include <string>
+#include <vector>
+
+namespace etscope::cli {
+
+// The ETDump arguments of a command: --etdump plus positional ones. True when they name more
+// than one recording, a directory or a glob.
+std::vector<std::string> recordingArgs(const std::string &etdump, const std::vector<std::string> &positional);
+bool isMany(const std::vector<std::string> &args);
+
+struct ManyTableArgs {
+    std::vector<std::string> recordings;
+    InputOptions in; // time scales, ETRecord; etdump/debugBuffer unused
+    std::string format = "tsv"; // tsv, csv or jsonl
+    bool all = false, modules = false, aggregate = true;
+    unsigned jobs = 0;
+    std::string output;
+};
+int runManyTable(const ManyTableArgs &args);
+
+} // namespace etscope::cli
