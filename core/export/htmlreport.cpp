@@ -334,7 +334,9 @@ bool chartable(const Event &e)
 
 string eventLabel(const EventBlock &b, const Event &e)
 {
-    return b.name == "Execute" ? e.name : b.name + " · " + e.name;
+    // The instruction id tells repeated operators (three convolutions) apart.
+    const string name = e.instructionId >= 0 ? fmt::format("{} #{}", e.name, e.instructionId) : e.name;
+    return b.name == "Execute" ? name : b.name + " · " + name;
 }
 
 double executeTotal(const Session &s)

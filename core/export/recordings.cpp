@@ -253,6 +253,51 @@ std::string formatManyDelimited(
     return out;
 }
 
+std::vector<EventBlock> poolRecordings(const std::vector<RecordingSummary> &files)
+{
+    std::vector<EventBlock> blocks;
+    std::map<std::string, std::size_t> blockIndex;
+    std::map<std::tuple<std::string, std::string, std::size_t>, std::pair<std::size_t, std::size_t>> eventIndex;
+    std::vector<std::vector<std::vector<double>>> durations; // [block][event]
+    for (const auto &f : files) {
+        if (!f.error.empty())
+            continue;
+        for (const auto &e : f.events) {
+            auto [bit, newBlock] = blockIndex.try_emplace(e.block, blocks.size());
+            if (newBlock) {
+                EventBlock b;
+                b.name = e.block;
+                b.targetTimeScale = f.unit;
+                blocks.push_back(std::move(b));
+                durations.emplace_back();
+            }
+            EventBlock &b = blocks[bit->second];
+            auto [eit, newEvent]
+                = eventIndex.try_emplace({ e.block, e.event, e.occurrence }, bit->second, b.events.size());
+            if (newEvent) {
+                Event ev;
+                ev.name = e.event;
+                ev.instructionId = e.instructionId;
+                ev.opTypes = e.opTypes;
+                ev.isDelegatedOp = e.delegated;
+                if (!e.delegateBackend.empty())
+                    ev.delegateBackendName = e.delegateBackend;
+                b.events.push_back(std::move(ev));
+                durations[bit->second].emplace_back();
+            }
+            if (e.perf) {
+                auto &d = durations[eit->second.first][eit->second.second];
+                d.insert(d.end(), e.perf->raw.begin(), e.perf->raw.end());
+            }
+        }
+    }
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+        for (std::size_t k = 0; k < blocks[b].events.size(); ++k)
+            if (!durations[b][k].empty())
+                blocks[b].events[k].perfData = PerfData::fromRaw(std::move(durations[b][k]));
+    return blocks;
+}
+
 std::string formatJsonl(const std::vector<RecordingSummary> &files)
 {
     fmt::memory_buffer b;

@@ -69,6 +69,11 @@ std::vector<RecordingSummary> summarizeRecordings(
 std::string formatManyDelimited(
     const std::vector<RecordingSummary> &files, const RecordingsOptions &options, bool aggregate = true);
 
+// The recordings pooled into one set of EventBlocks: per (block, event, occurrence) the per-run
+// durations of every file in order (as if all runs had been one recording), for comparisons of
+// whole groups of recordings (e.g. `diff` of device farm A against farm B).
+std::vector<EventBlock> poolRecordings(const std::vector<RecordingSummary> &files);
+
 // One JSON object per line per event per file.
 std::string formatJsonl(const std::vector<RecordingSummary> &files);
 

@@ -144,6 +144,26 @@ private slots:
         QCOMPARE(aggregated, static_cast<int>(expected.size()));
     }
 
+    // Pooled blocks (for diffs of groups of recordings) carry the same pooled statistics.
+    void pooledBlocks()
+    {
+        auto in = expandRecordings({ m_root + "/farm/a", m_root + "/farm/b" });
+        QVERIFY(in.ok());
+        const auto blocks = poolRecordings(summarizeRecordings(*in, {}));
+        const auto expected = nlohmann::json::parse(readText(test::testData("export/add_pte_pooled.json")));
+        std::size_t events = 0;
+        for (const auto &b : blocks)
+            for (const auto &e : b.events) {
+                ++events;
+                const auto &x = expected.at(b.name + "|" + e.name);
+                QVERIFY(e.perfData.has_value());
+                QCOMPARE(e.perfData->raw.size(), x.at("runs").get<std::size_t>());
+                QVERIFY(std::abs(e.perfData->p50 - x.at("p50").get<double>()) <= 1e-12 * x.at("p50").get<double>());
+                QVERIFY(std::abs(e.perfData->avg - x.at("avg").get<double>()) <= 1e-12 * x.at("avg").get<double>());
+            }
+        QCOMPARE(events, expected.size());
+    }
+
     void jsonlRowsParseAndCount()
     {
         auto in = expandRecordings({ m_root + "/farm", m_root + "/other" });
