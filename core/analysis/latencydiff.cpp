@@ -412,6 +412,12 @@ LatencyDiff diffLatency(const std::vector<EventBlock> &a, const std::vector<Even
     LatencyDiff result;
     const Side sa { &a }, sb { &b };
     const auto pairs = pairBlocks(a, b);
+    if (!a.empty())
+        result.unit = a.front().targetTimeScale;
+    else if (!b.empty())
+        result.unit = b.front().targetTimeScale;
+    if (!a.empty() && !b.empty() && a.front().targetTimeScale != b.front().targetTimeScale)
+        result.notes.push_back("A and B were loaded with different target time scales: durations are not comparable");
 
     if (options.forceMode)
         result.mode = *options.forceMode;

@@ -96,6 +96,7 @@ struct BlockTotal {
 
 struct LatencyDiff {
     MatchMode mode = MatchMode::Exact;
+    TimeScale unit = TimeScale::MS; // of every duration (A's target time scale)
     bool heuristic() const { return mode == MatchMode::Heuristic; }
     std::vector<DiffRow> rows; // ranked: counted rows by |deltaP50| desc, then the others
     std::vector<BlockTotal> blockTotals;
