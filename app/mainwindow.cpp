@@ -469,6 +469,10 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (paths.isEmpty())
         return;
     event->acceptProposedAction();
+    if ((event->modifiers() & Qt::ShiftModifier) && m_session) {
+        Q_EMIT compareRequested(paths); // Shift-drop: B of a latency A/B
+        return;
+    }
     openFiles(paths);
 }
 

@@ -74,6 +74,7 @@ public:
     void setTargetUnit(TimeScale unit);
     // Source unit of the raw ticks; cyclesPerSecond is used when the source is cycles.
     void setSourceUnit(TimeScale source, double cyclesPerSecond = 0);
+    TimeConversion timeConversion() const { return currentTimeConversion(); }
 
 public Q_SLOTS:
     void selectEvent(int blockIndex, int eventIndex);
@@ -81,6 +82,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void sessionChanged(std::shared_ptr<const etscope::Session> session);
     void loadFinished(bool ok);
+    // Files dropped with Shift held while a recording is open: compare it with them (B).
+    void compareRequested(const QStringList &paths);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;

@@ -98,7 +98,7 @@ namespace {
 
 struct Side {
     const std::vector<EventBlock> *blocks;
-    const Event &event(const EventRef &r) const { return (*blocks)[r.block].events[r.event]; }
+    const Event &event(const EventPos &r) const { return (*blocks)[r.block].events[r.event]; }
 };
 
 bool included(const Event &e, const DiffOptions &o)
@@ -112,10 +112,10 @@ bool linked(const Event &e)
 }
 
 // Per-run sums over a group of events of one block (all events of a block have one value per run).
-std::optional<PerfData> sumPerRun(const Side &side, const std::vector<EventRef> &refs)
+std::optional<PerfData> sumPerRun(const Side &side, const std::vector<EventPos> &refs)
 {
     std::optional<std::vector<double>> sum;
-    for (const EventRef &r : refs) {
+    for (const EventPos &r : refs) {
         const Event &e = side.event(r);
         if (!e.perfData)
             continue;
@@ -133,7 +133,7 @@ std::optional<PerfData> sumPerRun(const Side &side, const std::vector<EventRef> 
     return PerfData::fromRaw(std::move(*sum));
 }
 
-std::string groupLabel(const Side &side, const std::vector<EventRef> &refs)
+std::string groupLabel(const Side &side, const std::vector<EventPos> &refs)
 {
     std::string label;
     for (std::size_t i = 0; i < refs.size(); ++i) {
@@ -175,7 +175,7 @@ void describe(DiffRow &row, const Side &sa, const Side &sb, const DiffOptions &o
     if (!rep)
         return;
     const auto &blocksRep = ea ? *sa.blocks : *sb.blocks;
-    const EventRef &refRep = ea ? row.a.events.front() : row.b.events.front();
+    const EventPos &refRep = ea ? row.a.events.front() : row.b.events.front();
     row.blockName = blocksRep[refRep.block].name;
     row.eventName = rep->name;
     row.instructionId = rep->instructionId;
@@ -212,15 +212,15 @@ void describe(DiffRow &row, const Side &sa, const Side &sb, const DiffOptions &o
 using NameKey = std::tuple<std::string, std::int32_t>; // name, instruction id (-2 = ignored)
 
 // Pairs `as` with `bs` by (key, occurrence of the key); unpaired ones become one-sided rows.
-void pairByKey(const std::vector<EventRef> &as, const std::vector<EventRef> &bs, const Side &sa, const Side &sb,
+void pairByKey(const std::vector<EventPos> &as, const std::vector<EventPos> &bs, const Side &sa, const Side &sb,
     bool useInstruction, MatchMode mode, std::vector<DiffRow> &out)
 {
     auto keyOf = [useInstruction](const Event &e) { return NameKey { e.name, useInstruction ? e.instructionId : -2 }; };
-    std::map<NameKey, std::vector<EventRef>> bByKey;
-    for (const EventRef &r : bs)
+    std::map<NameKey, std::vector<EventPos>> bByKey;
+    for (const EventPos &r : bs)
         bByKey[keyOf(sb.event(r))].push_back(r);
     std::map<NameKey, std::size_t> used, seenA;
-    for (const EventRef &r : as) {
+    for (const EventPos &r : as) {
         const NameKey k = keyOf(sa.event(r));
         DiffRow row;
         row.match = mode;
@@ -234,7 +234,7 @@ void pairByKey(const std::vector<EventRef> &as, const std::vector<EventRef> &bs,
     }
     // Remaining B events, in B's order.
     std::map<NameKey, std::size_t> seenB;
-    for (const EventRef &r : bs) {
+    for (const EventPos &r : bs) {
         const NameKey k = keyOf(sb.event(r));
         const std::size_t occ = seenB[k]++;
         if (occ < used[k])
@@ -270,15 +270,15 @@ struct Components {
     }
 };
 
-void pairByGraph(const std::vector<EventRef> &as, const std::vector<EventRef> &bs, const Side &sa, const Side &sb,
+void pairByGraph(const std::vector<EventPos> &as, const std::vector<EventPos> &bs, const Side &sa, const Side &sb,
     std::vector<DiffRow> &out)
 {
-    std::vector<EventRef> la, lb, restA, restB;
+    std::vector<EventPos> la, lb, restA, restB;
     auto graphEligible
         = [](const Event &e) { return linked(e) && !e.isDelegatedOp && !e.isFramework() && !e.isOperatorCall(); };
-    for (const EventRef &r : as)
+    for (const EventPos &r : as)
         (graphEligible(sa.event(r)) ? la : restA).push_back(r);
-    for (const EventRef &r : bs)
+    for (const EventPos &r : bs)
         (graphEligible(sb.event(r)) ? lb : restB).push_back(r);
 
     const std::size_t n = la.size() + lb.size();
@@ -340,10 +340,10 @@ std::vector<BlockPair> pairBlocks(const std::vector<EventBlock> &a, const std::v
     return pairs;
 }
 
-std::vector<EventRef> rowEvents(
+std::vector<EventPos> rowEvents(
     const std::vector<EventBlock> &blocks, std::optional<std::size_t> block, const DiffOptions &o)
 {
-    std::vector<EventRef> refs;
+    std::vector<EventPos> refs;
     if (!block)
         return refs;
     const auto &events = blocks[*block].events;
@@ -412,6 +412,12 @@ LatencyDiff diffLatency(const std::vector<EventBlock> &a, const std::vector<Even
     LatencyDiff result;
     const Side sa { &a }, sb { &b };
     const auto pairs = pairBlocks(a, b);
+    if (!a.empty())
+        result.unit = a.front().targetTimeScale;
+    else if (!b.empty())
+        result.unit = b.front().targetTimeScale;
+    if (!a.empty() && !b.empty() && a.front().targetTimeScale != b.front().targetTimeScale)
+        result.notes.push_back("A and B were loaded with different target time scales: durations are not comparable");
 
     if (options.forceMode)
         result.mode = *options.forceMode;
@@ -452,11 +458,11 @@ LatencyDiff diffLatency(const std::vector<EventBlock> &a, const std::vector<Even
         bt.blockName = a[*p.a].name;
         bt.row.blockName = bt.blockName;
         bt.row.match = result.mode;
-        auto findExecute = [](const std::vector<EventBlock> &blocks, std::size_t blk) -> std::optional<EventRef> {
+        auto findExecute = [](const std::vector<EventBlock> &blocks, std::size_t blk) -> std::optional<EventPos> {
             const auto &ev = blocks[blk].events;
             for (std::size_t i = 0; i < ev.size(); ++i)
                 if (ev[i].name == kMethodExecute && ev[i].perfData)
-                    return EventRef { blk, i };
+                    return EventPos { blk, i };
             return std::nullopt;
         };
         const auto xa = findExecute(a, *p.a), xb = findExecute(b, *p.b);

@@ -40,15 +40,15 @@ struct DiffOptions {
 };
 
 // Position of an Event: blocks[block].events[event] of one side.
-struct EventRef {
+struct EventPos {
     std::size_t block = 0;
     std::size_t event = 0;
-    bool operator==(const EventRef &) const = default;
+    bool operator==(const EventPos &) const = default;
 };
 
 // One side of a row: the events summed per run, and their statistics.
 struct DiffSide {
-    std::vector<EventRef> events; // empty when the row exists on the other side only
+    std::vector<EventPos> events; // empty when the row exists on the other side only
     std::optional<PerfData> perf; // per-run sums over `events` (target unit); none if no perf data
     std::string label; // event name, or "name + name ..." for a group
 };
@@ -96,6 +96,7 @@ struct BlockTotal {
 
 struct LatencyDiff {
     MatchMode mode = MatchMode::Exact;
+    TimeScale unit = TimeScale::MS; // of every duration (A's target time scale)
     bool heuristic() const { return mode == MatchMode::Heuristic; }
     std::vector<DiffRow> rows; // ranked: counted rows by |deltaP50| desc, then the others
     std::vector<BlockTotal> blockTotals;

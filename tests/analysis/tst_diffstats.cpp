@@ -4,6 +4,7 @@
 
 #include "analysis/diffstats.h"
 #include "analysis/latencydiff.h"
+#include "session/session.h" // must coexist with etdumpfile.h names
 
 #include <QFile>
 #include <QJsonArray>
