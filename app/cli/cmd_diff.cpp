@@ -1,6 +1,7 @@
 // `diff`: latency A/B of two recordings with per-row statistics and a CI gate
 // (core/analysis/latencydiff.h). Exit 0 = ok, 3 = --fail-if-slower tripped, 1 = error.
 #include "command.h"
+#include "many.h"
 
 #include "analysis/latencydiff.h"
 #include "analysis/latencydiffformat.h"
@@ -72,13 +73,23 @@ const Registration diffCmd(
             b.debugBuffer = args->debugBufferB;
             b.etrecord = args->etrecordB;
             b.bundledProgram.clear();
-            // Both recordings load at once: a compare costs about as much as the bigger file.
-            auto futureB = std::async(std::launch::async, [b] { return loadOrReport(b); });
-            auto sa = loadOrReport(args->a);
-            auto sb = futureB.get();
-            if (!sa || !sb)
-                return 1;
-            const LatencyDiff diff = diffLatency(sa->blocks, sb->blocks, options);
+            LatencyDiff diff;
+            if (isMany({args->a.etdump}) || isMany({b.etdump})) {
+                // Directories or globs: each side's recordings pooled run by run (many.h).
+                auto pa = loadPooledBlocks(args->a);
+                auto pb = pa ? loadPooledBlocks(b) : std::nullopt;
+                if (!pa || !pb)
+                    return 1;
+                diff = diffLatency(*pa, *pb, options);
+            } else {
+                // Both recordings load at once: a compare costs about as much as the bigger file.
+                auto futureB = std::async(std::launch::async, [b] { return loadOrReport(b); });
+                auto sa = loadOrReport(args->a);
+                auto sb = futureB.get();
+                if (!sa || !sb)
+                    return 1;
+                diff = diffLatency(sa->blocks, sb->blocks, options);
+            }
             std::string text;
             std::string out;
             if (args->json)

@@ -62,4 +62,28 @@ int runManyTable(const ManyTableArgs &a)
     return failed ? 1 : 0;
 }
 
+std::optional<std::vector<EventBlock>> loadPooledBlocks(const InputOptions &o)
+{
+    auto inputs = expandRecordings({ o.etdump });
+    if (!inputs) {
+        reportError(inputs.error());
+        return std::nullopt;
+    }
+    RecordingsOptions opt;
+    opt.time.source = *parseTimeScale(o.sourceTimeScale);
+    opt.time.target = *parseTimeScale(o.targetTimeScale);
+    if (o.cyclesPerSecond > 0)
+        opt.time.cyclesPerSecond = o.cyclesPerSecond;
+    opt.etrecord = o.etrecord;
+    opt.table.includeOperatorCalls = true; // the diff decides what to show
+    const auto files = summarizeRecordings(*inputs, opt);
+    for (const auto &f : files)
+        if (!f.error.empty()) {
+            std::fprintf(stderr, "etscope-cli: %s\n", f.error.c_str());
+            return std::nullopt;
+        }
+    std::fprintf(stderr, "etscope-cli: %s: %zu recordings pooled\n", o.etdump.c_str(), files.size());
+    return poolRecordings(files);
+}
+
 } // namespace etscope::cli

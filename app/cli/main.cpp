@@ -23,7 +23,7 @@ std::vector<Command> &registry()
 
 Registration::Registration(const char *name, const char *description, Setup setup)
 {
-    registry().push_back({ name, description, std::move(setup) });
+    registry().push_back({name, description, std::move(setup)});
 }
 
 void addInputOptions(CLI::App &sub, InputOptions &o, bool etdumpRequired)
@@ -34,11 +34,11 @@ void addInputOptions(CLI::App &sub, InputOptions &o, bool etdumpRequired)
     sub.add_option("--debug-buffer,-b", o.debugBuffer, "Debug buffer (.bin) holding intermediate tensors");
     sub.add_option("--etrecord,-r", o.etrecord, "ETRecord (.bin zip) for op types, stack traces and modules");
     sub.add_option("--source-time-scale", o.sourceTimeScale, "Unit of the raw timestamps: ns, us, ms, s, cycles")
-        ->check(CLI::IsMember({ "ns", "us", "ms", "s", "cycles" }));
+        ->check(CLI::IsMember({"ns", "us", "ms", "s", "cycles"}));
     sub.add_option("--target-time-scale", o.targetTimeScale, "Unit to show: ns, us, ms, s, cycles")
-        ->check(CLI::IsMember({ "ns", "us", "ms", "s", "cycles" }));
-    sub.add_option(
-        "--cycles-per-second", o.cyclesPerSecond, "Clock rate used to show cycle counts as time (source scale cycles)");
+        ->check(CLI::IsMember({"ns", "us", "ms", "s", "cycles"}));
+    sub.add_option("--cycles-per-second", o.cyclesPerSecond,
+                   "Clock rate used to show cycle counts as time (source scale cycles)");
 }
 
 int reportError(const Error &e)
@@ -72,7 +72,7 @@ Status writeOutput(const std::string &path, const std::string &text)
 {
     if (path.empty() || path == "-") {
         std::fwrite(text.data(), 1, text.size(), stdout);
-        return Ok {};
+        return Ok{};
     }
     const std::string tmp = path + ".tmp-etscope";
     {
@@ -90,11 +90,11 @@ Status writeOutput(const std::string &path, const std::string &text)
         std::remove(tmp.c_str());
         return makeError(ErrorCode::Io, path, "cannot replace the file");
     }
-    return Ok {};
+    return Ok{};
 }
 
-int writeStreamed(
-    const std::string &path, const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
+int writeStreamed(const std::string &path,
+                  const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
 {
     const bool toStdout = path.empty() || path == "-";
     const std::string tmp = path + ".tmp-etscope";
@@ -144,7 +144,7 @@ int main(int argc, char **argv)
     etscope::installETRecordSupport(); // every command's --etrecord links events to the graph
 #endif
     using namespace etscope::cli;
-    CLI::App app { "etscope-cli: inspect ExecuTorch ETDump, debug buffer and ETRecord files" };
+    CLI::App app{"etscope-cli: inspect ExecuTorch ETDump, debug buffer and ETRecord files"};
     app.require_subcommand(0, 1);
     bool version = false;
     app.add_flag("--version", version, "Print version, git revision and supported formats");
@@ -160,8 +160,8 @@ int main(int argc, char **argv)
         return app.exit(e);
     }
     if (version) {
-        std::printf(
-            "etscope-cli %s (git %s)\n%s\n", ETSCOPE_VERSION, ETSCOPE_GIT_REVISION, etscope::etdumpSchemaDescription());
+        std::printf("etscope-cli %s (git %s)\n%s\n", ETSCOPE_VERSION, ETSCOPE_GIT_REVISION,
+                    etscope::etdumpSchemaDescription());
         return 0;
     }
     if (!action) {

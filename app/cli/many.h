@@ -4,6 +4,7 @@
 
 #include "command.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,9 @@ struct ManyTableArgs {
     std::string output;
 };
 int runManyTable(const ManyTableArgs &args);
+
+// Loads the recordings named by opts.etdump (file, directory or glob) in parallel and pools them
+// into one set of EventBlocks (OPERATOR_CALL rows kept); prints errors and returns none on failure.
+std::optional<std::vector<EventBlock>> loadPooledBlocks(const InputOptions &opts);
 
 } // namespace etscope::cli
