@@ -38,9 +38,12 @@ bool fileLooksLikeETDump(const std::string &path)
     return f.gcount() == sizeof head && looksLikeETDump(reinterpret_cast<const std::uint8_t *>(head), sizeof head);
 }
 
+// "device7/etdump.etdp": recordings are often all named etdump.etdp.
 std::string baseName(const std::string &p)
 {
-    return std::filesystem::path(p).filename().string();
+    const std::filesystem::path path(p);
+    const std::string dir = path.parent_path().filename().string();
+    return dir.empty() ? path.filename().string() : dir + "/" + path.filename().string();
 }
 
 const Registration report(

@@ -313,8 +313,6 @@ Result<TraceStats> writeChromeTrace(const Session &session, const TraceOptions &
                     appendUsFromNs(b, durNs);
                     fmt::format_to(out, ",\"args\":{{\"run\":{},\"start_ns\":", k);
                     appendNs(b, p.startTime * clock->nsPerTick);
-                    b.append(std::string_view(",\"end_ns\":"));
-                    appendNs(b, p.endTime * clock->nsPerTick);
                     b.append(std::string_view(",\"dur_ns\":"));
                     appendNs(b, durNs);
                 } else {

@@ -52,9 +52,12 @@ string unitOf(const Session &s)
     return string(timeScaleName(s.inputs.time.target));
 }
 
-string fileName(const string &path)
+// "device7/etdump.etdp": recordings are often all named etdump.etdp.
+string fileName(const string &p)
 {
-    return std::filesystem::path(path).filename().string();
+    const std::filesystem::path path(p);
+    const string dir = path.parent_path().filename().string();
+    return dir.empty() ? path.filename().string() : dir + "/" + path.filename().string();
 }
 
 constexpr const char *kCss = R"css(
