@@ -1,7 +1,7 @@
 #pragma once
 
 // The report's diff waterfall from the latency A/B analysis (core/analysis/latencydiff.h).
-// Declared without that header: its EventRef would clash with the ETDump reader's.
+// Declared without that header so that the report and the CLI need only plain data.
 
 #include "events/event.h"
 #include "export/reportdata.h"
