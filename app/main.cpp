@@ -3,12 +3,17 @@
 #ifdef ETSCOPE_HAVE_GAPUI
 #include "gapdocks.h"
 #endif
+#ifdef ETSCOPE_HAVE_COMPAREUI
+#include "comparedocks.h"
+#include "compareview.h"
+#endif
 
 #include "etdump/etdumpfile.h"
 #include "qtstrings.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QPixmap>
 #include <QSaveFile>
@@ -21,7 +26,7 @@ namespace {
 
 // Renders the window once the files are loaded; exit status tells scripts whether it worked.
 int takeScreenshot(const QString &out, const QString &select, const QString &unit, const QStringList &files,
-                   const QStringList &reference)
+                   const QStringList &reference, const QStringList &compare)
 {
     etscope::MainWindow::Options options;
     options.interactive = false;
@@ -29,6 +34,9 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     etscope::MainWindow window(options);
 #ifdef ETSCOPE_HAVE_GAPUI
     auto *gap = new etscope::GapDocks(&window);
+#endif
+#ifdef ETSCOPE_HAVE_COMPAREUI
+    auto *cmp = new etscope::CompareDocks(&window);
 #endif
     if (auto t = etscope::parseTimeScale(unit.toStdString()))
         window.setTargetUnit(*t);
@@ -51,8 +59,29 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
         std::fprintf(stderr, "etscope: no event named '%s' in %s\n", qPrintable(select), qPrintable(files.join(QStringLiteral(", "))));
         return 1;
     }
+    QWidget *target = &window;
+#ifdef ETSCOPE_HAVE_COMPAREUI
+    if (!compare.isEmpty()) {
+        if (!cmp->compareWithSync(compare, &error)) {
+            std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
+            return 1;
+        }
+        // The compare view alone, at window size (docked it would share the window with the rest).
+        cmp->dock()->setFloating(true);
+        cmp->dock()->resize(1600, 1000);
+        if (!select.isEmpty())
+            for (int i = 0; i < int(cmp->view()->diff()->rows.size()); ++i)
+                if (cmp->view()->diff()->rows[size_t(i)].eventName == select.toStdString()) {
+                    cmp->view()->selectRow(i);
+                    break;
+                }
+        target = cmp->view();
+    }
+#else
+    Q_UNUSED(compare)
+#endif
     QApplication::processEvents();
-    const QPixmap pixmap = window.grab();
+    const QPixmap pixmap = target->grab();
     QSaveFile file(out);
     if (!file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") || !file.commit()) {
         std::fprintf(stderr, "etscope: %s: cannot write the screenshot: %s\n", qPrintable(out), qPrintable(file.errorString()));
@@ -101,7 +130,12 @@ int main(int argc, char **argv)
                                        QStringLiteral("Reference for the numeric gap: a second ETDump and its debug buffer, or an AOT "
                                                       "outputs file (repeat for several files)."),
                                        QStringLiteral("FILE"));
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QStringLiteral("Compare the latency of FILEs (A) with this recording (B): an ETDump, optionally "
+                                                    "with its ETRecord / debug buffer (repeat the option)."),
+                                     QStringLiteral("FILE"));
     parser.addOption(reference);
+    parser.addOption(compare);
     parser.addOption(screenshot);
     parser.addOption(select);
     parser.addOption(unit);
@@ -115,7 +149,7 @@ int main(int argc, char **argv)
             return 2;
         }
         return takeScreenshot(parser.value(screenshot), parser.value(select), parser.value(unit), parser.positionalArguments(),
-                              parser.values(reference));
+                              parser.values(reference), parser.values(compare));
     }
 
     etscope::MainWindow window;
@@ -129,10 +163,17 @@ int main(int argc, char **argv)
             Q_UNUSED(window)
         }, Qt::SingleShotConnection);
 #endif
+#ifdef ETSCOPE_HAVE_COMPAREUI
+    auto *cmp = new etscope::CompareDocks(&window);
+#endif
     if (auto t = etscope::parseTimeScale(parser.value(unit).toStdString()))
         window.setTargetUnit(*t);
     window.show();
     if (!parser.positionalArguments().isEmpty())
         window.openFiles(parser.positionalArguments());
+#ifdef ETSCOPE_HAVE_COMPAREUI
+    if (const QStringList b = parser.values(compare); !b.isEmpty())
+        cmp->compareWith(b); // loads B while A loads
+#endif
     return app.exec();
 }

@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "exportactions.h"
+
 #include "costbardelegate.h"
 #include "detailspanel.h"
 #include "eventfilterproxy.h"
@@ -303,6 +305,9 @@ void MainWindow::createActions()
             [this] { exportChartInteractive(m_topChart, QStringLiteral("top-events")); });
     connect(charts->addAction(tr("Timeline…")), &QAction::triggered, this,
             [this] { exportChartInteractive(m_timeline, QStringLiteral("timeline")); });
+    addTraceAndReportExports(
+        this, file, [this] { return m_session; }, [this](const QString &e) { showError(e); },
+        [this](const QString &m) { statusBar()->showMessage(m, 6000); });
     file->addSeparator();
     auto *quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -559,6 +564,10 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (paths.isEmpty())
         return;
     event->acceptProposedAction();
+    if ((event->modifiers() & Qt::ShiftModifier) && m_session) {
+        Q_EMIT compareRequested(paths); // Shift-drop: B of a latency A/B
+        return;
+    }
     openFiles(paths);
 }
 

@@ -101,6 +101,7 @@ public:
     void setTargetUnit(TimeScale unit);
     // Source unit of the raw ticks; cyclesPerSecond is used when the source is cycles.
     void setSourceUnit(TimeScale source, double cyclesPerSecond = 0);
+    TimeConversion timeConversion() const { return currentTimeConversion(); }
 
 public Q_SLOTS:
     void selectEvent(int blockIndex, int eventIndex);
@@ -108,6 +109,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void sessionChanged(std::shared_ptr<const etscope::Session> session);
     void loadFinished(bool ok);
+    // Files dropped with Shift held while a recording is open: compare it with them (B).
+    void compareRequested(const QStringList &paths);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

@@ -73,6 +73,19 @@ status=0
 cli=$build/app/cli/etscope-cli
 add "etscope-cli table --etdump (1M events, process)" "$runs" "$cli" table --etdump "$etdump"
 add "readETDump+buildEventBlocks (1M events)" "$runs" "$build/tests/bench/bench_etdump" "$etdump" 1
+add "etscope-cli trace (1M events, process)" "$runs" "$cli" trace --etdump "$etdump" -o "$data/trace.json"
+# Many recordings: 1,000 copies of a real 50-run fixture, made here (never committed).
+fixtures=$src/../shared/fixtures
+[ -d "$fixtures" ] || fixtures=$src/tests/data/shared/fixtures
+farm=$data/farm
+if [ ! -s "$farm/device0999/etdump.etdp" ]; then
+    for i in $(seq -w 0 999); do
+        mkdir -p "$farm/device$i"
+        cp "$fixtures/runtime/cnn_mlp_50runs/etdump.etdp" "$farm/device$i/etdump.etdp"
+    done
+fi
+add "etscope-cli tsv over 1,000 ETDumps x 50 runs (process)" "$runs" "$cli" tsv "$farm" -o "$data/farm.tsv"
+add "etscope-cli tsv --format jsonl over 1,000 ETDumps (process)" "$runs" "$cli" tsv "$farm" --format jsonl -o "$data/farm.jsonl"
 # Benchmarks of other areas, when built. Each runs with its own defaults.
 for b in bench_etrecord bench_gap bench_treesort; do
     exe=$(find "$build" -type f -name "$b" -perm -u+x 2>/dev/null | head -n1)

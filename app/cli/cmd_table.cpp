@@ -1,5 +1,6 @@
 // `table`, `tsv` and `csv`: the Inspector's print_data_tabular / save_data_to_tsv.
 #include "command.h"
+#include "many.h"
 
 #include "events/inspectortable.h"
 
@@ -14,19 +15,50 @@ struct TableArgs {
     bool json = false;
     bool modules = false;
     std::string output;
+    // Many recordings (tsv/csv): positional ETDumps, directories or globs.
+    std::vector<std::string> recordings;
+    std::string format;
+    unsigned jobs = 0;
+    bool noAggregate = false;
 };
 
 Setup tableSetup(char sep, bool isTable)
 {
     return [sep, isTable](CLI::App &sub) {
         auto args = std::make_shared<TableArgs>();
-        addInputOptions(sub, args->in);
+        addInputOptions(sub, args->in, isTable);
+        if (!isTable) {
+            sub.add_option("recordings", args->recordings,
+                "More ETDumps, directories (searched for *.etdp) or globs; each with the debug buffer "
+                "beside it (<stem>.bin, or debug_output.bin next to etdump.etdp)");
+            sub.add_option("--format", args->format, "tsv, csv or jsonl (one JSON object per event per file)")
+                ->check(CLI::IsMember({"tsv", "csv", "jsonl"}));
+            sub.add_option("--jobs,-j", args->jobs, "Worker threads for many recordings (default: all cores)");
+            sub.add_flag("--no-aggregate", args->noAggregate, "Many recordings: per-file rows only");
+        }
         sub.add_flag("--all", args->all, "Keep OPERATOR_CALL rows (the Inspector hides them)");
         sub.add_flag("--json", args->json, "Print the same rows as JSON");
         sub.add_flag("--modules", args->modules, "Add a last column with each event's module path (needs --etrecord)");
         sub.add_option("-o,--output", args->output, isTable ? "Write to this file instead of stdout"
                                                             : "Output file (default: stdout)");
         return std::function<int()>([args, sep, isTable] {
+            if (!isTable) {
+                const auto recs = recordingArgs(args->in.etdump, args->recordings);
+                if (recs.empty())
+                    return reportError(makeError(ErrorCode::InvalidArgument, "", "give --etdump or ETDump files"));
+                if (isMany(recs) || args->format == "jsonl") {
+                    ManyTableArgs m;
+                    m.recordings = recs;
+                    m.in = args->in;
+                    m.format = args->format.empty() ? (sep == ',' ? "csv" : "tsv") : args->format;
+                    m.all = args->all;
+                    m.modules = args->modules;
+                    m.aggregate = !args->noAggregate;
+                    m.jobs = args->jobs;
+                    m.output = args->output;
+                    return runManyTable(m);
+                }
+            }
             auto session = loadOrReport(args->in);
             if (!session)
                 return 1;

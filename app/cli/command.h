@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace etscope::cli {
@@ -42,5 +43,9 @@ std::shared_ptr<const Session> loadOrReport(const InputOptions &opts);
 int reportError(const Error &e);
 // Writes `text` to `path` atomically (temp file + rename), or to stdout when path is "-" or empty.
 Status writeOutput(const std::string &path, const std::string &text);
+// Streams what `produce` emits to `path` (temp file + rename) or stdout; prints the error and
+// returns the exit code.
+int writeStreamed(
+    const std::string &path, const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce);
 
 } // namespace etscope::cli

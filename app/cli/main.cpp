@@ -93,6 +93,32 @@ Status writeOutput(const std::string &path, const std::string &text)
     return Ok{};
 }
 
+int writeStreamed(const std::string &path,
+                  const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
+{
+    const bool toStdout = path.empty() || path == "-";
+    const std::string tmp = path + ".tmp-etscope";
+    std::FILE *f = toStdout ? stdout : std::fopen(tmp.c_str(), "wb");
+    if (!f)
+        return reportError(makeError(ErrorCode::Io, path, "cannot open for writing"));
+    const Status st = produce(
+        [f](std::string_view chunk) { return std::fwrite(chunk.data(), 1, chunk.size(), f) == chunk.size(); });
+    if (toStdout) {
+        std::fflush(stdout);
+        return st ? 0 : reportError(st.error());
+    }
+    const bool closed = std::fclose(f) == 0;
+    if (!st || !closed) {
+        std::remove(tmp.c_str());
+        return reportError(st ? makeError(ErrorCode::Io, path, "write failed") : st.error());
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        return reportError(makeError(ErrorCode::Io, path, "cannot replace the file"));
+    }
+    return 0;
+}
+
 } // namespace etscope::cli
 
 namespace {

@@ -1,0 +1,118 @@
+// `diff`: latency A/B of two recordings with per-row statistics and a CI gate
+// (core/analysis/latencydiff.h). Exit 0 = ok, 3 = --fail-if-slower tripped, 1 = error.
+#include "command.h"
+#include "many.h"
+
+#include "analysis/latencydiff.h"
+#include "analysis/latencydiffformat.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+
+namespace etscope::cli {
+namespace {
+
+struct DiffArgs {
+    InputOptions a;
+    std::string etdumpB, debugBufferB, etrecordB;
+    double alpha = 0.01;
+    std::string minChange = "2%";
+    std::string tsv, csv;
+    bool json = false;
+    bool all = false;
+    double failIfSlower = -1;
+    std::size_t top = 0;
+};
+
+// "2%", "2" (both percent) or "0.02" is not accepted as a fraction: a bare number is percent,
+// like --fail-if-slower.
+bool parsePercent(const std::string &text, double &fraction)
+{
+    std::string s = text;
+    if (!s.empty() && s.back() == '%')
+        s.pop_back();
+    char *end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size() || !(v >= 0) || v > 1e6)
+        return false;
+    fraction = v / 100.0;
+    return true;
+}
+
+const Registration diffCmd(
+    "diff", "Compare the latency of two recordings (A/B) with statistics; --fail-if-slower for CI", [](CLI::App &sub) {
+        auto args = std::make_shared<DiffArgs>();
+        addInputOptions(sub, args->a);
+        sub.add_option("--etdump-b", args->etdumpB, "ETDump of recording B (the candidate)")->required();
+        sub.add_option("--debug-buffer-b", args->debugBufferB, "Debug buffer of recording B");
+        sub.add_option(
+            "--etrecord-b", args->etrecordB, "ETRecord of recording B (with --etrecord: match through debug handles)");
+        sub.add_option("--alpha", args->alpha, "Significance level of the Mann-Whitney U test (default 0.01)")
+            ->check(CLI::Range(0.0, 1.0));
+        sub.add_option("--min-change", args->minChange, "Noise floor on the median ratio, in percent (default 2%)");
+        auto *tsv = sub.add_option("--tsv", args->tsv, "Write all rows as TSV to this file ('-' = stdout)");
+        auto *csv = sub.add_option("--csv", args->csv, "Write all rows as CSV to this file ('-' = stdout)");
+        auto *json = sub.add_flag("--json", args->json, "Print the diff as JSON");
+        tsv->excludes(json)->excludes(csv);
+        csv->excludes(json);
+        sub.add_flag("--all", args->all, "Keep OPERATOR_CALL rows (hidden like in the Inspector's table)");
+        sub.add_option("--top", args->top, "Readable table: show only the N biggest changes (default all)");
+        sub.add_option("--fail-if-slower", args->failIfSlower,
+               "Exit 3 when a matched row or a block total is 'slower' by more than PCT percent")
+            ->check(CLI::Range(0.0, 1e6));
+        return std::function<int()>([args] {
+            DiffOptions options;
+            options.alpha = args->alpha;
+            options.includeOperatorCalls = args->all;
+            if (!parsePercent(args->minChange, options.minChange))
+                return reportError(makeError(ErrorCode::InvalidArgument, {},
+                    "--min-change: expected a percentage like 2% (got '" + args->minChange + "')"));
+            InputOptions b = args->a;
+            b.etdump = args->etdumpB;
+            b.debugBuffer = args->debugBufferB;
+            b.etrecord = args->etrecordB;
+            b.bundledProgram.clear();
+            LatencyDiff diff;
+            if (isMany({args->a.etdump}) || isMany({b.etdump})) {
+                // Directories or globs: each side's recordings pooled run by run (many.h).
+                auto pa = loadPooledBlocks(args->a);
+                auto pb = pa ? loadPooledBlocks(b) : std::nullopt;
+                if (!pa || !pb)
+                    return 1;
+                diff = diffLatency(*pa, *pb, options);
+            } else {
+                // Both recordings load at once: a compare costs about as much as the bigger file.
+                auto futureB = std::async(std::launch::async, [b] { return loadOrReport(b); });
+                auto sa = loadOrReport(args->a);
+                auto sb = futureB.get();
+                if (!sa || !sb)
+                    return 1;
+                diff = diffLatency(sa->blocks, sb->blocks, options);
+            }
+            std::string text;
+            std::string out;
+            if (args->json)
+                text = formatDiffJson(diff, options);
+            else if (!args->tsv.empty() || !args->csv.empty()) {
+                text = formatDiffDelimited(diff, args->tsv.empty() ? ',' : '\t');
+                out = args->tsv.empty() ? args->csv : args->tsv;
+            } else
+                text = formatDiffText(diff, args->top);
+            if (auto st = writeOutput(out, text); !st)
+                return reportError(st.error());
+            if (diff.heuristic())
+                std::fprintf(stderr, "etscope-cli: note: %s\n", diff.notes.front().c_str());
+            if (args->failIfSlower >= 0) {
+                std::string why;
+                if (slowerThan(diff, args->failIfSlower, &why)) {
+                    std::fprintf(stderr, "etscope-cli: slower than %g%%:\n%s", args->failIfSlower, why.c_str());
+                    return 3;
+                }
+            }
+            return 0;
+        });
+    });
+
+} // namespace
+} // namespace etscope::cli

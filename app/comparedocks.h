@@ -1,0 +1,62 @@
+#pragma once
+
+#include "analysis/latencydiff.h"
+#include "session/session.h"
+#include "sessionloader.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+
+class QDockWidget;
+
+namespace etscope {
+
+class CompareView;
+class MainWindow;
+
+// Latency A/B in the main window: File ▸ Compare with… (or a Shift-drop) loads recording B in
+// the background while A is (or keeps being) the window's session, computes the diff off the
+// GUI thread, and shows the compare view in a dock. Selecting a row selects A's event in the
+// main window; the compare view shows both sides' stack traces and modules.
+class CompareDocks : public QObject
+{
+    Q_OBJECT
+public:
+    explicit CompareDocks(MainWindow *window);
+
+    // Background: B is sniffed by content (ETDump + optional debug buffer / ETRecord).
+    void compareWith(const QStringList &bFiles);
+    // Same on the calling thread (screenshots, tests); A must be loaded.
+    bool compareWithSync(const QStringList &bFiles, QString *error = nullptr);
+
+    CompareView *view() const { return m_view; }
+    QDockWidget *dock() const { return m_dock; }
+    bool isBusy() const { return m_busy; }
+    qint64 lastCompareMs() const { return m_lastMs; } // request -> view filled
+
+Q_SIGNALS:
+    void comparisonReady(bool ok, const QString &error);
+
+private:
+    struct Outcome;
+    static Outcome compute(std::shared_ptr<const Session> a, const LoadOutcome &b);
+    void tryDiff();
+    bool composeB(const QStringList &bFiles, SessionInputs *inputs, QString *error) const;
+    void show(const Outcome &o);
+    void chooseFiles();
+    void onSessionChanged(std::shared_ptr<const Session> session);
+
+    MainWindow *m_window;
+    CompareView *m_view = nullptr;
+    QDockWidget *m_dock = nullptr;
+    std::shared_ptr<LoadOutcome> m_loadedB; // B loaded, waiting for A
+    quint64 m_generation = 0;
+    bool m_busy = false;
+    QElapsedTimer m_clock;
+    qint64 m_lastMs = -1;
+};
+
+} // namespace etscope

@@ -1,0 +1,528 @@
+#include "analysis/latencydiff.h"
+
+#ifdef ETSCOPE_HAVE_ETRECORD
+#include "etrecord/modulestack.h"
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+namespace etscope {
+
+const char *matchModeName(MatchMode m)
+{
+    switch (m) {
+    case MatchMode::Exact:
+        return "exact";
+    case MatchMode::Graph:
+        return "graph";
+    case MatchMode::Heuristic:
+        return "heuristic";
+    }
+    return "?";
+}
+
+const char *verdictName(Verdict v)
+{
+    switch (v) {
+    case Verdict::Slower:
+        return "slower";
+    case Verdict::Faster:
+        return "faster";
+    case Verdict::Unchanged:
+        return "unchanged";
+    case Verdict::OnlyA:
+        return "only_a";
+    case Verdict::OnlyB:
+        return "only_b";
+    case Verdict::NoData:
+        return "no_data";
+    }
+    return "?";
+}
+
+std::size_t LatencyDiff::count(Verdict v) const
+{
+    return static_cast<std::size_t>(
+        std::count_if(rows.begin(), rows.end(), [v](const DiffRow &r) { return r.verdict == v; }));
+}
+
+void computeRowStatistics(DiffRow &row, const DiffOptions &options)
+{
+    row.pValue.reset();
+    row.ci.reset();
+    row.ratioOnly = false;
+    row.exactTest = false;
+    row.deltaP50 = 0;
+    row.ratio = std::numeric_limits<double>::quiet_NaN();
+    const bool hasA = !row.a.events.empty() || row.a.perf, hasB = !row.b.events.empty() || row.b.perf;
+    if (hasA && !hasB) {
+        row.verdict = Verdict::OnlyA;
+        return;
+    }
+    if (hasB && !hasA) {
+        row.verdict = Verdict::OnlyB;
+        return;
+    }
+    if (!row.a.perf || !row.b.perf || row.a.perf->raw.empty() || row.b.perf->raw.empty()) {
+        row.verdict = Verdict::NoData;
+        return;
+    }
+    const PerfData &pa = *row.a.perf, &pb = *row.b.perf;
+    row.deltaP50 = pb.p50 - pa.p50;
+    if (pa.p50 != 0)
+        row.ratio = pb.p50 / pa.p50;
+    else
+        row.ratio = pb.p50 == 0 ? 1.0 : std::numeric_limits<double>::infinity();
+
+    const bool up = row.ratio > 1.0 + options.minChange;
+    const bool down = row.ratio < 1.0 - options.minChange;
+    if (pa.raw.size() < options.minRunsForTest || pb.raw.size() < options.minRunsForTest) {
+        row.ratioOnly = true;
+        row.verdict = up ? Verdict::Slower : down ? Verdict::Faster : Verdict::Unchanged;
+        return;
+    }
+    const MannWhitneyResult mw = mannWhitneyU(pa.raw, pb.raw);
+    row.pValue = mw.pValue;
+    row.exactTest = mw.exact;
+    row.ci = bootstrapMedianDifference(pa.raw, pb.raw, options.bootstrap);
+    const bool significant = mw.pValue < options.alpha;
+    row.verdict = significant && up ? Verdict::Slower : significant && down ? Verdict::Faster : Verdict::Unchanged;
+}
+
+namespace {
+
+struct Side {
+    const std::vector<EventBlock> *blocks;
+    const Event &event(const EventPos &r) const { return (*blocks)[r.block].events[r.event]; }
+};
+
+bool included(const Event &e, const DiffOptions &o)
+{
+    return e.perfData && (o.includeOperatorCalls || !e.isOperatorCall());
+}
+
+bool linked(const Event &e)
+{
+    return e.debugHandles && !e.debugHandles->empty();
+}
+
+// Per-run sums over a group of events of one block (all events of a block have one value per run).
+std::optional<PerfData> sumPerRun(const Side &side, const std::vector<EventPos> &refs)
+{
+    std::optional<std::vector<double>> sum;
+    for (const EventPos &r : refs) {
+        const Event &e = side.event(r);
+        if (!e.perfData)
+            continue;
+        const auto &raw = e.perfData->raw;
+        if (!sum)
+            sum = raw;
+        else {
+            sum->resize(std::min(sum->size(), raw.size()));
+            for (std::size_t i = 0; i < sum->size(); ++i)
+                (*sum)[i] += raw[i];
+        }
+    }
+    if (!sum)
+        return std::nullopt;
+    return PerfData::fromRaw(std::move(*sum));
+}
+
+std::string groupLabel(const Side &side, const std::vector<EventPos> &refs)
+{
+    std::string label;
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+        if (i == 3) {
+            label += " + " + std::to_string(refs.size() - 3) + " more";
+            break;
+        }
+        if (i)
+            label += " + ";
+        label += side.event(refs[i]).name;
+    }
+    return label;
+}
+
+std::string modulePath(const Event &e)
+{
+    for (const LinkedNode &n : e.linkedNodes) {
+        if (!n.moduleStack || n.moduleStack->empty())
+            continue;
+        for (const ModuleFrame &f : *n.moduleStack) {
+#ifdef ETSCOPE_HAVE_ETRECORD
+            std::string p = normalizeModulePath(f.path);
+#else
+            std::string p = f.path;
+#endif
+            if (!p.empty())
+                return p;
+        }
+    }
+    return {};
+}
+
+// Fills the descriptive fields of a row from its first event on either side.
+void describe(DiffRow &row, const Side &sa, const Side &sb, const DiffOptions &options)
+{
+    const Event *ea = row.a.events.empty() ? nullptr : &sa.event(row.a.events.front());
+    const Event *eb = row.b.events.empty() ? nullptr : &sb.event(row.b.events.front());
+    const Event *rep = ea ? ea : eb;
+    if (!rep)
+        return;
+    const auto &blocksRep = ea ? *sa.blocks : *sb.blocks;
+    const EventPos &refRep = ea ? row.a.events.front() : row.b.events.front();
+    row.blockName = blocksRep[refRep.block].name;
+    row.eventName = rep->name;
+    row.instructionId = rep->instructionId;
+    row.framework = rep->isFramework();
+    row.nested = rep->isDelegatedOp;
+    if (ea)
+        row.a.label = groupLabel(sa, row.a.events);
+    if (eb)
+        row.b.label = groupLabel(sb, row.b.events);
+    row.a.perf = ea ? sumPerRun(sa, row.a.events) : std::nullopt;
+    row.b.perf = eb ? sumPerRun(sb, row.b.events) : std::nullopt;
+
+    auto opTypeOf = [](const Event &e) -> std::string {
+        if (e.name == kDelegateCall)
+            return kDelegateCall;
+        if (!e.opTypes.empty())
+            return e.opTypes.front();
+        return e.name;
+    };
+    row.opType = opTypeOf(*rep);
+    auto backendOf = [](const Event *e) -> std::string {
+        if (!e)
+            return {};
+        return e->delegateBackendName ? *e->delegateBackendName : std::string("portable");
+    };
+    const std::string ba = backendOf(ea), bb = backendOf(eb);
+    row.backend = !ea ? bb : !eb || ba == bb ? ba : ba + " -> " + bb;
+    row.module = modulePath(*rep);
+    if (row.module.empty() && eb)
+        row.module = modulePath(*eb);
+    computeRowStatistics(row, options);
+}
+
+using NameKey = std::tuple<std::string, std::int32_t>; // name, instruction id (-2 = ignored)
+
+// Pairs `as` with `bs` by (key, occurrence of the key); unpaired ones become one-sided rows.
+void pairByKey(const std::vector<EventPos> &as, const std::vector<EventPos> &bs, const Side &sa, const Side &sb,
+    bool useInstruction, MatchMode mode, std::vector<DiffRow> &out)
+{
+    auto keyOf = [useInstruction](const Event &e) { return NameKey { e.name, useInstruction ? e.instructionId : -2 }; };
+    std::map<NameKey, std::vector<EventPos>> bByKey;
+    for (const EventPos &r : bs)
+        bByKey[keyOf(sb.event(r))].push_back(r);
+    std::map<NameKey, std::size_t> used, seenA;
+    for (const EventPos &r : as) {
+        const NameKey k = keyOf(sa.event(r));
+        DiffRow row;
+        row.match = mode;
+        row.occurrence = seenA[k]++;
+        row.a.events = { r };
+        auto it = bByKey.find(k);
+        std::size_t &u = used[k];
+        if (it != bByKey.end() && u < it->second.size())
+            row.b.events = { it->second[u++] };
+        out.push_back(std::move(row));
+    }
+    // Remaining B events, in B's order.
+    std::map<NameKey, std::size_t> seenB;
+    for (const EventPos &r : bs) {
+        const NameKey k = keyOf(sb.event(r));
+        const std::size_t occ = seenB[k]++;
+        if (occ < used[k])
+            continue;
+        DiffRow row;
+        row.match = mode;
+        row.occurrence = occ;
+        row.b.events = { r };
+        out.push_back(std::move(row));
+    }
+}
+
+// Union-find over the linked top-level events of a block pair (A's first, then B's).
+struct Components {
+    std::vector<std::size_t> parent;
+    explicit Components(std::size_t n)
+        : parent(n)
+    {
+        std::iota(parent.begin(), parent.end(), 0);
+    }
+    std::size_t find(std::size_t x)
+    {
+        while (parent[x] != x)
+            x = parent[x] = parent[parent[x]];
+        return x;
+    }
+    void unite(std::size_t x, std::size_t y)
+    {
+        x = find(x);
+        y = find(y);
+        if (x != y)
+            parent[std::max(x, y)] = std::min(x, y);
+    }
+};
+
+void pairByGraph(const std::vector<EventPos> &as, const std::vector<EventPos> &bs, const Side &sa, const Side &sb,
+    std::vector<DiffRow> &out)
+{
+    std::vector<EventPos> la, lb, restA, restB;
+    auto graphEligible
+        = [](const Event &e) { return linked(e) && !e.isDelegatedOp && !e.isFramework() && !e.isOperatorCall(); };
+    for (const EventPos &r : as)
+        (graphEligible(sa.event(r)) ? la : restA).push_back(r);
+    for (const EventPos &r : bs)
+        (graphEligible(sb.event(r)) ? lb : restB).push_back(r);
+
+    const std::size_t n = la.size() + lb.size();
+    Components comp(n);
+    std::map<std::int64_t, std::size_t> owner;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event &e = i < la.size() ? sa.event(la[i]) : sb.event(lb[i - la.size()]);
+        for (std::int64_t h : *e.debugHandles) {
+            auto [it, inserted] = owner.emplace(h, i);
+            if (!inserted)
+                comp.unite(i, it->second);
+        }
+    }
+    // One row per component, ordered by its first member (A's order first, then B's).
+    std::map<std::size_t, std::size_t> rowOfRoot;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t root = comp.find(i);
+        auto [it, inserted] = rowOfRoot.emplace(root, out.size());
+        if (inserted) {
+            DiffRow row;
+            row.match = MatchMode::Graph;
+            out.push_back(std::move(row));
+        }
+        DiffRow &row = out[it->second];
+        if (i < la.size())
+            row.a.events.push_back(la[i]);
+        else
+            row.b.events.push_back(lb[i - la.size()]);
+    }
+    // Framework events, delegate-internal events, OPERATOR_CALL and unlinked events by name.
+    pairByKey(restA, restB, sa, sb, false, MatchMode::Graph, out);
+}
+
+struct BlockPair {
+    std::optional<std::size_t> a, b;
+};
+
+std::vector<BlockPair> pairBlocks(const std::vector<EventBlock> &a, const std::vector<EventBlock> &b)
+{
+    std::map<std::string, std::vector<std::size_t>> bByName;
+    for (std::size_t i = 0; i < b.size(); ++i)
+        bByName[b[i].name].push_back(i);
+    std::map<std::string, std::size_t> used;
+    std::vector<BlockPair> pairs;
+    std::vector<bool> bUsed(b.size(), false);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        BlockPair p { i, std::nullopt };
+        auto it = bByName.find(a[i].name);
+        std::size_t &u = used[a[i].name];
+        if (it != bByName.end() && u < it->second.size()) {
+            p.b = it->second[u++];
+            bUsed[*p.b] = true;
+        }
+        pairs.push_back(p);
+    }
+    for (std::size_t i = 0; i < b.size(); ++i)
+        if (!bUsed[i])
+            pairs.push_back({ std::nullopt, i });
+    return pairs;
+}
+
+std::vector<EventPos> rowEvents(
+    const std::vector<EventBlock> &blocks, std::optional<std::size_t> block, const DiffOptions &o)
+{
+    std::vector<EventPos> refs;
+    if (!block)
+        return refs;
+    const auto &events = blocks[*block].events;
+    for (std::size_t i = 0; i < events.size(); ++i)
+        if (included(events[i], o))
+            refs.push_back({ *block, i });
+    return refs;
+}
+
+bool sameSignature(const std::vector<EventBlock> &a, const std::vector<EventBlock> &b,
+    const std::vector<BlockPair> &pairs, const DiffOptions &o)
+{
+    for (const BlockPair &p : pairs) {
+        if (!p.a || !p.b)
+            return false;
+        const auto ra = rowEvents(a, p.a, o), rb = rowEvents(b, p.b, o);
+        if (ra.size() != rb.size())
+            return false;
+        for (std::size_t i = 0; i < ra.size(); ++i) {
+            const Event &ea = a[ra[i].block].events[ra[i].event], &eb = b[rb[i].block].events[rb[i].event];
+            if (ea.name != eb.name || ea.instructionId != eb.instructionId)
+                return false;
+        }
+    }
+    return true;
+}
+
+bool anyLinked(const std::vector<EventBlock> &blocks)
+{
+    for (const auto &blk : blocks)
+        for (const auto &e : blk.events)
+            if (linked(e))
+                return true;
+    return false;
+}
+
+void addTo(std::map<std::string, DiffTotal> &m, const std::string &key, const DiffRow &r)
+{
+    DiffTotal &t = m[key];
+    t.key = key;
+    t.a += r.a.perf ? r.a.perf->p50 : 0;
+    t.b += r.b.perf ? r.b.perf->p50 : 0;
+    ++t.rows;
+}
+
+std::vector<DiffTotal> sortedTotals(std::map<std::string, DiffTotal> &m)
+{
+    std::vector<DiffTotal> v;
+    for (auto &[k, t] : m)
+        v.push_back(t);
+    std::stable_sort(v.begin(), v.end(),
+        [](const DiffTotal &x, const DiffTotal &y) { return std::abs(x.delta()) > std::abs(y.delta()); });
+    return v;
+}
+
+// A row counts towards totals and ranking when it is an operator-level time that no other row contains.
+bool counted(const DiffRow &r)
+{
+    return !r.framework && !r.nested && (r.a.perf || r.b.perf);
+}
+
+} // namespace
+
+LatencyDiff diffLatency(const std::vector<EventBlock> &a, const std::vector<EventBlock> &b, const DiffOptions &options)
+{
+    LatencyDiff result;
+    const Side sa { &a }, sb { &b };
+    const auto pairs = pairBlocks(a, b);
+    if (!a.empty())
+        result.unit = a.front().targetTimeScale;
+    else if (!b.empty())
+        result.unit = b.front().targetTimeScale;
+    if (!a.empty() && !b.empty() && a.front().targetTimeScale != b.front().targetTimeScale)
+        result.notes.push_back("A and B were loaded with different target time scales: durations are not comparable");
+
+    if (options.forceMode)
+        result.mode = *options.forceMode;
+    else if (sameSignature(a, b, pairs, options))
+        result.mode = MatchMode::Exact;
+    else if (anyLinked(a) && anyLinked(b))
+        result.mode = MatchMode::Graph;
+    else
+        result.mode = MatchMode::Heuristic;
+    switch (result.mode) {
+    case MatchMode::Exact:
+        result.notes.push_back("events matched exactly by block, instruction id, name and occurrence");
+        break;
+    case MatchMode::Graph:
+        result.notes.push_back(
+            "programs differ: events matched through ETRecord debug handles (groups summed per run)");
+        break;
+    case MatchMode::Heuristic:
+        result.notes.push_back("programs differ and no ETRecord for both sides: events matched by operator name and "
+                               "order of occurrence (heuristic)");
+        break;
+    }
+
+    for (const BlockPair &p : pairs) {
+        const auto ra = rowEvents(a, p.a, options), rb = rowEvents(b, p.b, options);
+        const std::size_t first = result.rows.size();
+        if (result.mode == MatchMode::Graph)
+            pairByGraph(ra, rb, sa, sb, result.rows);
+        else
+            pairByKey(ra, rb, sa, sb, result.mode == MatchMode::Exact, result.mode, result.rows);
+        for (std::size_t i = first; i < result.rows.size(); ++i)
+            describe(result.rows[i], sa, sb, options);
+
+        // Block total: Method::execute on both sides, else per-run sum of the counted rows.
+        if (!p.a || !p.b)
+            continue;
+        BlockTotal bt;
+        bt.blockName = a[*p.a].name;
+        bt.row.blockName = bt.blockName;
+        bt.row.match = result.mode;
+        auto findExecute = [](const std::vector<EventBlock> &blocks, std::size_t blk) -> std::optional<EventPos> {
+            const auto &ev = blocks[blk].events;
+            for (std::size_t i = 0; i < ev.size(); ++i)
+                if (ev[i].name == kMethodExecute && ev[i].perfData)
+                    return EventPos { blk, i };
+            return std::nullopt;
+        };
+        const auto xa = findExecute(a, *p.a), xb = findExecute(b, *p.b);
+        if (xa && xb) {
+            bt.source = kMethodExecute;
+            bt.row.a.events = { *xa };
+            bt.row.b.events = { *xb };
+        } else {
+            bt.source = "sum of rows";
+            for (std::size_t i = first; i < result.rows.size(); ++i) {
+                const DiffRow &r = result.rows[i];
+                if (!counted(r))
+                    continue;
+                bt.row.a.events.insert(bt.row.a.events.end(), r.a.events.begin(), r.a.events.end());
+                bt.row.b.events.insert(bt.row.b.events.end(), r.b.events.begin(), r.b.events.end());
+            }
+            if (bt.row.a.events.empty() || bt.row.b.events.empty())
+                continue;
+        }
+        bt.row.eventName = bt.source;
+        bt.row.a.label = bt.row.b.label = bt.source;
+        bt.row.a.perf = sumPerRun(sa, bt.row.a.events);
+        bt.row.b.perf = sumPerRun(sb, bt.row.b.events);
+        computeRowStatistics(bt.row, options);
+        result.blockTotals.push_back(std::move(bt));
+    }
+
+    // Totals and ranking over counted rows.
+    std::map<std::string, DiffTotal> ops, backends, modules;
+    double absSum = 0;
+    result.total.key = "total";
+    bool anyModule = false;
+    for (const DiffRow &r : result.rows) {
+        if (!counted(r))
+            continue;
+        addTo(ops, r.opType, r);
+        addTo(backends, r.backend, r);
+        if (!r.module.empty())
+            anyModule = true;
+        addTo(modules, r.module.empty() ? std::string("(no module)") : r.module, r);
+        result.total.a += r.a.perf ? r.a.perf->p50 : 0;
+        result.total.b += r.b.perf ? r.b.perf->p50 : 0;
+        ++result.total.rows;
+        absSum += std::abs((r.b.perf ? r.b.perf->p50 : 0) - (r.a.perf ? r.a.perf->p50 : 0));
+    }
+    for (DiffRow &r : result.rows)
+        if (counted(r) && absSum > 0)
+            r.contribution = ((r.b.perf ? r.b.perf->p50 : 0) - (r.a.perf ? r.a.perf->p50 : 0)) / absSum;
+    result.byOpType = sortedTotals(ops);
+    result.byBackend = sortedTotals(backends);
+    if (anyModule)
+        result.byModule = sortedTotals(modules);
+
+    std::stable_sort(result.rows.begin(), result.rows.end(), [](const DiffRow &x, const DiffRow &y) {
+        const bool cx = counted(x), cy = counted(y);
+        if (cx != cy)
+            return cx;
+        return std::abs(x.contribution) > std::abs(y.contribution);
+    });
+    return result;
+}
+
+} // namespace etscope

@@ -1,0 +1,117 @@
+#pragma once
+
+// Latency A/B: pairs the Events of two recordings and compares their run durations with
+// statistics (Mann–Whitney U, bootstrap CI of the median difference) to give each row a verdict.
+//
+// Matching (see matchMode):
+//  - Exact: both recordings have the same event signatures; rows pair by block, event name,
+//    instruction id and occurrence (loops repeat an instruction id within a block).
+//  - Graph: both sides were linked to an ETRecord; events connected through shared debug handles
+//    form one row (a DELEGATE_CALL covering handles {1..5} in A against B's events carrying those
+//    handles, summed per run). Delegate-internal events and events without handles pair by name.
+//  - Heuristic: different programs without ETRecords; operators pair by name and order of
+//    occurrence within the block. Flagged in the result because it can be wrong.
+// Events present on one side only are kept as only_a / only_b rows.
+
+#include "analysis/diffstats.h"
+#include "events/event.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace etscope {
+
+enum class MatchMode { Exact, Graph, Heuristic };
+const char *matchModeName(MatchMode m); // "exact", "graph", "heuristic"
+
+enum class Verdict { Slower, Faster, Unchanged, OnlyA, OnlyB, NoData };
+const char *verdictName(Verdict v); // "slower", "faster", "unchanged", "only_a", "only_b", "no_data"
+
+struct DiffOptions {
+    double alpha = 0.01; // significance level of the Mann–Whitney test
+    double minChange = 0.02; // noise floor: |ratio − 1| must exceed this (0.02 = 2%)
+    std::size_t minRunsForTest = 5; // below this on either side: verdict from the ratio alone
+    BootstrapOptions bootstrap;
+    bool includeOperatorCalls = false; // OPERATOR_CALL rows (hidden by the Inspector's table)
+    std::optional<MatchMode> forceMode; // default: Exact if signatures agree, else Graph if both linked
+};
+
+// Position of an Event: blocks[block].events[event] of one side.
+struct EventPos {
+    std::size_t block = 0;
+    std::size_t event = 0;
+    bool operator==(const EventPos &) const = default;
+};
+
+// One side of a row: the events summed per run, and their statistics.
+struct DiffSide {
+    std::vector<EventPos> events; // empty when the row exists on the other side only
+    std::optional<PerfData> perf; // per-run sums over `events` (target unit); none if no perf data
+    std::string label; // event name, or "name + name ..." for a group
+};
+
+struct DiffRow {
+    std::string blockName;
+    std::string eventName; // A's name (B's for only_b rows)
+    std::int32_t instructionId = -1; // A's (B's for only_b rows)
+    std::size_t occurrence = 0; // n-th row with this key in its block (loops)
+    DiffSide a, b;
+
+    double deltaP50 = 0; // b.p50 − a.p50 (0 when a side is missing)
+    double ratio = 0; // b.p50 / a.p50 (1 when both are 0, +inf when only a.p50 is); NaN if a side is missing
+    std::optional<double> pValue; // Mann–Whitney, both sides >= minRunsForTest runs
+    std::optional<Interval> ci; // bootstrap CI of median(B) − median(A), same condition
+    Verdict verdict = Verdict::NoData;
+    bool ratioOnly = false; // too few runs for the test: verdict from the ratio alone
+    bool exactTest = false; // p from the exact null distribution
+    MatchMode match = MatchMode::Exact;
+    bool framework = false; // Method::execute & co: shown, not part of group totals/ranking
+    bool nested = false; // delegate-internal event: its time is inside a DELEGATE_CALL row
+
+    // Grouping keys (from the ETRecord when linked): first op type, backend, top-level module.
+    std::string opType; // "aten.convolution.default", or the event name when unlinked
+    std::string backend; // delegate backend name, "portable" otherwise
+    std::string module; // outermost nn.Module path under the model, "" when unknown
+    double contribution = 0; // deltaP50 / sum of |deltaP50| of counted rows (signed share)
+};
+
+// Sum of a group of rows (group totals use per-row medians: sum of p50s, not p50 of sums).
+struct DiffTotal {
+    std::string key;
+    double a = 0, b = 0; // sums of p50 (target unit)
+    double delta() const { return b - a; }
+    std::size_t rows = 0;
+};
+
+// Total of one EventBlock pair, with statistics over per-run totals: Method::execute when both
+// sides recorded it, else the per-run sum of the counted rows.
+struct BlockTotal {
+    std::string blockName;
+    std::string source; // "Method::execute" or "sum of rows"
+    DiffRow row; // statistics and verdict of the per-run totals
+};
+
+struct LatencyDiff {
+    MatchMode mode = MatchMode::Exact;
+    TimeScale unit = TimeScale::MS; // of every duration (A's target time scale)
+    bool heuristic() const { return mode == MatchMode::Heuristic; }
+    std::vector<DiffRow> rows; // ranked: counted rows by |deltaP50| desc, then the others
+    std::vector<BlockTotal> blockTotals;
+    std::vector<DiffTotal> byOpType, byBackend, byModule; // |delta| desc; byModule empty unless linked
+    DiffTotal total; // over counted rows
+    std::vector<std::string> notes; // one line each (e.g. why a mode was chosen, run counts)
+    std::size_t count(Verdict v) const;
+};
+
+// Compares the EventBlocks of recording A with those of B. Never fails: what cannot be paired
+// ends up in only_a / only_b rows.
+LatencyDiff diffLatency(
+    const std::vector<EventBlock> &a, const std::vector<EventBlock> &b, const DiffOptions &options = {});
+
+// Statistics and verdict of two per-run samples (what every row uses).
+void computeRowStatistics(DiffRow &row, const DiffOptions &options);
+
+} // namespace etscope

@@ -1,0 +1,589 @@
+#include "export/htmlreport.h"
+
+#include "events/inspectortable.h"
+#include "export/jsontext.h"
+
+#ifdef ETSCOPE_EXPORT_HAVE_ETRECORD
+#include "etrecord/modulerollup.h"
+#endif
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+namespace etscope {
+
+namespace {
+
+using std::string;
+using std::string_view;
+
+string esc(string_view s)
+{
+    return htmlEscaped(s);
+}
+
+// Labels in charts are shortened; the full text stays in the SVG <title> tooltip.
+string shorten(const string &s, std::size_t max)
+{
+    if (s.size() <= max)
+        return s;
+    std::size_t cut = max - 1;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+        --cut; // not inside a UTF-8 sequence
+    return s.substr(0, cut) + "\xE2\x80\xA6";
+}
+
+string num(double v)
+{
+    if (!std::isfinite(v))
+        return "–";
+    const double a = std::abs(v);
+    if (a != 0 && (a < 1e-3 || a >= 1e7))
+        return fmt::format("{:.3e}", v);
+    return fmt::format("{:.4g}", v);
+}
+
+string unitOf(const Session &s)
+{
+    return string(timeScaleName(s.inputs.time.target));
+}
+
+// "device7/etdump.etdp": recordings are often all named etdump.etdp.
+string fileName(const string &p)
+{
+    const std::filesystem::path path(p);
+    const string dir = path.parent_path().filename().string();
+    return dir.empty() ? path.filename().string() : dir + "/" + path.filename().string();
+}
+
+constexpr const char *kCss = R"css(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f2328;background:#fff}
+header{background:#1f2d3d;color:#fff;padding:18px 28px}header h1{margin:0;font-size:22px}header p{margin:4px 0 0;color:#c9d1d9}
+main{padding:8px 28px 40px;max-width:1400px}h2{margin:28px 0 8px;font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+h3{font-size:14px;margin:14px 0 4px}.muted{color:#656d76}.warn{color:#9a6700}
+table{border-collapse:collapse;font-size:12px}th,td{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top}
+th{background:#f6f8fa;position:sticky;top:0}td.n{text-align:right;font-variant-numeric:tabular-nums}
+table.sortable th{cursor:pointer}.kv td:first-child{font-weight:600;background:#f6f8fa}
+.cards{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}.card{border:1px solid #d0d7de;border-radius:6px;padding:8px 14px;min-width:120px}
+.card b{display:block;font-size:20px}.grid{display:flex;flex-wrap:wrap;gap:10px}
+svg{font:11px system-ui,sans-serif;background:#fff}svg text{fill:#1f2328}.scroll{overflow-x:auto}
+nav a{margin-right:14px}
+)css";
+
+// Sorts a table.sortable by the clicked column: numbers by data-v, text otherwise.
+constexpr const char *kJs = R"js(
+document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',function(){
+var b=th.closest('table').tBodies[0],rows=Array.from(b.rows),d=th.dataset.dir==='a'?-1:1;th.dataset.dir=d>0?'a':'d';
+rows.sort(function(x,y){var a=x.cells[i].dataset.v,c=y.cells[i].dataset.v;
+if(a!==undefined&&c!==undefined)return (parseFloat(a)-parseFloat(c))*d;
+return x.cells[i].textContent.localeCompare(y.cells[i].textContent)*d;});
+rows.forEach(function(r){b.appendChild(r);});});});
+document.documentElement.dataset.sortable='on';
+)js";
+
+// ---- charts -----------------------------------------------------------------------------
+
+struct Bar {
+    string label;
+    double value = 0;
+    string tooltip;
+};
+
+string barChart(const string &id, const std::vector<Bar> &bars, const string &unit, const char *color)
+{
+    const int labelW = 300, barW = 460, rowH = 20, top = 8;
+    const int h = top + rowH * static_cast<int>(bars.size()) + 24;
+    double max = 0;
+    for (const auto &b : bars)
+        if (std::isfinite(b.value))
+            max = std::max(max, b.value);
+    string s = fmt::format(R"(<svg id="{}" class="chart" role="img" width="{}" height="{}" viewBox="0 0 {} {}">)", id,
+        labelW + barW + 90, h, labelW + barW + 90, h);
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+        const auto &b = bars[i];
+        const double w = max > 0 && std::isfinite(b.value) ? b.value / max * barW : 0;
+        const int y = top + static_cast<int>(i) * rowH;
+        s += fmt::format(R"(<g class="bar"><title>{}</title><text x="{}" y="{}" text-anchor="end">{}</text>)",
+            esc(b.tooltip.empty() ? b.label : b.tooltip), labelW - 6, y + 14, esc(shorten(b.label, 46)));
+        s += fmt::format(
+            R"(<rect x="{}" y="{}" width="{:.2f}" height="{}" fill="{}"/>)", labelW, y + 3, w, rowH - 6, color);
+        s += fmt::format(
+            R"(<text x="{:.2f}" y="{}">{} {}</text></g>)", labelW + w + 4, y + 14, num(b.value), esc(unit));
+    }
+    s += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#8c959f"/>)", labelW, top, labelW,
+        top + rowH * static_cast<int>(bars.size()));
+    s += "</svg>\n";
+    return s;
+}
+
+string histogram(const string &id, const string &title, const PerfData &p, const string &unit)
+{
+    const int W = 330, H = 150, left = 36, bottom = 28, top = 22, bins = 20;
+    std::vector<double> v;
+    for (double d : p.raw)
+        if (std::isfinite(d))
+            v.push_back(d);
+    string s
+        = fmt::format(R"(<svg id="{}" class="chart histogram" role="img" width="{}" height="{}" viewBox="0 0 {} {}">)",
+            id, W, H, W, H);
+    s += fmt::format(
+        R"(<title>{}</title><text x="4" y="14" font-weight="600">{}</text>)", esc(title), esc(shorten(title, 48)));
+    if (v.empty())
+        return s + "</svg>";
+    const double lo = p.min, hi = p.max > p.min ? p.max : p.min + 1e-12;
+    std::vector<int> counts(bins, 0);
+    for (double d : v)
+        ++counts[std::min(bins - 1, static_cast<int>((d - lo) / (hi - lo) * bins))];
+    const int maxCount = *std::max_element(counts.begin(), counts.end());
+    const double bw = double(W - left - 8) / bins, ph = H - top - bottom;
+    for (int i = 0; i < bins; ++i) {
+        const double bh = maxCount ? counts[i] * ph / maxCount : 0;
+        s += fmt::format(
+            R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="#54aeff"><title>{} – {} {}: {} runs</title></rect>)",
+            left + i * bw, top + ph - bh, std::max(0.5, bw - 1), bh, num(lo + i * (hi - lo) / bins),
+            num(lo + (i + 1) * (hi - lo) / bins), esc(unit), counts[i]);
+    }
+    const double x50 = left + (p.p50 - lo) / (hi - lo) * (W - left - 8);
+    s += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#cf222e" stroke-dasharray="3,2"/>)",
+        x50, top, H - bottom);
+    s += fmt::format(R"(<text x="{}" y="{}">{}</text><text x="{}" y="{}" text-anchor="end">{} {}</text>)", left,
+        H - bottom + 14, num(lo), W - 8, H - bottom + 14, num(hi), esc(unit));
+    s += fmt::format(R"(<text x="{}" y="{}" class="muted">p50 {} · {} runs</text>)", left, H - 4, num(p.p50), v.size());
+    s += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 4, top + 8, maxCount);
+    return s + "</svg>\n";
+}
+
+struct Span {
+    std::uint64_t start, end;
+    string name;
+    bool delegated;
+};
+
+// Flame-style timeline of one run: depth = how many events enclose the event.
+string timeline(const std::vector<Span> &spansIn, double ticksPerUnit, const string &unit)
+{
+    std::vector<Span> spans = spansIn;
+    std::sort(spans.begin(), spans.end(),
+        [](const Span &a, const Span &b) { return a.start != b.start ? a.start < b.start : a.end > b.end; });
+    std::uint64_t t0 = std::numeric_limits<std::uint64_t>::max(), t1 = 0;
+    for (const auto &sp : spans) {
+        t0 = std::min(t0, sp.start);
+        t1 = std::max(t1, sp.end);
+    }
+    std::vector<int> depth(spans.size());
+    std::vector<std::uint64_t> openEnds;
+    int maxDepth = 0;
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        while (!openEnds.empty() && openEnds.back() <= spans[i].start)
+            openEnds.pop_back();
+        depth[i] = static_cast<int>(openEnds.size());
+        maxDepth = std::max(maxDepth, depth[i]);
+        openEnds.push_back(spans[i].end);
+    }
+    const int W = 1100, left = 10, rowH = 22, top = 8;
+    const int H = top + (maxDepth + 1) * rowH + 30;
+    const double span = t1 > t0 ? double(t1 - t0) : 1.0;
+    string s = fmt::format(
+        R"(<svg id="timeline" class="chart" role="img" width="{}" height="{}" viewBox="0 0 {} {}">)", W, H, W, H);
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        const auto &sp = spans[i];
+        const double x = left + double(sp.start - t0) / span * (W - 2 * left);
+        const double w = std::max(0.5, double(sp.end - sp.start) / span * (W - 2 * left));
+        const int y = top + depth[i] * rowH;
+        const char *fill = sp.delegated                            ? "#8250df"
+            : isFrameworkEventName(sp.name)                        ? "#8c959f"
+            : sp.name == kOperatorCall || sp.name == kDelegateCall ? "#54aeff"
+                                                                   : "#2da44e";
+        s += fmt::format(
+            R"(<g><title>{} · {} {}</title><rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}" stroke="#fff" stroke-width="0.5"/>)",
+            esc(sp.name), num(double(sp.end - sp.start) / ticksPerUnit), esc(unit), x, y, w, rowH - 2, fill);
+        if (w > 60)
+            s += fmt::format(R"(<text x="{:.2f}" y="{}" fill="#fff" style="fill:#fff">{}</text>)", x + 3, y + 14,
+                esc(shorten(sp.name, static_cast<std::size_t>(w / 6.5))));
+        s += "</g>";
+    }
+    s += fmt::format(R"(<text x="{}" y="{}">0</text><text x="{}" y="{}" text-anchor="end">{} {}</text>)", left, H - 8,
+        W - left, H - 8, num(span / ticksPerUnit), esc(unit));
+    return s + "</svg>\n";
+}
+
+// Blue (good) → yellow → red (bad), t in [0, 1].
+string heatColor(double t)
+{
+    t = std::clamp(t, 0.0, 1.0);
+    auto mix = [](int a, int b, double f) { return static_cast<int>(std::lround(a + (b - a) * f)); };
+    int r, g, b;
+    if (t < 0.5) {
+        const double f = t * 2;
+        r = mix(0x2c, 0xff, f), g = mix(0x7b, 0xdf, f), b = mix(0xb6, 0x6b, f);
+    } else {
+        const double f = (t - 0.5) * 2;
+        r = mix(0xff, 0xd7, f), g = mix(0xdf, 0x19, f), b = mix(0x6b, 0x1c, f);
+    }
+    return fmt::format("#{:02x}{:02x}{:02x}", r, g, b);
+}
+
+string gapHeatmap(const ReportGap &g)
+{
+    // Colour by log10 of the gap (MSE spans many decades), oriented so that red is worse.
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    auto key = [&](double v) { return g.higherIsWorse ? std::log10(std::max(v, 1e-300)) : v; };
+    for (const auto &r : g.rows)
+        if (std::isfinite(r.worst)) {
+            lo = std::min(lo, key(r.worst));
+            hi = std::max(hi, key(r.worst));
+        }
+    const int perRow = 32, cell = 22, left = 10, top = 10;
+    const int rows = (static_cast<int>(g.rows.size()) + perRow - 1) / perRow;
+    const int W = left * 2 + perRow * cell + 220, H = top + std::max(1, rows) * cell + 44;
+    string s = fmt::format(
+        R"(<svg id="gap-heatmap" class="chart" role="img" width="{}" height="{}" viewBox="0 0 {} {}">)", W, H, W, H);
+    for (std::size_t i = 0; i < g.rows.size(); ++i) {
+        const auto &r = g.rows[i];
+        const int x = left + static_cast<int>(i % perRow) * cell, y = top + static_cast<int>(i / perRow) * cell;
+        string fill = "#d0d7de";
+        if (std::isfinite(r.worst)) {
+            double t = hi > lo ? (key(r.worst) - lo) / (hi - lo) : 0.5;
+            fill = heatColor(g.higherIsWorse ? t : 1 - t);
+        }
+        s += fmt::format(
+            R"(<rect class="gapcell" x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="{}" stroke-width="{}"><title>#{} {} — {} {}{}{}</title></rect>)",
+            x, y, cell - 2, cell - 2, fill, r.flagged ? "#000" : "#fff", r.flagged ? 2 : 1, i, esc(r.label),
+            esc(g.metric), num(r.worst), r.flagged ? " (over threshold)" : "",
+            r.error.empty() ? string() : " — " + esc(r.error));
+    }
+    const int ly = top + std::max(1, rows) * cell + 12;
+    for (int k = 0; k < 10; ++k)
+        s += fmt::format(
+            R"(<rect x="{}" y="{}" width="16" height="10" fill="{}"/>)", left + 60 + k * 16, ly, heatColor(k / 9.0));
+    s += fmt::format(R"(<text x="{}" y="{}">better</text><text x="{}" y="{}">worse · {} {} … {}</text>)", left, ly + 9,
+        left + 60 + 10 * 16 + 6, ly + 9, esc(g.metric),
+        std::isfinite(lo) ? num(g.higherIsWorse ? std::pow(10.0, lo) : lo) : "–",
+        std::isfinite(hi) ? num(g.higherIsWorse ? std::pow(10.0, hi) : hi) : "–");
+    return s + "</svg>\n";
+}
+
+string waterfall(const ReportDiff &d)
+{
+    struct Step {
+        string label;
+        double delta;
+    };
+    double baseTotal = 0, otherTotal = 0;
+    std::vector<Step> steps;
+    for (const auto &r : d.rows) {
+        const double b = std::isfinite(r.base) ? r.base : 0, o = std::isfinite(r.other) ? r.other : 0;
+        baseTotal += b;
+        otherTotal += o;
+        if (o - b != 0)
+            steps.push_back({ r.label, o - b });
+    }
+    std::stable_sort(
+        steps.begin(), steps.end(), [](const Step &a, const Step &b) { return std::abs(a.delta) > std::abs(b.delta); });
+    constexpr std::size_t kShown = 20;
+    if (steps.size() > kShown) {
+        double rest = 0;
+        for (std::size_t i = kShown; i < steps.size(); ++i)
+            rest += steps[i].delta;
+        const std::size_t n = steps.size() - kShown;
+        steps.resize(kShown);
+        steps.push_back({ fmt::format("{} other events", n), rest });
+    }
+    // Bars: base total, the steps floating from the running sum, the comparison's total.
+    double lo = 0, hi = std::max(baseTotal, otherTotal), run = baseTotal;
+    for (const auto &st : steps) {
+        run += st.delta;
+        lo = std::min(lo, run);
+        hi = std::max(hi, run);
+    }
+    const int labelW = 300, barW = 560, rowH = 20, top = 8;
+    const int n = static_cast<int>(steps.size()) + 2;
+    const int H = top + n * rowH + 20, W = labelW + barW + 110;
+    const double scale = hi > lo ? barW / (hi - lo) : 0;
+    auto X = [&](double v) { return labelW + (v - lo) * scale; };
+    string s = fmt::format(
+        R"(<svg id="diff-waterfall" class="chart" role="img" width="{}" height="{}" viewBox="0 0 {} {}">)", W, H, W, H);
+    auto row = [&](int i, const string &label, double from, double to, const char *fill, const string &text) {
+        const int y = top + i * rowH;
+        const double x0 = X(std::min(from, to)), x1 = X(std::max(from, to));
+        s += fmt::format(R"(<g class="step"><title>{}: {}</title><text x="{}" y="{}" text-anchor="end">{}</text>)",
+            esc(label), esc(text), labelW - 6, y + 14, esc(shorten(label, 46)));
+        s += fmt::format(R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"/>)", x0, y + 3,
+            std::max(1.0, x1 - x0), rowH - 6, fill);
+        s += fmt::format(R"(<text x="{:.2f}" y="{}">{}</text></g>)", x1 + 4, y + 14, esc(text));
+    };
+    row(0, d.baseName + " (total)", 0, baseTotal, "#8c959f", num(baseTotal) + " " + d.unit);
+    run = baseTotal;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const double next = run + steps[i].delta;
+        row(static_cast<int>(i) + 1, steps[i].label, run, next, steps[i].delta > 0 ? "#cf222e" : "#2da44e",
+            (steps[i].delta > 0 ? "+" : "") + num(steps[i].delta) + " " + d.unit);
+        run = next;
+    }
+    row(n - 1, d.otherName + " (total)", 0, otherTotal, "#1f6feb", num(otherTotal) + " " + d.unit);
+    return s + "</svg>\n";
+}
+
+// ---- data ---------------------------------------------------------------------------------
+
+bool chartable(const Event &e)
+{
+    return e.perfData && !e.isOperatorCall() && !e.isFramework();
+}
+
+string eventLabel(const EventBlock &b, const Event &e)
+{
+    // The instruction id tells repeated operators (three convolutions) apart.
+    const string name = e.instructionId >= 0 ? fmt::format("{} #{}", e.name, e.instructionId) : e.name;
+    return b.name == "Execute" ? name : b.name + " · " + name;
+}
+
+double executeTotal(const Session &s)
+{
+    double total = 0;
+    for (const auto &b : s.blocks)
+        for (const auto &e : b.events)
+            if (e.name == kMethodExecute && e.perfData)
+                for (double d : e.perfData->raw)
+                    if (std::isfinite(d))
+                        total += d;
+    return total;
+}
+
+void appendTable(string &h, const std::vector<std::shared_ptr<const Session>> &sessions)
+{
+    const bool many = sessions.size() > 1;
+    TableOptions opt;
+    const TimeScale unit = sessions.front()->inputs.time.target;
+    const auto headers = inspectorTableHeaders(unit, opt);
+    h += R"(<div class="scroll"><table id="inspector" class="sortable"><thead><tr>)";
+    if (many)
+        h += "<th>file</th>";
+    h += "<th>#</th>";
+    for (const auto &hd : headers)
+        h += "<th>" + esc(hd) + "</th>";
+    h += "</tr></thead>\n<tbody>\n";
+    for (const auto &s : sessions) {
+        const auto rows = inspectorTableRows(s->blocks, opt);
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const Event &e = *rows[i].event;
+            h += "<tr>";
+            if (many)
+                h += "<td>" + esc(fileName(s->inputs.etdump)) + "</td>";
+            h += fmt::format(R"(<td class="n" data-v="{0}">{0}</td><td>{1}</td><td>{2}</td>)", i,
+                esc(rows[i].block->name), esc(e.name));
+            const double stats[6] = { e.perfData ? e.perfData->p10 : NAN, e.perfData ? e.perfData->p50 : NAN,
+                e.perfData ? e.perfData->p90 : NAN, e.perfData ? e.perfData->avg : NAN,
+                e.perfData ? e.perfData->min : NAN, e.perfData ? e.perfData->max : NAN };
+            for (double v : stats) {
+                if (std::isfinite(v))
+                    h += fmt::format(R"(<td class="n" data-v="{0}">{0}</td>)", pythonFloatRepr(v));
+                else
+                    h += "<td></td>";
+            }
+            h += "<td>" + esc(opTypesText(e.opTypes)) + "</td>";
+            h += e.isDelegatedOp ? "<td>True</td>" : "<td>False</td>";
+            h += "<td>" + esc(e.delegateBackendName.value_or("")) + "</td>";
+            h += "<td>" + esc(e.perfData ? shorten(startTimeText(e.startTimes), 120) : string()) + "</td>";
+            h += "</tr>\n";
+        }
+    }
+    h += "</tbody></table></div>\n";
+}
+
+} // namespace
+
+string renderHtmlReport(const ReportInputs &in)
+{
+    string h;
+    if (in.sessions.empty())
+        return h;
+    const Session &first = *in.sessions.front();
+    const string unit = unitOf(first);
+    h.reserve(1 << 20);
+    h += R"(<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">)";
+    // No network: everything is inline, and the policy forbids loading anything else.
+    h += R"(<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">)";
+    h += R"(<meta name="viewport" content="width=device-width, initial-scale=1">)";
+    h += "<title>etscope report — " + esc(fileName(first.inputs.etdump)) + (in.sessions.size() > 1 ? " and others" : "")
+        + "</title><style>" + kCss + "</style></head><body>\n";
+    h += "<header><h1>etscope report</h1><p>" + esc(first.inputs.etdump)
+        + (in.sessions.size() > 1 ? fmt::format(" and {} more recordings", in.sessions.size() - 1) : string())
+        + "</p></header><main>\n";
+    h += R"(<nav><a href="#summary">Summary</a><a href="#charts">Charts</a>)";
+    if (in.gap)
+        h += R"(<a href="#gap">Numeric gap</a>)";
+    if (in.diff)
+        h += R"(<a href="#diff">Diff</a>)";
+    h += R"(<a href="#table">Inspector table</a></nav>)";
+
+    // Summary.
+    std::size_t blocks = 0, runs = 0, rows = 0;
+    double total = 0;
+    std::vector<string> warnings;
+    for (const auto &s : in.sessions) {
+        blocks += s->blocks.size();
+        for (const auto &b : s->blocks) {
+            runs += b.runIndices.size();
+            for (const auto &w : b.warnings)
+                warnings.push_back(fileName(s->inputs.etdump) + ": block " + b.name + ": " + w);
+        }
+        for (const auto &w : s->warnings)
+            warnings.push_back(w);
+        rows += inspectorTableRows(s->blocks).size();
+        total += executeTotal(*s);
+    }
+    if (in.gap)
+        for (const auto &w : in.gap->warnings)
+            warnings.push_back("numeric gap: " + w);
+    h += R"(<section id="summary"><h2>Summary</h2><div class="cards">)";
+    h += fmt::format(
+        R"(<div class="card"><b>{}</b>files</div><div class="card"><b>{}</b>event blocks</div><div class="card"><b>{}</b>runs</div>)",
+        in.sessions.size(), blocks, runs);
+    h += fmt::format(
+        R"(<div class="card"><b>{} {}</b>total Method::execute time</div><div class="card"><b>{}</b>table rows</div><div class="card"><b>{}</b>warnings</div></div>)",
+        num(total), esc(unit), rows, warnings.size());
+    h += R"(<table class="kv" id="files"><thead><tr><th>file</th><th>debug buffer</th><th>ETRecord</th><th>size</th><th>blocks</th><th>runs</th></tr></thead><tbody>)";
+    for (const auto &s : in.sessions) {
+        std::size_t r = 0;
+        for (const auto &b : s->blocks)
+            r += b.runIndices.size();
+        h += fmt::format(
+            R"(<tr><td>{}</td><td>{}</td><td>{}</td><td class="n">{} bytes</td><td class="n">{}</td><td class="n">{}</td></tr>)",
+            esc(s->inputs.etdump), esc(s->inputs.debugBuffer), esc(s->inputs.etrecord),
+            s->etdump ? s->etdump->fileSize : 0, s->blocks.size(), r);
+    }
+    h += "</tbody></table>\n";
+    if (!warnings.empty()) {
+        h += R"(<h3 class="warn">Warnings</h3><ul id="warnings">)";
+        for (const auto &w : warnings)
+            h += "<li>" + esc(w) + "</li>";
+        h += "</ul>";
+    }
+    h += "</section>\n";
+
+    // Charts (from the first recording).
+    h += R"(<section id="charts"><h2>Charts)";
+    if (in.sessions.size() > 1)
+        h += " <span class=\"muted\">(" + esc(fileName(first.inputs.etdump)) + ")</span>";
+    h += "</h2>\n";
+    std::vector<std::pair<const EventBlock *, const Event *>> events;
+    for (const auto &b : first.blocks)
+        for (const auto &e : b.events)
+            if (chartable(e) && std::isfinite(e.perfData->avg))
+                events.emplace_back(&b, &e);
+    std::stable_sort(events.begin(), events.end(),
+        [](const auto &a, const auto &b) { return a.second->perfData->avg > b.second->perfData->avg; });
+    {
+        std::vector<Bar> bars;
+        for (std::size_t i = 0; i < events.size() && i < 15; ++i) {
+            const auto &[b, e] = events[i];
+            bars.push_back({ eventLabel(*b, *e), e->perfData->avg,
+                fmt::format("{} — avg {} {}, p50 {}, p90 {}, {} runs", eventLabel(*b, *e), num(e->perfData->avg), unit,
+                    num(e->perfData->p50), num(e->perfData->p90), e->perfData->raw.size()) });
+        }
+        h += "<h3>Top events by average latency</h3>" + barChart("top-events", bars, unit, "#1f6feb");
+    }
+    h += R"(<h3>Latency histograms of the ten slowest events</h3><div class="grid" id="histograms">)";
+    for (std::size_t i = 0; i < events.size() && i < 10; ++i)
+        h += histogram(fmt::format("hist-{}", i), eventLabel(*events[i].first, *events[i].second),
+            *events[i].second->perfData, unit);
+    h += "</div>\n";
+
+#ifdef ETSCOPE_EXPORT_HAVE_ETRECORD
+    if (first.etrecord) {
+        const ModuleRollupNode root = buildModuleRollup(first.blocks);
+        std::vector<Bar> bars;
+        // Depth-first, indented by level, largest first among siblings.
+        auto walk = [&](auto &&self, const ModuleRollupNode &n, int depth) -> void {
+            std::vector<const ModuleRollupNode *> kids;
+            for (const auto &c : n.children)
+                kids.push_back(&c);
+            std::stable_sort(kids.begin(), kids.end(), [](auto *a, auto *b) { return a->total > b->total; });
+            for (const auto *c : kids) {
+                if (bars.size() >= 40)
+                    return;
+                string indent; // en spaces: SVG text keeps them
+                for (int k = 0; k < depth; ++k)
+                    indent += "\xE2\x80\x82\xE2\x80\x82";
+                bars.push_back({ indent + (c->displayPath.empty() ? c->path : c->displayPath), c->total,
+                    fmt::format("{} ({}) — {} {} over {} events", c->displayPath, c->type, num(c->total), unit,
+                        c->eventCount) });
+                self(self, *c, depth + 1);
+            }
+        };
+        walk(walk, root, 0);
+        h += "<h3>Module roll-up (sum of average latency per nn.Module)</h3>"
+            + barChart("module-rollup", bars, unit, "#8250df");
+    }
+#endif
+
+    // Timeline: first run of the first block that executed the method (else the first block).
+    if (first.etdump && !first.blocks.empty()) {
+        const EventBlock *tb = &first.blocks.front();
+        for (const auto &b : first.blocks)
+            if (std::any_of(
+                    b.events.begin(), b.events.end(), [](const Event &e) { return e.name == kMethodExecute; })) {
+                tb = &b;
+                break;
+            }
+        auto scale = first.inputs.time.scaleFactor();
+        if (!tb->runIndices.empty() && tb->runIndices.front() < first.etdump->runs.size() && scale) {
+            const RunData &run = first.etdump->runs[tb->runIndices.front()];
+            const auto &pool = first.etdump->strings;
+            std::vector<Span> spans;
+            for (const auto &p : run.profileEvents) {
+                const bool delegated = p.delegateDebugIdInt != -1 || p.delegateDebugIdStr != StringPool::Empty;
+                string name = p.delegateDebugIdInt != -1 ? std::to_string(p.delegateDebugIdInt)
+                    : delegated                          ? pool.str(p.delegateDebugIdStr)
+                                                         : pool.str(p.name);
+                spans.push_back({ p.startTime, std::max(p.startTime, p.endTime), std::move(name), delegated });
+            }
+            if (!spans.empty())
+                h += "<h3>Timeline of the first run (" + esc(tb->name) + ")</h3><div class=\"scroll\">"
+                    + timeline(spans, *scale, unit) + "</div>\n";
+        }
+    }
+    h += "</section>\n";
+
+    if (in.gap) {
+        const auto &g = *in.gap;
+        h += "<section id=\"gap\"><h2>Numeric gap (" + esc(g.metric) + ")</h2><p class=\"muted\">Against "
+            + esc(g.reference)
+            + fmt::format(
+                ". {} compared outputs in execution order; black outline: over the threshold.</p>", g.rows.size());
+        h += gapHeatmap(g);
+        std::vector<const ReportGapRow *> worst;
+        for (const auto &r : g.rows)
+            if (std::isfinite(r.worst))
+                worst.push_back(&r);
+        std::stable_sort(worst.begin(), worst.end(),
+            [&](auto *a, auto *b) { return g.higherIsWorse ? a->worst > b->worst : a->worst < b->worst; });
+        h += R"(<h3>Worst rows</h3><table id="gap-worst"><thead><tr><th>event</th><th>instruction</th><th>gap</th><th>delegated</th></tr></thead><tbody>)";
+        for (std::size_t i = 0; i < worst.size() && i < 10; ++i)
+            h += fmt::format(R"(<tr><td>{}</td><td class="n">{}</td><td class="n">{}</td><td>{}</td></tr>)",
+                esc(worst[i]->label), worst[i]->instructionId, num(worst[i]->worst),
+                worst[i]->delegated ? esc(worst[i]->backend.empty() ? "yes" : worst[i]->backend) : "");
+        h += "</tbody></table></section>\n";
+    }
+    if (in.diff) {
+        h += "<section id=\"diff\"><h2>Diff: " + esc(in.diff->otherName) + " against " + esc(in.diff->baseName)
+            + "</h2><p class=\"muted\">Median (p50) latency per event, from the baseline's total to this recording's; "
+              "red: slower, green: faster.</p>"
+            + waterfall(*in.diff) + "</section>\n";
+    }
+
+    h += fmt::format(
+        R"(<section id="table"><h2>Inspector table <span class="muted">({} rows, {}; click a header to sort)</span></h2>)",
+        rows, esc(unit));
+    appendTable(h, in.sessions);
+    h += "</section>\n<footer class=\"muted\"><p>Generated by " + esc(in.generator) + ".</p></footer></main>\n<script>"
+        + kJs + "</script></body></html>\n";
+    return h;
+}
+
+} // namespace etscope

@@ -1,0 +1,26 @@
+#pragma once
+
+// The self-contained HTML report: one file, no network, no external files. Inline CSS, inline
+// SVG charts and a few lines of inline JS (table sorting) that the page does not need to read.
+// Everything taken from files is escaped.
+
+#include "export/reportdata.h"
+#include "session/session.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace etscope {
+
+struct ReportInputs {
+    std::vector<std::shared_ptr<const Session>> sessions; // at least one
+    std::optional<ReportGap> gap;
+    std::optional<ReportDiff> diff;
+    std::string generator = "etscope"; // shown in the footer
+};
+
+std::string renderHtmlReport(const ReportInputs &in);
+
+} // namespace etscope

@@ -1,0 +1,270 @@
+#include "compareview.h"
+
+#include "analysis/latencydiffformat.h"
+#include "diffcharts.h"
+#include "difftreemodel.h"
+#include "modelroles.h"
+#include "qtstrings.h"
+#include "widgetexport.h"
+
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSaveFile>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace etscope {
+
+CompareView::CompareView(QWidget *parent)
+    : QWidget(parent)
+{
+    m_model = new DiffTreeModel(this);
+    m_proxy = new DiffFilterProxy(this);
+    m_proxy->setSourceModel(m_model);
+
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter rows (name, op type, backend, module)…"));
+    m_filter->setClearButtonEnabled(true);
+    m_changedOnly = new QCheckBox(tr("Changed only"), this);
+    auto *exportTable = new QToolButton(this);
+    exportTable->setText(tr("Export table…"));
+    auto *exportChart = new QToolButton(this);
+    exportChart->setText(tr("Export chart"));
+    exportChart->setPopupMode(QToolButton::InstantPopup);
+    auto *chartMenu = new QMenu(exportChart);
+    exportChart->setMenu(chartMenu);
+
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_tree = new QTreeView(this);
+    m_tree->setModel(m_proxy);
+    m_tree->setSortingEnabled(true);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(false);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->header()->setStretchLastSection(false);
+
+    m_waterfall = new DiffWaterfallChart(this);
+    m_histogram = new DiffHistogramWidget(this);
+    m_timelines = new DualTimelineWidget(this);
+    m_details = new QPlainTextEdit(this);
+    m_details->setReadOnly(true);
+    m_details->setPlaceholderText(tr("Select a row: its events, stack trace and module in A and B."));
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_filter, 1);
+    top->addWidget(m_changedOnly);
+    top->addWidget(exportTable);
+    top->addWidget(exportChart);
+
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addLayout(top);
+    leftLayout->addWidget(m_summary);
+    leftLayout->addWidget(m_tree, 1);
+
+    auto *tabs = new QTabWidget(this);
+    tabs->addTab(m_histogram, tr("A/B histogram"));
+    tabs->addTab(m_details, tr("Details"));
+    auto *right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(m_waterfall);
+    right->addWidget(tabs);
+    right->setSizes({ 520, 480 });
+
+    auto *upper = new QSplitter(Qt::Horizontal, this);
+    upper->addWidget(left);
+    upper->addWidget(right);
+    upper->setSizes({ 880, 720 });
+    auto *main = new QSplitter(Qt::Vertical, this);
+    main->addWidget(upper);
+    main->addWidget(m_timelines);
+    main->setSizes({ 800, 200 });
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(main);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &t) {
+        m_proxy->setFilterText(t);
+        m_tree->expandAll();
+    });
+    connect(m_changedOnly, &QCheckBox::toggled, this, [this](bool on) {
+        m_proxy->setChangedOnly(on);
+        m_tree->expandAll();
+    });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CompareView::onCurrentChanged);
+    connect(m_waterfall, &DiffWaterfallChart::rowClicked, this, &CompareView::selectRow);
+    connect(exportTable, &QToolButton::clicked, this, &CompareView::exportTableInteractive);
+    connect(chartMenu->addAction(tr("Waterfall…")), &QAction::triggered, this,
+        [this] { exportChartInteractive(m_waterfall, QStringLiteral("waterfall")); });
+    connect(chartMenu->addAction(tr("A/B histogram…")), &QAction::triggered, this,
+        [this] { exportChartInteractive(m_histogram, QStringLiteral("ab-histogram")); });
+    connect(chartMenu->addAction(tr("Timelines…")), &QAction::triggered, this,
+        [this] { exportChartInteractive(m_timelines, QStringLiteral("ab-timelines")); });
+}
+
+void CompareView::setComparison(
+    std::shared_ptr<const Session> a, std::shared_ptr<const Session> b, std::shared_ptr<const LatencyDiff> diff)
+{
+    m_a = std::move(a);
+    m_b = std::move(b);
+    m_diff = std::move(diff);
+    m_selected = -1;
+    m_model->setDiff(m_diff);
+    m_tree->sortByColumn(-1, Qt::AscendingOrder); // keep the ranked order until the user sorts
+    m_tree->expandAll();
+    m_tree->header()->resizeSection(DiffTreeModel::Event, 330);
+    for (int c = 1; c < DiffTreeModel::ColumnCount; ++c)
+        m_tree->resizeColumnToContents(c);
+    m_waterfall->setDiff(m_diff);
+    m_histogram->setRow(nullptr, {});
+    m_timelines->setSessions(m_a, m_b);
+    m_details->clear();
+    if (!m_diff) {
+        m_summary->clear();
+        return;
+    }
+    const auto fileName = [](const std::shared_ptr<const Session> &s) {
+        return s ? toQString(s->inputs.etdump).section(QLatin1Char('/'), -1) : QString();
+    };
+    QString text
+        = tr("<b>A</b> %1 &nbsp; <b>B</b> %2 &nbsp; — %3 slower, %4 faster, %5 unchanged, %6 only in A, %7 only in B; "
+             "operator total %8 → %9 %10")
+              .arg(fileName(m_a).toHtmlEscaped(), fileName(m_b).toHtmlEscaped())
+              .arg(m_diff->count(Verdict::Slower))
+              .arg(m_diff->count(Verdict::Faster))
+              .arg(m_diff->count(Verdict::Unchanged))
+              .arg(m_diff->count(Verdict::OnlyA))
+              .arg(m_diff->count(Verdict::OnlyB))
+              .arg(QString::number(m_diff->total.a, 'g', 5), QString::number(m_diff->total.b, 'g', 5),
+                  toQString(timeScaleName(m_diff->unit)));
+    if (m_diff->mode != MatchMode::Exact)
+        text += QStringLiteral("<br><i>") + toQString(m_diff->notes.front()).toHtmlEscaped() + QStringLiteral("</i>");
+    m_summary->setText(text);
+}
+
+bool CompareView::selectRow(int diffRow)
+{
+    const QModelIndex src = m_model->indexOfRow(diffRow);
+    const QModelIndex idx = m_proxy->mapFromSource(src);
+    if (!idx.isValid())
+        return false;
+    m_tree->setCurrentIndex(idx);
+    m_tree->scrollTo(idx);
+    return true;
+}
+
+QString CompareView::describeSide(
+    const char *label, const std::shared_ptr<const Session> &s, const DiffSide &side) const
+{
+    QString out = QStringLiteral("%1: ").arg(QLatin1String(label));
+    if (side.events.empty() || !s)
+        return out + tr("(not in this recording)\n\n");
+    out += toQString(side.label) + QLatin1Char('\n');
+    if (side.perf)
+        out += tr("  p10 %1  p50 %2  p90 %3  avg %4 over %5 runs\n")
+                   .arg(side.perf->p10, 0, 'g', 6)
+                   .arg(side.perf->p50, 0, 'g', 6)
+                   .arg(side.perf->p90, 0, 'g', 6)
+                   .arg(side.perf->avg, 0, 'g', 6)
+                   .arg(side.perf->raw.size());
+    for (const EventPos &p : side.events) {
+        const Event &e = s->blocks[p.block].events[p.event];
+        out += tr("  • %1 (instruction %2)").arg(toQString(e.name)).arg(e.instructionId);
+        if (e.delegateBackendName)
+            out += QStringLiteral(" [%1]").arg(toQString(*e.delegateBackendName));
+        out += QLatin1Char('\n');
+        for (const LinkedNode &n : e.linkedNodes) {
+            out += QStringLiteral("    node %1\n").arg(toQString(n.nodeName));
+            if (n.moduleStack && !n.moduleStack->empty()) {
+                QStringList mods;
+                for (const ModuleFrame &f : *n.moduleStack)
+                    mods << toQString(f.path) + QStringLiteral(" (") + toQString(f.type) + QLatin1Char(')');
+                out += QStringLiteral("    module: ") + mods.join(QStringLiteral(" › ")) + QLatin1Char('\n');
+            }
+            if (n.stackTrace)
+                out += QStringLiteral("    stack trace:\n") + toQString(*n.stackTrace) + QLatin1Char('\n');
+        }
+    }
+    return out + QLatin1Char('\n');
+}
+
+void CompareView::onCurrentChanged()
+{
+    const QModelIndex idx = m_tree->currentIndex();
+    const int row = idx.isValid() ? idx.data(DiffTreeModel::DiffRowRole).toInt() : -1;
+    if (!m_diff || row < 0 || size_t(row) >= m_diff->rows.size()) {
+        m_selected = -1;
+        return;
+    }
+    m_selected = row;
+    const DiffRow &r = m_diff->rows[size_t(row)];
+    m_histogram->setRow(&r, toQString(timeScaleName(m_diff->unit)));
+    m_timelines->highlight(r.a.events, r.b.events);
+    QString text = tr("%1 — verdict %2%3, matched %4\n")
+                       .arg(toQString(r.eventName), QString::fromLatin1(verdictName(r.verdict)),
+                           r.ratioOnly ? tr(" (ratio only: fewer than 5 runs)") : QString(),
+                           QString::fromLatin1(matchModeName(r.match)));
+    if (r.pValue)
+        text += tr("Mann–Whitney p = %1%2; 95% bootstrap CI of Δ median [%3, %4]\n")
+                    .arg(*r.pValue, 0, 'g', 3)
+                    .arg(r.exactTest ? tr(" (exact)") : tr(" (normal approximation)"))
+                    .arg(r.ci->low, 0, 'g', 4)
+                    .arg(r.ci->high, 0, 'g', 4);
+    text += QLatin1Char('\n') + describeSide("A", m_a, r.a) + describeSide("B", m_b, r.b);
+    m_details->setPlainText(text);
+    const auto first = [](const DiffSide &s) {
+        return s.events.empty() ? std::pair<int, int>(-1, -1)
+                                : std::pair<int, int>(int(s.events.front().block), int(s.events.front().event));
+    };
+    const auto [ba, ea] = first(r.a);
+    const auto [bb, eb] = first(r.b);
+    Q_EMIT rowSelected(row, ba, ea, bb, eb);
+}
+
+QString CompareView::exportTable(const QString &path) const
+{
+    if (!m_diff)
+        return tr("%1: nothing to export (no comparison)").arg(path);
+    const std::string text
+        = formatDiffDelimited(*m_diff, path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive) ? ',' : '\t');
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size())
+        || !f.commit())
+        return tr("%1: cannot write: %2").arg(path, f.errorString());
+    return {};
+}
+
+void CompareView::exportTableInteractive()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export comparison"), QStringLiteral("diff.tsv"), tr("TSV (*.tsv);;CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (const QString err = exportTable(path); !err.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), err);
+}
+
+void CompareView::exportChartInteractive(QWidget *chart, const QString &name)
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), name + QStringLiteral(".png"), tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    if (path.isEmpty())
+        return;
+    if (const QString err = exportWidgetImage(chart, path); !err.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), err);
+}
+
+} // namespace etscope

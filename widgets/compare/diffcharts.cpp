@@ -1,0 +1,360 @@
+#include "diffcharts.h"
+
+#include "histogrambins.h"
+#include "qtstrings.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QPainter>
+#include <QStackedBarSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace etscope {
+
+namespace {
+
+QChartView *makeView(QChart *chart, QWidget *parent)
+{
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto *view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    return view;
+}
+
+void clearChart(QChart *chart)
+{
+    chart->removeAllSeries();
+    const auto axes = chart->axes();
+    for (QAbstractAxis *a : axes) {
+        chart->removeAxis(a);
+        delete a;
+    }
+}
+
+QString shortName(const DiffRow &r)
+{
+    std::string n = r.eventName;
+    if (n.rfind("native_call_", 0) == 0)
+        n = n.substr(12);
+    if (n.size() > 4 && n.compare(n.size() - 4, 4, ".out") == 0)
+        n.resize(n.size() - 4);
+    QString s = toQString(n);
+    if (s.size() > 22)
+        s = s.left(21) + QChar(0x2026);
+    return s + QStringLiteral(" #%1").arg(r.instructionId);
+}
+
+double sideP50(const DiffSide &s)
+{
+    return s.perf ? s.perf->p50 : 0.0;
+}
+
+bool counted(const DiffRow &r)
+{
+    return !r.framework && !r.nested && (r.a.perf || r.b.perf);
+}
+
+} // namespace
+
+DiffWaterfallChart::DiffWaterfallChart(QWidget *parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+{
+    m_view = makeView(m_chart, this);
+    m_chart->legend()->setAlignment(Qt::AlignTop);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+}
+
+void DiffWaterfallChart::setDiff(std::shared_ptr<const LatencyDiff> diff, int maxBars)
+{
+    clearChart(m_chart);
+    m_barRows.clear();
+    m_levels.clear();
+    if (!diff)
+        return;
+    const QString unit = toQString(timeScaleName(diff->unit));
+    m_chart->setTitle(tr("Where the total Δ comes from (sum of p50 over operator rows, %1)").arg(unit));
+
+    std::vector<int> rows;
+    for (int i = 0; i < int(diff->rows.size()); ++i)
+        if (const DiffRow &r = diff->rows[size_t(i)]; counted(r) && sideP50(r.b) != sideP50(r.a))
+            rows.push_back(i);
+    std::stable_sort(rows.begin(), rows.end(), [&](int x, int y) {
+        const auto &a = diff->rows[size_t(x)], &b = diff->rows[size_t(y)];
+        return std::abs(sideP50(a.b) - sideP50(a.a)) > std::abs(sideP50(b.b) - sideP50(b.a));
+    });
+    if (int(rows.size()) > maxBars)
+        rows.resize(size_t(maxBars));
+
+    auto *base = new QBarSet(QString());
+    base->setColor(Qt::transparent);
+    base->setBorderColor(Qt::transparent);
+    auto *up = new QBarSet(tr("slower (B − A > 0)"));
+    up->setColor(QColor(0xd9, 0x53, 0x4f));
+    auto *down = new QBarSet(tr("faster"));
+    down->setColor(QColor(0x3c, 0xa5, 0x5c));
+    auto *total = new QBarSet(tr("total"));
+    total->setColor(QColor(0x3b, 0x82, 0xc4));
+    QStringList categories;
+
+    auto addBar = [&](const QString &label, double b, double u, double d, double t) {
+        categories << label;
+        *base << b;
+        *up << u;
+        *down << d;
+        *total << t;
+    };
+    double level = diff->total.a;
+    addBar(tr("A total"), 0, 0, 0, level);
+    m_levels.push_back(level);
+    double shown = 0;
+    for (int i : rows) {
+        const DiffRow &r = diff->rows[size_t(i)];
+        const double d = sideP50(r.b) - sideP50(r.a);
+        shown += d;
+        addBar(shortName(r), d >= 0 ? level : level + d, d > 0 ? d : 0, d < 0 ? -d : 0, 0);
+        level += d;
+        m_levels.push_back(level);
+        m_barRows.push_back(i);
+    }
+    const double rest = diff->total.delta() - shown;
+    if (std::abs(rest) > 0) {
+        addBar(tr("others"), rest >= 0 ? level : level + rest, rest > 0 ? rest : 0, rest < 0 ? -rest : 0, 0);
+        level += rest;
+        m_levels.push_back(level);
+    }
+    addBar(tr("B total"), 0, 0, 0, diff->total.b);
+    m_levels.push_back(diff->total.b);
+
+    auto *series = new QStackedBarSeries;
+    series->setBarWidth(0.7);
+    for (QBarSet *s : { base, up, down, total })
+        series->append(s);
+    m_chart->addSeries(series);
+    m_chart->legend()->markers(series).first()->setVisible(false);
+    auto *x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setLabelsAngle(-35);
+    auto *y = new QValueAxis;
+    // Zoom on the range the levels move in (a waterfall of small deltas on a big total would
+    // otherwise be flat); the total bars are cut at the bottom of the axis.
+    const double top = *std::max_element(m_levels.begin(), m_levels.end());
+    const double bottom = *std::min_element(m_levels.begin(), m_levels.end());
+    const double pad = std::max((top - bottom) * 0.25, top * 0.02);
+    y->setRange(std::max(0.0, bottom - pad), top > 0 ? top + pad : 1);
+    y->setTitleText(unit);
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    connect(series, &QStackedBarSeries::clicked, this, [this](int index, QBarSet *) {
+        if (index >= 1 && index <= int(m_barRows.size()))
+            Q_EMIT rowClicked(m_barRows[size_t(index - 1)]);
+    });
+}
+
+DiffHistogramWidget::DiffHistogramWidget(QWidget *parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+{
+    m_view = makeView(m_chart, this);
+    m_chart->legend()->setAlignment(Qt::AlignTop);
+    m_hint = new QLabel(tr("Select a row to compare the latency distributions of A and B."), this);
+    m_hint->setAlignment(Qt::AlignCenter);
+    m_hint->setWordWrap(true);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_hint);
+    layout->addWidget(m_view, 1);
+    m_view->hide();
+}
+
+void DiffHistogramWidget::setRow(const DiffRow *row, const QString &unit)
+{
+    clearChart(m_chart);
+    m_countA = m_countB = 0;
+    if (!row || (!row->a.perf && !row->b.perf)) {
+        m_view->hide();
+        m_hint->show();
+        return;
+    }
+    const std::vector<double> empty;
+    const std::vector<double> &va = row->a.perf ? row->a.perf->raw : empty;
+    const std::vector<double> &vb = row->b.perf ? row->b.perf->raw : empty;
+    std::vector<double> all = va;
+    all.insert(all.end(), vb.begin(), vb.end());
+    const HistogramBins bins = computeHistogram(all, 30);
+    if (bins.counts.isEmpty()) {
+        m_view->hide();
+        m_hint->show();
+        return;
+    }
+    m_hint->hide();
+    m_view->show();
+    const int n = int(bins.counts.size());
+    auto binOf = [&](double v) {
+        if (!(bins.binWidth > 0))
+            return 0;
+        return std::clamp(int((v - bins.lower) / bins.binWidth), 0, n - 1);
+    };
+    QList<qreal> ca(n, 0), cb(n, 0);
+    for (double v : va)
+        if (std::isfinite(v)) {
+            ca[binOf(v)] += 1;
+            ++m_countA;
+        }
+    for (double v : vb)
+        if (std::isfinite(v)) {
+            cb[binOf(v)] += 1;
+            ++m_countB;
+        }
+    auto *sa = new QBarSet(tr("A (%1 runs, p50 %2)")
+                               .arg(m_countA)
+                               .arg(row->a.perf ? QString::number(row->a.perf->p50, 'g', 4) : QStringLiteral("-")));
+    sa->setColor(QColor(0x3b, 0x82, 0xc4, 170));
+    sa->append(ca);
+    auto *sb = new QBarSet(tr("B (%1 runs, p50 %2)")
+                               .arg(m_countB)
+                               .arg(row->b.perf ? QString::number(row->b.perf->p50, 'g', 4) : QStringLiteral("-")));
+    sb->setColor(QColor(0xe0, 0x8a, 0x1e, 170));
+    sb->append(cb);
+    auto *series = new QBarSeries;
+    series->setBarWidth(0.95);
+    series->append(sa);
+    series->append(sb);
+    m_chart->addSeries(series);
+    m_chart->setTitle(
+        toQString(row->eventName) + QStringLiteral(" — ") + QString::fromLatin1(verdictName(row->verdict)));
+    auto *x = new QBarCategoryAxis;
+    QStringList cats;
+    for (int i = 0; i < n; ++i)
+        cats << QString::number(bins.lower + (i + 0.5) * bins.binWidth, 'g', 3);
+    x->append(cats);
+    x->setLabelsAngle(-60);
+    x->setTitleText(tr("latency (%1), bin centres").arg(unit));
+    auto *y = new QValueAxis;
+    y->setLabelFormat(QStringLiteral("%d"));
+    y->setTitleText(tr("runs"));
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+DualTimelineWidget::DualTimelineWidget(QWidget *parent)
+    : QWidget(parent)
+{
+    setMinimumHeight(140);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+void DualTimelineWidget::setSessions(std::shared_ptr<const Session> a, std::shared_ptr<const Session> b)
+{
+    m_a = std::move(a);
+    m_b = std::move(b);
+    auto firstExecute = [](const std::shared_ptr<const Session> &s) {
+        if (!s)
+            return -1;
+        for (int i = 0; i < int(s->blocks.size()); ++i)
+            if (s->blocks[size_t(i)].name == "Execute")
+                return i;
+        return s->blocks.empty() ? -1 : 0;
+    };
+    m_blockA = firstExecute(m_a);
+    m_blockB = firstExecute(m_b);
+    m_hiA.clear();
+    m_hiB.clear();
+    relayout();
+}
+
+void DualTimelineWidget::highlight(const std::vector<EventPos> &a, const std::vector<EventPos> &b)
+{
+    m_hiA.clear();
+    m_hiB.clear();
+    if (!a.empty())
+        m_blockA = int(a.front().block);
+    if (!b.empty())
+        m_blockB = int(b.front().block);
+    for (const EventPos &p : a)
+        m_hiA.push_back(int(p.event));
+    for (const EventPos &p : b)
+        m_hiB.push_back(int(p.event));
+    relayout();
+}
+
+void DualTimelineWidget::relayout()
+{
+    auto lay = [](const std::shared_ptr<const Session> &s, int block) {
+        if (!s || block < 0 || size_t(block) >= s->blocks.size())
+            return TimelineLayout {};
+        const auto scale = s->inputs.time.scaleFactor();
+        return layoutTimeline(s->blocks[size_t(block)], 0, scale ? scale.value() : 1.0);
+    };
+    m_layoutA = lay(m_a, m_blockA);
+    m_layoutB = lay(m_b, m_blockB);
+    m_span = std::max(m_layoutA.span, m_layoutB.span);
+    update();
+}
+
+void DualTimelineWidget::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    const int left = 28, right = 8, axisH = 22;
+    const int w = width() - left - right;
+    const int bandH = (height() - axisH) / 2;
+    if (w <= 0 || bandH <= 0 || !(m_span > 0)) {
+        p.drawText(rect(), Qt::AlignCenter, tr("No timeline"));
+        return;
+    }
+    auto xOf = [&](double t) { return left + t / m_span * w; };
+    const QString unit = m_a ? toQString(timeScaleName(m_a->inputs.time.target)) : QString();
+    auto drawBand
+        = [&](const TimelineLayout &l, const std::vector<int> &hi, int top, const QString &label, const QColor &base) {
+              p.setPen(palette().text().color());
+              p.drawText(QRect(0, top, left, bandH), Qt::AlignCenter, label);
+              const int lanes = std::max(1, l.laneCount);
+              const double laneH = std::min(18.0, double(bandH - 4) / lanes);
+              for (const TimelineBar &bar : l.bars) {
+                  const bool isHi = std::find(hi.begin(), hi.end(), bar.event) != hi.end();
+                  QRectF r(xOf(bar.start), top + 2 + bar.lane * laneH, std::max(1.0, xOf(bar.end) - xOf(bar.start)),
+                      laneH - 2);
+                  p.fillRect(r, isHi ? QColor(0xe0, 0x8a, 0x1e) : base.lighter(100 + 12 * bar.lane));
+                  if (isHi) {
+                      p.setPen(QPen(Qt::black, 1));
+                      p.drawRect(r);
+                  }
+              }
+              p.setPen(palette().mid().color());
+              p.drawLine(left, top + bandH - 1, left + w, top + bandH - 1);
+          };
+    drawBand(m_layoutA, m_hiA, 0, QStringLiteral("A"), QColor(0x3b, 0x82, 0xc4));
+    drawBand(m_layoutB, m_hiB, bandH, QStringLiteral("B"), QColor(0x8a, 0x6d, 0xc4));
+    // Shared axis.
+    const int axisY = 2 * bandH;
+    p.setPen(palette().text().color());
+    p.drawLine(left, axisY, left + w, axisY);
+    for (int i = 0; i <= 5; ++i) {
+        const double t = m_span * i / 5;
+        const double x = xOf(t);
+        p.drawLine(QPointF(x, axisY), QPointF(x, axisY + 4));
+        p.drawText(QRectF(x - 40, axisY + 4, 80, axisH - 4), Qt::AlignHCenter | Qt::AlignTop,
+            QString::number(t, 'g', 3) + (i == 5 ? QStringLiteral(" ") + unit : QString()));
+    }
+}
+
+} // namespace etscope
