@@ -53,9 +53,19 @@ const KernelFn *findKernel(const std::string &key)
     return it == kernelTable().end() ? nullptr : &it->second;
 }
 
+std::string functionalKey(const std::string &key)
+{
+    const auto d1 = key.find('.');
+    const auto d2 = d1 == std::string::npos ? d1 : key.find('.', d1 + 1);
+    if (d2 == std::string::npos || d2 < d1 + 3 || key[d2 - 1] != '_' || key[d2 - 2] == '_')
+        return {};
+    std::string functional = key.substr(0, d2 - 1) + key.substr(d2);
+    return findKernel(functional) ? functional : std::string();
+}
+
 bool hasKernel(const std::string &opKey)
 {
-    return findKernel(opKey) != nullptr;
+    return findKernel(opKey) != nullptr || !functionalKey(opKey).empty();
 }
 
 std::vector<std::string> kernelNames()
@@ -618,6 +628,8 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
         const GraphNode &node = program.nodes[ni];
         const std::string key = operatorKey(node.target);
         const bool getitem = key == "getitem";
+        // "aten.relu_.default" -> "aten.relu.default" when only the functional kernel exists.
+        const std::string inplace = getitem || findKernel(key) ? std::string() : functionalKey(key);
 
         NodeOutput out;
         out.node = node.name;
@@ -752,13 +764,26 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
             } else {
                 outputs.push_back(*list->tensors[std::size_t(*idx)]);
             }
-        } else if (const KernelFn *fn = findKernel(key)) {
+        } else if (const KernelFn *fn = findKernel(inplace.empty() ? key : inplace)) {
             auto r = (*fn)(args);
             if (!r) {
                 out.error = fmt::format("{}: {}", nodeContext(node, key), r.error().reason);
                 needs = key;
             } else {
                 outputs = std::move(*r);
+                // In-place op (graphs traced without functionalization): later readers of
+                // `self` see the new value.
+                if (!inplace.empty() && !outputs.empty() && !node.inputs.empty() &&
+                    node.inputs[0].arg.kind == "as_tensor" && !node.inputs[0].arg.tensorNames.empty()) {
+                    const std::string &self = node.inputs[0].arg.tensorNames[0];
+                    auto it = env.find(self);
+                    if (it != env.end() && it->second.kind == Value::Kind::Tensor &&
+                        it->second.tensor.dtype == outputs[0].dtype && it->second.tensor.sizes == outputs[0].sizes)
+                        it->second.tensor = outputs[0];
+                    else
+                        result.warnings.push_back(fmt::format("{}: in-place update of '{}' changes its dtype or shape",
+                                                              nodeContext(node, key), self));
+                }
             }
         } else {
             out.error = fmt::format("{}: no kernel for {}", nodeContext(node, key), key);

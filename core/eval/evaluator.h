@@ -145,7 +145,9 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
 
 // Normalized operator key of a node target: "aten.add.Tensor", "quantized_decomposed.quantize_per_tensor.default".
 std::string operatorKey(const std::string &target);
-// True when a kernel exists for the key.
+// The functional operator an in-place one ("aten.relu_.default") runs as, if it has a kernel.
+std::string functionalKey(const std::string &opKey);
+// True when a kernel exists for the key (in-place ops through their functional kernel).
 bool hasKernel(const std::string &opKey);
 std::vector<std::string> kernelNames();
 
