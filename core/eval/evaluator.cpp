@@ -545,6 +545,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
     const std::vector<Value> &inputs, const EvalOptions &options)
 {
     ensureRegistered();
+    ElementLimitScope limit(options.maxElements);
     EvalResult result;
     const int threads = options.threads > 0 ? options.threads : hardwareThreads();
 
@@ -773,16 +774,16 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
                 outputs = std::move(*r);
                 // In-place op (graphs traced without functionalization): later readers of
                 // `self` see the new value.
-                if (!inplace.empty() && !outputs.empty() && !node.inputs.empty() &&
-                    node.inputs[0].arg.kind == "as_tensor" && !node.inputs[0].arg.tensorNames.empty()) {
+                if (!inplace.empty() && !outputs.empty() && !node.inputs.empty()
+                    && node.inputs[0].arg.kind == "as_tensor" && !node.inputs[0].arg.tensorNames.empty()) {
                     const std::string &self = node.inputs[0].arg.tensorNames[0];
                     auto it = env.find(self);
-                    if (it != env.end() && it->second.kind == Value::Kind::Tensor &&
-                        it->second.tensor.dtype == outputs[0].dtype && it->second.tensor.sizes == outputs[0].sizes)
+                    if (it != env.end() && it->second.kind == Value::Kind::Tensor
+                        && it->second.tensor.dtype == outputs[0].dtype && it->second.tensor.sizes == outputs[0].sizes)
                         it->second.tensor = outputs[0];
                     else
-                        result.warnings.push_back(fmt::format("{}: in-place update of '{}' changes its dtype or shape",
-                                                              nodeContext(node, key), self));
+                        result.warnings.push_back(fmt::format(
+                            "{}: in-place update of '{}' changes its dtype or shape", nodeContext(node, key), self));
                 }
             }
         } else {

@@ -119,6 +119,8 @@ struct NodeOutput {
 
 struct EvalOptions {
     int threads = 0; // 0 = all cores
+    // Largest tensor (elements) a kernel may allocate; fuzzing and untrusted graphs lower it.
+    std::int64_t maxElements = kMaxElements;
     // Called with 0..1000 as nodes complete; returning false cancels (evaluate fails with "cancelled").
     std::function<bool(int permille)> progress;
     // Isolated mode: when a node reads output `index` of node `producer`, a returned tensor

@@ -98,6 +98,16 @@ Result<Tensor> fromIntValues(ScalarType to, std::vector<std::int64_t> sizes, con
 Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes);
 
 // ---- shapes
+// Element limit of the evaluation running on this thread (EvalOptions::maxElements).
+std::int64_t elementLimit();
+struct ElementLimitScope {
+    explicit ElementLimitScope(std::int64_t limit);
+    ~ElementLimitScope();
+    std::int64_t previous;
+};
+// Rejects spatial parameters (stride, padding, dilation, kernel sizes, pads) whose arithmetic
+// could overflow: each must satisfy |v| <= 2^31.
+Status checkParams(std::initializer_list<std::int64_t> values, const char *what);
 Result<std::int64_t> checkedNumel(const std::vector<std::int64_t> &sizes);
 Result<int> wrapDim(std::int64_t dim, int rank); // rank 0 accepts -1/0 like torch
 Result<std::vector<std::int64_t>> broadcastShapes(

@@ -306,6 +306,8 @@ Result<Tensor> convTranspose2d(
     const std::int64_t Wo = (W - 1) * sw - 2 * pw + dw * (kw - 1) + opw + 1;
     if (Ho <= 0 || Wo <= 0)
         return kernelError("transposed convolution: empty output");
+    if (auto n = checkedNumel({ N, Cout, Ho, Wo }); !n)
+        return n.error();
     std::vector<double> out(static_cast<std::size_t>(N * Cout * Ho * Wo), 0.0);
     const auto in = toDoubles(input), w = toDoubles(weight);
     const std::int64_t Cg = C / G;
@@ -371,6 +373,12 @@ Result<std::vector<Tensor>> convolution(const KernelArgs &a)
     p.transposed = *tr;
     p.outputPadding = *op;
     p.groups = *gr;
+    for (const auto *v : { &p.stride, &p.padding, &p.dilation, &p.outputPadding })
+        for (auto e : *v)
+            if (auto c = checkParams({ e }, "convolution"); !c)
+                return c.error();
+    if (auto c = checkParams({ p.groups }, "convolution"); !c)
+        return c.error();
     Tensor in = *x, wt = *w;
     if (sd == 1) { // as 2-d with height 1
         in = reshaped(in, { in.sizes[0], in.sizes[1], 1, in.sizes[2] });
@@ -562,6 +570,8 @@ Result<Pool2d> poolParams(const KernelArgs &a, bool hasDilation)
         TRY(c, a.boolean(4, "ceil_mode", false));
         p.ceil = *c;
     }
+    if (auto c = checkParams({ p.kh, p.kw, p.sh, p.sw, p.ph, p.pw, p.dh, p.dw }, "pooling"); !c)
+        return c.error();
     if (p.kh <= 0 || p.kw <= 0 || p.sh <= 0 || p.sw <= 0 || p.dh <= 0 || p.dw <= 0 || p.ph < 0 || p.pw < 0
         || p.ph * 2 > p.kh || p.pw * 2 > p.kw)
         return kernelError("pooling: invalid kernel, stride, padding or dilation");
@@ -688,6 +698,8 @@ Result<std::vector<Tensor>> adaptiveAvgPool(const KernelArgs &a)
     const std::int64_t Ho = (*os)[0], Wo = (*os)[1];
     if (Ho <= 0 || Wo <= 0)
         return kernelError("adaptive_avg_pool2d: output size must be positive");
+    if (auto n = checkedNumel({ N, C, Ho, Wo }); !n)
+        return n.error();
     std::vector<float> hold;
     const float *src = floatsOf(in, hold);
     std::vector<float> out(static_cast<std::size_t>(N * C * Ho * Wo));
@@ -734,6 +746,8 @@ Result<UpsampleSize> upsampleSize(const KernelArgs &a, const Tensor &x, bool vec
         if (sf && sf->kind == Value::Kind::DoubleList && sf->doubles.size() == 2) {
             u.sh = sf->doubles[0];
             u.sw = sf->doubles[1];
+            if (!(*u.sh > 0 && *u.sh < 1e6 && *u.sw > 0 && *u.sw < 1e6))
+                return kernelError("upsample: scale factors must be positive and finite");
             if (!(os && os->kind == Value::Kind::IntList)) {
                 u.Ho = std::int64_t(std::floor(double(H) * *u.sh));
                 u.Wo = std::int64_t(std::floor(double(W) * *u.sw));
@@ -749,7 +763,7 @@ Result<UpsampleSize> upsampleSize(const KernelArgs &a, const Tensor &x, bool vec
         if (const Value *s = a.find(-1, "scales_w"); s && s->kind == Value::Kind::Double)
             u.sw = s->d;
     }
-    if (u.Ho <= 0 || u.Wo <= 0 || u.Ho * u.Wo > kMaxElements)
+    if (u.Ho <= 0 || u.Wo <= 0 || u.Ho > elementLimit() || u.Wo > elementLimit() || u.Ho * u.Wo > elementLimit())
         return kernelError("upsample: invalid output size");
     return u;
 }
@@ -794,6 +808,8 @@ Result<std::vector<Tensor>> upsampleBilinear(const KernelArgs &a, bool vec)
     TRY(ac, a.boolean(2, "align_corners", false));
     TRY(u, upsampleSize(a, *x, vec));
     const std::int64_t N = x->sizes[0], C = x->sizes[1], H = x->sizes[2], W = x->sizes[3];
+    if (auto n = checkedNumel({ N, C, u->Ho, u->Wo }); !n)
+        return n.error();
     const float rh = float(areaScale(H, u->Ho, *ac, u->sh)), rw = float(areaScale(W, u->Wo, *ac, u->sw));
     auto src = [&](std::int64_t o, float r, std::int64_t in, std::int64_t &i0, std::int64_t &i1, float &l1) {
         float s = *ac ? r * float(o) : std::max(r * (float(o) + 0.5f) - 0.5f, 0.0f);

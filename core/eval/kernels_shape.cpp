@@ -86,7 +86,7 @@ Result<Tensor> sliceTensor(const Tensor &t, std::int64_t dim, std::optional<std:
     s = std::clamp<std::int64_t>(s, 0, n);
     e = std::clamp<std::int64_t>(e, s, n);
     auto sizes = t.sizes;
-    sizes[std::size_t(*d)] = (e - s + step - 1) / step;
+    sizes[std::size_t(*d)] = e == s ? 0 : 1 + (e - s - 1) / step;
     auto strides = contiguousStrides(t.sizes);
     const std::int64_t offset = s * strides[std::size_t(*d)];
     strides[std::size_t(*d)] *= step;
@@ -576,6 +576,9 @@ void registerShapeKernels()
         TRY(val, a.scalar(2, "value", 0.0));
         if (pad->size() % 2 || int(pad->size() / 2) > x->dim())
             return kernelError("constant_pad_nd: bad padding length");
+        for (auto v : *pad)
+            if (auto c = checkParams({ v }, "constant_pad_nd"); !c)
+                return c.error();
         auto shape = x->sizes;
         std::vector<std::int64_t> before(shape.size(), 0);
         for (std::size_t k = 0; k < pad->size() / 2; ++k) {
@@ -669,7 +672,7 @@ void registerShapeKernels()
             if (step.d == 0)
                 return kernelError("arange: step must be nonzero");
             const double count = std::ceil((end.d - start.d) / step.d);
-            if (!(count >= 0) || count > double(kMaxElements))
+            if (!(count >= 0) || count > double(elementLimit()))
                 return kernelError("arange: invalid range");
             const auto n = std::int64_t(count);
             std::vector<double> v(static_cast<std::size_t>(n));

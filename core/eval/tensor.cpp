@@ -134,8 +134,37 @@ Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes)
     return t;
 }
 
+namespace {
+thread_local std::int64_t t_limit = kMaxElements;
+}
+
+std::int64_t elementLimit()
+{
+    return t_limit;
+}
+
+ElementLimitScope::ElementLimitScope(std::int64_t limit)
+    : previous(t_limit)
+{
+    t_limit = std::min(std::max<std::int64_t>(limit, 1), kMaxElements);
+}
+
+ElementLimitScope::~ElementLimitScope()
+{
+    t_limit = previous;
+}
+
+Status checkParams(std::initializer_list<std::int64_t> values, const char *what)
+{
+    for (auto v : values)
+        if (v > (std::int64_t(1) << 31) || v < -(std::int64_t(1) << 31))
+            return makeError(ErrorCode::LimitExceeded, {}, fmt::format("{}: value {} is out of range", what, v));
+    return Ok {};
+}
+
 Result<std::int64_t> checkedNumel(const std::vector<std::int64_t> &sizes)
 {
+    const std::int64_t kMaxElements = t_limit;
     std::int64_t n = 1;
     for (auto s : sizes) {
         if (s < 0)
