@@ -7,8 +7,17 @@
 
 #include <memory>
 
+#ifdef ETSCOPE_HAVE_EVALGAP
+#include "eval/evaluator.h"
+#endif
+
+#include <QFutureWatcher>
+#include <atomic>
+
 class QAction;
 class QDockWidget;
+class QProgressDialog;
+class QRadioButton;
 
 namespace etscope {
 
@@ -17,6 +26,7 @@ namespace gapui {
 class CompareResultsChart;
 class DelegateTriageView;
 class GapHeatmapWidget;
+class GapTrendChart;
 class TensorInspectorWidget;
 } // namespace gapui
 
@@ -32,14 +42,54 @@ public:
 
     // Compares the current session with the given reference files (sniffed by content).
     bool compareWith(const QStringList &referenceFiles, QString *error = nullptr);
-    gapui::GapHeatmapWidget *heatmap() const { return m_heatmap; }
-    gapui::DelegateTriageView *triage() const { return m_triage; }
-    gapui::CompareResultsChart *compareChart() const { return m_compare; }
+
+    // What Analysis ▸ Numeric gap offers first for the current session: the ETRecord's graph
+    // evaluated by etscope when an ETRecord and a debug buffer are open (ready when the
+    // ETRecord has representative_inputs, otherwise after "Choose inputs…"), else files.
+    enum class ReferenceOffer { Files, ETRecordGraph, ETRecordNeedsInputs };
+    ReferenceOffer referenceOffer() const;
+#ifdef ETSCOPE_HAVE_EVALGAP
+    // Evaluates the ETRecord's graph in the background (accumulated and isolated), with a
+    // progress dialog that can cancel; evaluatorFinished() reports the outcome.
+    void compareWithEvaluator(const eval::InputChoice &inputs = {}, const QString &referenceGraph = {});
+#endif
+    bool evaluatorRunning() const;
+    void cancelEvaluator();
+    // Accumulated (the Inspector's gap) or isolated (each op from the runtime's inputs) in the
+    // heatmap and the delegate triage.
+    void setIsolated(bool isolated);
+    bool isolated() const
+    {
+        return m_isolated;
+    }
+    gapui::GapTrendChart *trendChart() const
+    {
+        return m_trend;
+    }
+
+signals:
+    void evaluatorFinished(bool ok, const QString &message);
+
+public:
+    gapui::GapHeatmapWidget *heatmap() const
+    {
+        return m_heatmap;
+    }
+    gapui::DelegateTriageView *triage() const
+    {
+        return m_triage;
+    }
+    gapui::CompareResultsChart *compareChart() const
+    {
+        return m_compare;
+    }
 
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
     void chooseReference();
+    void chooseFiles();
     void showRow(int blockIndex, int eventIndex);
+    void showTables();
 
     MainWindow *m_window;
     std::shared_ptr<const Session> m_session;
@@ -51,8 +101,18 @@ private:
     QDockWidget *m_triageDock = nullptr;
     QDockWidget *m_tensorDock = nullptr;
     QDockWidget *m_compareDock = nullptr;
+    gapui::GapTrendChart *m_trend = nullptr;
+    QDockWidget *m_trendDock = nullptr;
+    QRadioButton *m_accumulatedButton = nullptr;
+    QRadioButton *m_isolatedButton = nullptr;
+    QProgressDialog *m_progress = nullptr;
+    bool m_isolated = false;
     struct Tables;
     std::shared_ptr<Tables> m_tables;
+    struct Outcome;
+    QFutureWatcher<std::shared_ptr<Outcome>> *m_watcher = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::shared_ptr<std::atomic<int>> m_permille;
 };
 
 } // namespace etscope
