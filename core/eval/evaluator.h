@@ -1,0 +1,152 @@
+#pragma once
+
+// A reference interpreter for serialized ExportedPrograms (formats.md §3.4): it runs an
+// ETRecord's graph on chosen inputs with PyTorch CPU semantics and keeps every node's output,
+// which is what the Inspector's calculate_numeric_gap gets from PyTorch (§8). Plain C++.
+
+#include "analysis/numtensor.h"
+#include "common/error.h"
+#include "etdump/scalartype.h"
+#include "etrecord/etrecord.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace etscope::eval {
+
+// A dense tensor, contiguous and row-major, elements in their native representation (Half and
+// BFloat16 as their 16-bit patterns, Bool as one byte). Immutable once built: copies share the
+// storage, so views that do not reorder elements (view_copy, squeeze, clone) cost nothing.
+struct Tensor {
+    ScalarType dtype = ScalarType::Float;
+    std::vector<std::int64_t> sizes; // empty = 0-d
+    std::shared_ptr<std::vector<std::uint8_t>> storage;
+    std::size_t offset = 0; // bytes into storage
+
+    std::int64_t numel() const;
+    int dim() const { return int(sizes.size()); }
+    std::size_t itemSize() const;
+    const std::uint8_t *bytes() const { return storage ? storage->data() + offset : nullptr; }
+    std::uint8_t *mutableBytes() { return storage ? storage->data() + offset : nullptr; }
+    template <typename T> const T *data() const { return reinterpret_cast<const T *>(bytes()); }
+    template <typename T> T *mutableData() { return reinterpret_cast<T *>(mutableBytes()); }
+
+    // Element i (row-major) as double / int64, whatever the dtype.
+    double getDouble(std::int64_t i) const;
+    std::int64_t getInt(std::int64_t i) const;
+
+    // Zero-filled tensor; fails (LimitExceeded) beyond kMaxElements or on negative sizes.
+    static Result<Tensor> zeros(ScalarType dtype, std::vector<std::int64_t> sizes);
+    static Tensor scalarDouble(ScalarType dtype, double v);
+    static Tensor fromFloats(std::vector<std::int64_t> sizes, const std::vector<float> &values);
+    static Tensor fromDoubles(ScalarType dtype, std::vector<std::int64_t> sizes, const std::vector<double> &values);
+};
+
+// Largest tensor the evaluator allocates (elements): 2^31 (8 GiB of float32).
+inline constexpr std::int64_t kMaxElements = std::int64_t(1) << 31;
+
+// Bridges to the comparison type of core/analysis.
+analysis::NumTensor toNumTensor(const Tensor &t);
+// `dtype` = the dtype to hold (the values are rounded to it); nullopt keeps t.dtype.
+Result<Tensor> fromNumTensor(const analysis::NumTensor &t, std::optional<ScalarType> dtype = std::nullopt);
+// A torch.save tensor (state dict entry, input file) as an evaluator tensor.
+Result<Tensor> fromPyTensor(const PyTensor &t);
+
+// A decoded node argument or program input.
+struct Value {
+    enum class Kind : std::uint8_t {
+        None,
+        Tensor,
+        TensorList,
+        Int,
+        Double,
+        Bool,
+        IntList,
+        DoubleList,
+        BoolList,
+        String,
+        Dtype,
+        Other
+    };
+    Kind kind = Kind::None;
+    Tensor tensor;
+    std::vector<std::optional<Tensor>> tensors; // TensorList (optional items: Tensor?[])
+    std::int64_t i = 0;
+    double d = 0;
+    bool b = false;
+    std::vector<std::int64_t> ints;
+    std::vector<double> doubles;
+    std::vector<bool> bools;
+    std::string str; // String; Other keeps the argument's text (layouts, memory formats, devices)
+    ScalarType dtype = ScalarType::Float;
+
+    static Value none() { return {}; }
+    static Value ofTensor(Tensor t);
+    static Value ofInt(std::int64_t v);
+    static Value ofDouble(double v);
+    static Value ofBool(bool v);
+    bool isNone() const { return kind == Kind::None; }
+    std::string describe() const; // "tensor(float32, [1, 3])", "5", ...
+};
+
+// Where the user inputs come from. All empty = the ETRecord's representative_inputs.
+struct InputChoice {
+    std::string inputsFile; // torch.save of a tuple/list of tensors/scalars
+    std::string bundledProgram; // BundledProgram whose test case supplies the inputs
+    int testCase = 0; // < 0 counts from the end
+    std::string method = "forward";
+};
+// Order: --inputs file, bundled program test case, representative_inputs (explicit choices win).
+// None available -> one error that lists the three ways.
+Result<std::vector<Value>> chooseInputs(const ETRecord &record, const InputChoice &choice);
+// A torch.save file / a decoded pickle value (tuple/list of tensors/scalars; a single tensor is one input).
+Result<std::vector<Value>> inputsFromTorchSave(const std::string &path);
+Result<std::vector<Value>> inputsFromPyValue(const PyValue &v, const std::string &label);
+
+struct NodeOutput {
+    std::string node; // node name
+    std::string target; // normalized operator, "aten.convolution.default"
+    std::vector<Tensor> outputs; // empty when error is set
+    std::string error; // "no reference (needs aten.foo.default)" or a kernel error with node, op and source line
+    std::optional<std::int64_t> debugHandle;
+    int nodeIndex = -1; // index into ExportedProgram::nodes
+};
+
+struct EvalOptions {
+    int threads = 0; // 0 = all cores
+    // Called with 0..1000 as nodes complete; returning false cancels (evaluate fails with "cancelled").
+    std::function<bool(int permille)> progress;
+    // Isolated mode: when a node reads output `index` of node `producer`, a returned tensor
+    // replaces the computed one (runtime values from a debug buffer).
+    std::function<std::optional<Tensor>(const std::string &producer, int index)> inputOverride;
+};
+
+struct EvalResult {
+    std::vector<NodeOutput> nodes; // call_function nodes in execution order (getitem excluded)
+    std::vector<Tensor> programOutputs; // graph outputs (empty tensor where not computable)
+    std::vector<std::string> warnings;
+};
+
+// Program entry to evaluate: "" picks the Edge program of "forward" (else the ATen program);
+// otherwise a base name ("edge_dialect_exported_program", "exported_program") or an entry name.
+const ETRecordProgram *findProgram(const ETRecord &record, const std::string &graphName);
+
+Result<EvalResult> evaluate(const ETRecord &record, const std::string &graphName, const std::vector<Value> &inputs,
+    const EvalOptions &options = {});
+// The same on a program and its weights given directly (tests, fuzzing): `weights` maps
+// parameter/buffer/constant names to tensors.
+Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::map<std::string, Tensor> &weights,
+    const std::vector<Value> &inputs, const EvalOptions &options = {});
+
+// Normalized operator key of a node target: "aten.add.Tensor", "quantized_decomposed.quantize_per_tensor.default".
+std::string operatorKey(const std::string &target);
+// True when a kernel exists for the key.
+bool hasKernel(const std::string &opKey);
+std::vector<std::string> kernelNames();
+
+} // namespace etscope::eval

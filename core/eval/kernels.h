@@ -1,0 +1,119 @@
+#pragma once
+
+// Internal: the kernel registry and the helpers kernels share (argument access, dtype rules,
+// element conversion, broadcasting, threading). Kernels follow PyTorch CPU semantics.
+
+#include "eval/evaluator.h"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace etscope::eval {
+
+// Arguments of one node, by schema name (the serializer names every argument) with a
+// positional fallback.
+class KernelArgs
+{
+public:
+    std::vector<std::string> names;
+    std::vector<Value> values;
+    int threads = 1;
+
+    const Value *find(int index, const char *name) const;
+    bool has(int index, const char *name) const
+    {
+        const Value *v = find(index, name);
+        return v && !v->isNone();
+    }
+    Result<Tensor> tensor(int index, const char *name) const;
+    Result<std::optional<Tensor>> optTensor(int index, const char *name) const;
+    Result<std::vector<std::optional<Tensor>>> tensorList(int index, const char *name) const;
+    Result<std::int64_t> integer(int index, const char *name, std::optional<std::int64_t> def = std::nullopt) const;
+    Result<double> number(int index, const char *name, std::optional<double> def = std::nullopt) const;
+    Result<bool> boolean(int index, const char *name, std::optional<bool> def = std::nullopt) const;
+    // Int list; a single int is expanded to `expand` copies when expand > 0.
+    Result<std::vector<std::int64_t>> ints(
+        int index, const char *name, std::optional<std::vector<std::int64_t>> def = std::nullopt, int expand = 0) const;
+    Result<std::optional<ScalarType>> dtype(int index, const char *name) const;
+    // A Scalar argument: its value and whether it was a Python float (for type promotion).
+    struct Scalar {
+        double d = 0;
+        std::int64_t i = 0;
+        bool isFloat = false;
+        bool isBool = false;
+    };
+    Result<Scalar> scalar(int index, const char *name, std::optional<double> def = std::nullopt) const;
+};
+
+using KernelFn = std::function<Result<std::vector<Tensor>>(const KernelArgs &)>;
+
+// Registers `fn` under every listed key ("aten.add.Tensor", ...).
+void registerKernel(std::initializer_list<const char *> keys, KernelFn fn);
+const KernelFn *findKernel(const std::string &key);
+
+// Kernel families (each kernels_*.cpp); called once by the registry.
+void registerElementwiseKernels();
+void registerShapeKernels();
+void registerReductionKernels();
+void registerNnKernels();
+void registerMiscKernels();
+
+// ---- errors
+inline Error kernelError(std::string reason)
+{
+    return makeError(ErrorCode::InvalidArgument, {}, std::move(reason));
+}
+
+// ---- dtypes
+enum class Category { Bool, Int, Float };
+Category category(ScalarType t);
+bool isIntegral(ScalarType t); // ints (not bool)
+ScalarType promote(ScalarType a, ScalarType b);
+// Result dtype of tensor ⊕ tensor: 0-d tensors take part only if they raise the category.
+ScalarType promoteTensors(const Tensor &a, const Tensor &b);
+// Result dtype of tensor ⊕ Python scalar.
+ScalarType promoteScalar(ScalarType t, const KernelArgs::Scalar &s);
+ScalarType defaultFloat();
+
+// Round-trips through a storage dtype (half, bfloat16, ints wrap as torch's casts do).
+float halfBitsToFloat(std::uint16_t h);
+std::uint16_t floatToHalfBits(float f);
+float bf16BitsToFloat(std::uint16_t h);
+std::uint16_t floatToBf16Bits(float f);
+void storeDouble(ScalarType t, std::uint8_t *p, double v);
+void storeInt(ScalarType t, std::uint8_t *p, std::int64_t v);
+
+// Converted copies (contiguous); float32 inputs are not copied by floatsOf when possible.
+std::vector<double> toDoubles(const Tensor &t);
+std::vector<std::int64_t> toInts(const Tensor &t);
+// Float32 view: the data itself for float32, a converted copy otherwise (kept in `hold`).
+const float *floatsOf(const Tensor &t, std::vector<float> &hold);
+Result<Tensor> cast(const Tensor &t, ScalarType to);
+// A tensor of dtype `to` from doubles / ints (rounded / wrapped to the dtype).
+Result<Tensor> fromDoubleValues(ScalarType to, std::vector<std::int64_t> sizes, const std::vector<double> &v);
+Result<Tensor> fromIntValues(ScalarType to, std::vector<std::int64_t> sizes, const std::vector<std::int64_t> &v);
+Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes);
+
+// ---- shapes
+Result<std::int64_t> checkedNumel(const std::vector<std::int64_t> &sizes);
+Result<int> wrapDim(std::int64_t dim, int rank); // rank 0 accepts -1/0 like torch
+Result<std::vector<std::int64_t>> broadcastShapes(
+    const std::vector<std::int64_t> &a, const std::vector<std::int64_t> &b);
+// Element strides of `from` broadcast to `to` (0 on broadcast dims).
+std::vector<std::int64_t> broadcastStrides(const std::vector<std::int64_t> &from, const std::vector<std::int64_t> &to);
+std::vector<std::int64_t> contiguousStrides(const std::vector<std::int64_t> &sizes);
+// Copies a strided view of `src` (element strides, offset) into a new contiguous tensor.
+Result<Tensor> gatherStrided(const Tensor &src, const std::vector<std::int64_t> &sizes,
+    const std::vector<std::int64_t> &strides, std::int64_t offset);
+Tensor reshaped(const Tensor &t, std::vector<std::int64_t> sizes); // same numel, shares storage
+
+// ---- threads
+int hardwareThreads();
+// Runs fn(begin, end) over [0, n) in up to `threads` chunks of at least `grain` items.
+void parallelFor(
+    std::int64_t n, int threads, std::int64_t grain, const std::function<void(std::int64_t, std::int64_t)> &fn);
+
+} // namespace etscope::eval

@@ -1,0 +1,7 @@
+#include "eval/kernels.h"
+
+namespace etscope::eval {
+
+void registerNnKernels() { }
+
+} // namespace etscope::eval
