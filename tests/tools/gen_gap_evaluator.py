@@ -7,11 +7,12 @@ gen_etrecord_fixtures.py) hold the graphs of the fixture programs but randomly i
 weights, so an evaluated reference could never match the runtime. This script copies them and
 replaces only the weight blobs (*_state_dict) with the constants stored in the fixture .pte
 files (portable constant segment for cnn_mlp; the XNNPACK payloads' constant data and the
-portable constant segment for xnn_mlp), adds representative_inputs = the runner's input
-(sin(0.37*j + 0.91): the runner's
-formula sin(0.37*j + 0.91*seed + 1.3*input_index) with seed 1 and input 0, checked against the
-runtime's first convolution output) and regenerates reference_outputs. Graph JSON and the
-debug/delegate maps are byte-identical to the repository's ETRecords.
+portable constant segment for xnn_mlp), adds representative_inputs (cnn_mlp only) = the
+runner's input sin(0.37*j + 0.91) (its formula sin(0.37*j + 0.91*seed + 1.3*input_index) with
+seed 1 and input 0, checked against the runtime's first convolution output) and regenerates
+reference_outputs. The debug/delegate maps are the repository's; the graph JSON too, except
+that cnn_mlp's GELU gets back its approximate='tanh' keyword, which gen_etrecord_fixtures.py's
+serializer drops (positional arguments only).
 
 Expected values: the same graphs run in real PyTorch (Debian python3-torch, torch.fx
 Interpreter over the make_fx trace of gen_etrecord_fixtures.py's modules), every node's output
@@ -133,6 +134,17 @@ def rewrite_etrecord(src, dst, replace):
             zout.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data)
 
 
+def with_gelu_approximate(text):
+    """gen_etrecord_fixtures.serialize() writes positional arguments only, so the tanh GELU of
+    cnn_mlp lost its `approximate='tanh'` keyword (the only keyword argument in these graphs);
+    put it back, as torch.export serializes it."""
+    doc = json.loads(text)
+    for n in doc["graph_module"]["graph"]["nodes"]:
+        if n["target"].endswith("aten.gelu.default") and not any(i["name"] == "approximate" for i in n["inputs"]):
+            n["inputs"].append({"name": "approximate", "arg": {"as_string": "tanh"}, "kind": 2})
+    return json.dumps(doc).encode()
+
+
 def node_outputs(gm, x, override=None):
     """Runs the make_fx graph; returns {node: output}. With `override(node) -> value or None`,
     each node reads override(producer) instead of the producer's computed output."""
@@ -211,7 +223,10 @@ def main():
     _, records = g.serialize(gm, model, "edge", 0)
     sd = {k: v.detach().clone() for k, v in model.state_dict().items()}
     stem_sd = {k: v.detach().clone() for k, v in torch.nn.Sequential(model.stem).state_dict().items()}
+    src = zipfile.ZipFile(os.path.join(etrdir, "cnn_mlp_etrecord.bin"))
     rewrite_etrecord(os.path.join(etrdir, "cnn_mlp_etrecord.bin"), os.path.join(outdir, "cnn_mlp_runtime_etrecord.bin"), {
+        "exported_program": with_gelu_approximate(src.read("exported_program")),
+        "edge_dialect_exported_program/forward": with_gelu_approximate(src.read("edge_dialect_exported_program/forward")),
         "exported_program_state_dict": torch_bytes(sd),
         "edge_dialect_exported_program/forward_state_dict": torch_bytes(sd),
         "edge_dialect_exported_program/encode_state_dict": torch_bytes(stem_sd),

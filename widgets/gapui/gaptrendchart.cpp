@@ -177,7 +177,9 @@ void GapTrendChart::paintEvent(QPaintEvent *)
 
     // Y grid: decades (log metrics) or 10 dB steps (SNR, worse = up).
     p.setPen(QPen(palette().mid().color(), 1, Qt::DotLine));
-    const double step = snr ? 10 : 1;
+    // At most ~8 labelled grid lines, whatever the range.
+    const double base = snr ? 10 : 1;
+    const double step = base * std::max(1.0, std::ceil((m_hi - m_lo) / base / 8));
     for (double t = std::ceil(m_lo / step) * step; t <= m_hi + 1e-9; t += step) {
         const double y = toY(t);
         p.setPen(QPen(palette().mid().color(), 1, Qt::DotLine));
@@ -208,8 +210,12 @@ void GapTrendChart::paintEvent(QPaintEvent *)
         p.setBrush(Qt::NoBrush);
         p.drawEllipse(e, 9, 9);
         const QString t = tr("error enters: %1").arg(m_points[std::size_t(m_entry)].label);
-        const double tx = std::min(e.x() + 12, double(width()) - 230);
-        p.drawText(QRectF(tx, std::max(r.top(), e.y() - 26), 228, 16), Qt::AlignLeft | Qt::AlignVCenter, t);
+        // Right of the point, or left of it when it would leave the widget.
+        const double tw = p.fontMetrics().horizontalAdvance(t) + 4;
+        const bool left = e.x() + 12 + tw > double(width()) - 4;
+        const double tx = left ? std::max(0.0, e.x() - 12 - tw) : e.x() + 12;
+        p.drawText(QRectF(tx, std::max(r.top() - 2, e.y() - 24), tw, 16),
+            (left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, t);
     }
 
     for (int k = 0; k < 2; ++k) {
