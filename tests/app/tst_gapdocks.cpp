@@ -162,6 +162,12 @@ private slots:
         QSignalSpy done(gap, &GapDocks::evaluatorFinished);
         eval::InputChoice inputs;
         inputs.inputsFile = test::testData("analysis/xnn_mlp_inputs.pt");
+        // Cancelling a running evaluation leaves nothing behind (no result, no dialog).
+        gap->compareWithEvaluator(inputs);
+        gap->cancelEvaluator();
+        QVERIFY(!gap->evaluatorRunning());
+        QCOMPARE(done.count(), 0);
+        QCOMPARE(gap->heatmap()->rowCount(), 0);
         gap->compareWithEvaluator(inputs);
         QVERIFY(done.count() == 1 || done.wait(120000));
         QVERIFY2(done.at(0).at(0).toBool(), qPrintable(done.at(0).at(1).toString()));
