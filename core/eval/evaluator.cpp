@@ -275,8 +275,10 @@ std::optional<std::int64_t> parseInt(const std::string &s)
     return v;
 }
 
-std::optional<double> parseDouble(const std::string &s)
+std::optional<double> parseDouble(std::string s)
 {
+    if (s.size() >= 2 && s.front() == '"' && s.back() == '"')
+        s = s.substr(1, s.size() - 2);
     if (s == "nan" || s == "NaN")
         return std::numeric_limits<double>::quiet_NaN();
     if (s == "inf" || s == "Infinity")

@@ -209,6 +209,14 @@ Result<Tensor> arith(const KernelArgs &args, Arith op, const char *otherName = "
         rt = defaultFloat();
     if (op == Arith::Atan2 && category(rt) != Category::Float)
         rt = defaultFloat();
+    // A wrapped number becomes a 0-d tensor of the result dtype before the kernel runs
+    // (TensorIterator casts CPU scalars), so half/bfloat16 ops see the rounded scalar.
+    if (b->wrapped && (rt == ScalarType::Half || rt == ScalarType::BFloat16)) {
+        auto c = cast(b->t, rt);
+        if (!c)
+            return c.error();
+        b->t = *c;
+    }
     const int th = args.threads;
     switch (computeOf(rt)) {
     case Compute::F32:
@@ -820,6 +828,27 @@ void registerElementwiseKernels()
         return clampKernel(b, "__none", "max_", std::nullopt, std::nullopt);
     });
 
+    // masked_fill(self, mask, value): value where mask, in self's dtype.
+    registerKernel({ "aten.masked_fill.Scalar", "aten.masked_fill.Tensor" },
+        [](const KernelArgs &a) -> Result<std::vector<Tensor>> {
+            auto x = a.tensor(0, "self");
+            auto m = a.tensor(1, "mask");
+            if (!x || !m)
+                return kernelError("masked_fill needs self and mask tensors");
+            if (m->dtype != ScalarType::Bool)
+                return kernelError("masked_fill: mask must be a bool tensor");
+            auto v = a.scalar(2, "value");
+            if (!v)
+                return v.error();
+            Tensor fill = category(x->dtype) == Category::Float ? Tensor::scalarDouble(x->dtype, v->d)
+                                                                : *fromIntValues(x->dtype, {}, { v->i });
+            auto r = whereSelect(*m, fill, *x, x->dtype);
+            if (!r)
+                return r.error();
+            if (r->sizes != x->sizes)
+                return kernelError("masked_fill: mask does not broadcast to self's shape");
+            return std::vector<Tensor> { *r };
+        });
     registerKernel({ "aten.where.self", "aten.where.ScalarOther", "aten.where.ScalarSelf", "aten.where.Scalar" },
         [](const KernelArgs &a) -> Result<std::vector<Tensor>> {
             auto c = a.tensor(0, "condition");

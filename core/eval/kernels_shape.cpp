@@ -527,8 +527,9 @@ void registerShapeKernels()
         if (parts.empty())
             return kernelError("stack of no tensors");
         TRY(w, wrapDim(*d, parts[0].dim() + 1));
+        const auto shape0 = parts[0].sizes;
         for (auto &p : parts) {
-            if (p.sizes != parts[0].sizes)
+            if (p.sizes != shape0)
                 return kernelError("stack: tensors differ in shape");
             auto s = p.sizes;
             s.insert(s.begin() + *w, 1);

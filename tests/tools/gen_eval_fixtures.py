@@ -1,0 +1,454 @@
+#!/usr/bin/python3
+"""Writes the evaluator fixtures under tests/data/eval/ with real PyTorch (Debian python3-torch 1.13).
+
+Each model below is traced to an ATen graph with make_fx, serialized in the exported-program JSON
+layout that core/etrecord reads (formats.md §3.4, the same writer rules as
+gen_etrecord_fixtures.py) and packed into an ETRecord with its state dict, constants and
+representative_inputs. The graph is then run node by node with torch.fx.Interpreter and EVERY
+call_function node's output is stored (torch.save of {node name: [tensors]}) as the oracle that
+tests/eval/tst_evaluator.cpp compares against. Some graphs use Edge target spellings, some ATen.
+
+torch 1.13 has neither torch.ops.quantized_decomposed nor scaled_dot_product_attention: both
+are defined here through torch.library with the reference decompositions (the formulas of
+torch/ao/quantization/fx/_decomposed.py and of F.scaled_dot_product_attention's math path), so
+the graph carries the real operator names while the oracle is computed by torch ops.
+
+Run: /usr/bin/python3 tests/tools/gen_eval_fixtures.py
+"""
+import io
+import json
+import math
+import os
+import zipfile
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.fx.experimental.proxy_tensor import make_fx
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "eval")
+EDGE = "executorch.exir.dialects.edge.ops."
+JSON_DTYPE = {torch.uint8: 1, torch.int8: 2, torch.int16: 3, torch.int32: 4, torch.int64: 5,
+              torch.float16: 6, torch.float32: 7, torch.float64: 8, torch.bool: 12, torch.bfloat16: 13}
+
+# ---- operators torch 1.13 lacks, defined with their reference decompositions -------------------
+qlib = torch.library.Library("quantized_decomposed", "DEF")
+qlib.define("quantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
+qlib.define("dequantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
+qlib.define("quantize_per_channel(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
+qlib.define("dequantize_per_channel(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
+qimpl = torch.library.Library("quantized_decomposed", "IMPL", "CPU")
+
+
+def _q(input, scale, zero_point, quant_min, quant_max, dtype):
+    inv_scale = 1.0 / scale
+    return torch.clamp(torch.round(input * inv_scale) + zero_point, quant_min, quant_max).to(dtype)
+
+
+def _dq(input, scale, zero_point, quant_min, quant_max, dtype):
+    return (input.to(torch.float32) - zero_point) * scale
+
+
+def _qc(input, scales, zero_points, axis, quant_min, quant_max, dtype):
+    input, perm = input.transpose(axis, -1), None
+    res = torch.clamp(torch.round(input * (1.0 / scales)) + zero_points, quant_min, quant_max)
+    return res.transpose(axis, -1).to(dtype)
+
+
+def _dqc(input, scales, zero_points, axis, quant_min, quant_max, dtype):
+    input = input.transpose(axis, -1).to(torch.float32)
+    res = (input - zero_points) * scales
+    return res.transpose(axis, -1)
+
+
+qimpl.impl("quantize_per_tensor", _q)
+qimpl.impl("dequantize_per_tensor", _dq)
+qimpl.impl("quantize_per_channel", _qc)
+qimpl.impl("dequantize_per_channel", _dqc)
+
+slib = torch.library.Library("etscope_test", "DEF")
+slib.define("scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False) -> Tensor")
+
+
+def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False):
+    L, S = query.size(-2), key.size(-2)
+    scores = query @ key.transpose(-2, -1) / math.sqrt(query.size(-1))
+    if is_causal:
+        causal = torch.ones(L, S, dtype=torch.bool).tril()
+        scores = scores.masked_fill(~causal, float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            scores = scores.masked_fill(~attn_mask, float("-inf"))
+        else:
+            scores = scores + attn_mask
+    return torch.softmax(scores, -1) @ value
+
+
+simpl = torch.library.Library("etscope_test", "IMPL", "CPU")
+simpl.impl("scaled_dot_product_attention", _sdpa)
+RENAME = {"etscope_test.scaled_dot_product_attention": "aten.scaled_dot_product_attention"}
+
+
+# ---- models ---------------------------------------------------------------------------------------
+class TransformerBlock(nn.Module):
+    """Embedding, causal self-attention (explicit and through SDPA), layer norm, RMS norm,
+    gelu (tanh) / silu MLP, residuals, log_softmax head."""
+
+    def __init__(self, vocab=50, d=32, heads=4):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.pos = nn.Parameter(torch.randn(8, d) * 0.1)
+        self.ln1 = nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.ln2 = nn.LayerNorm(d)
+        self.up = nn.Linear(d, 64)
+        self.gate = nn.Linear(d, 64)
+        self.down = nn.Linear(64, d)
+        self.rms_w = nn.Parameter(torch.rand(d) + 0.5)
+        self.head = nn.Linear(d, vocab, bias=False)
+        self.heads = heads
+
+    def forward(self, ids):
+        B, T = ids.shape
+        x = self.emb(ids) + self.pos[:T]
+        h = self.ln1(x)
+        q, k, v = self.qkv(h).split(32, dim=-1)
+        q = q.view(B, T, self.heads, -1).transpose(1, 2)
+        k = k.view(B, T, self.heads, -1).transpose(1, 2)
+        v = v.view(B, T, self.heads, -1).transpose(1, 2)
+        scores = torch.matmul(q, k.transpose(-2, -1)) * (1.0 / math.sqrt(q.size(-1)))
+        mask = torch.arange(T).unsqueeze(0) > torch.arange(T).unsqueeze(1)
+        scores = scores.masked_fill(mask, float("-inf"))
+        att = torch.softmax(scores, dim=-1) @ v
+        att2 = torch.ops.etscope_test.scaled_dot_product_attention(q, k, v, None, 0.0, True)
+        y = (att + att2).transpose(1, 2).reshape(B, T, -1)
+        x = x + self.proj(y)
+        h = self.ln2(x)
+        h = self.down(F.gelu(self.up(h), approximate="tanh") * F.silu(self.gate(h)) + F.gelu(self.up(h)))
+        x = x + h
+        x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.rms_w
+        return F.log_softmax(self.head(x), dim=-1), x.var(dim=-1, unbiased=True)
+
+
+class Cnn(nn.Module):
+    """Batch norm, strided / depthwise+dilated / grouped / transposed convolutions, padding,
+    pooling, upsampling, group norm and assorted activations."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.dw = nn.Conv2d(8, 8, 3, padding=2, dilation=2, groups=8)
+        self.grp = nn.Conv2d(8, 12, 3, padding=1, groups=4, bias=False)
+        self.gn = nn.GroupNorm(3, 12)
+        self.up = nn.ConvTranspose2d(12, 6, 3, stride=2, padding=1, output_padding=1)
+        self.c1d = nn.Conv1d(6, 4, 3, padding=1)
+        self.fc = nn.Linear(6 * 9 + 4 * 16, 10)
+        with torch.no_grad():  # non-trivial running statistics
+            self.bn1.running_mean.uniform_(-0.5, 0.5)
+            self.bn1.running_var.uniform_(0.5, 2.0)
+            self.bn1.weight.uniform_(0.5, 1.5)
+            self.bn1.bias.uniform_(-0.2, 0.2)
+
+    def forward(self, x):
+        y = F.relu(self.bn1(self.c1(x)))                     # [1, 8, 8, 8]
+        y = F.hardswish(self.dw(y)) + y
+        y = F.pad(y, (1, 0, 2, 1), value=0.25)               # [1, 8, 11, 9]
+        y = F.max_pool2d(y, 3, stride=2, padding=1, ceil_mode=True)
+        y = F.interpolate(y, scale_factor=2, mode="nearest")
+        y = self.gn(self.grp(y))
+        y = F.leaky_relu(y, 0.1)
+        a = F.avg_pool2d(y, 2, stride=2, padding=1, count_include_pad=False)
+        b = F.interpolate(a, size=(7, 5), mode="bilinear", align_corners=False)
+        c = F.interpolate(a, size=(7, 5), mode="bilinear", align_corners=True)
+        t = torch.sigmoid(self.up(b + c))
+        p = F.adaptive_avg_pool2d(t, (3, 3))
+        s = F.hardtanh(t.sum(dim=2), -1.0, 2.5)              # [1, 6, W]
+        s = self.c1d(s[:, :, :16] if s.shape[2] >= 16 else F.pad(s, (0, 16 - s.shape[2])))
+        z = torch.cat([p.flatten(1), torch.clamp(s, min=-0.5).flatten(1)], 1)
+        return F.log_softmax(self.fc(z), 1), torch.amax(t, dim=(2, 3), keepdim=True)
+
+
+class IntPath(nn.Module):
+    """Integer and bool dtypes: argmax, embedding by computed indices, comparisons, where,
+    logical/bitwise ops, integer arithmetic incl. floor division and wrap-around, cumsum,
+    index_select / index.Tensor, factories."""
+
+    def __init__(self):
+        super().__init__()
+        self.table = nn.Embedding(10, 4)
+
+    def forward(self, x, ids):
+        am = torch.argmax(x, dim=1)                                   # int64 [4]
+        e = self.table(am % 10)                                       # [4, 4]
+        big = ids.to(torch.int32) * 1000000000                         # wraps in int32
+        m = (ids > 3) & (ids != 7)
+        w = torch.where(m, e.sum(1), torch.zeros(4))
+        nm = torch.logical_not(m)
+        c = torch.cumsum(ids, 0)
+        fd = torch.floor_divide(ids - 5, 3) + torch.remainder(ids - 5, 3) * 100
+        sel = torch.index_select(x, 1, am.clamp(0, 5))
+        adv = x[am, torch.tensor([0, 1, 2, 3])]
+        r = torch.arange(4) * 2 + torch.full((4,), 3)
+        ge = (x >= 0.5).sum(1) + torch.ones(4, dtype=torch.int64)
+        amin = torch.argmin(x, dim=-1, keepdim=True)
+        mx = torch.max(x, 1)
+        ib = torch.bitwise_and(ids, 6)
+        return w, nm, c, fd, sel, adv, r, ge, amin, mx[0], mx[1], big, ib, e.mean(), torch.amin(x, 0)
+
+
+class QuantChain(nn.Module):
+    """quantize/dequantize per tensor and per channel around a linear layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 8)
+        self.register_buffer("scales", torch.rand(8) * 0.02 + 0.01)
+        self.register_buffer("zps", torch.randint(-3, 4, (8,)))
+
+    def forward(self, x):
+        q = torch.ops.quantized_decomposed.quantize_per_tensor(x, 0.05, 3, -128, 127, torch.int8)
+        d = torch.ops.quantized_decomposed.dequantize_per_tensor(q, 0.05, 3, -128, 127, torch.int8)
+        wq = torch.ops.quantized_decomposed.quantize_per_channel(self.fc.weight, self.scales, self.zps, 0, -127, 127, torch.int8)
+        wd = torch.ops.quantized_decomposed.dequantize_per_channel(wq, self.scales, self.zps, 0, -127, 127, torch.int8)
+        y = F.linear(d, wd, self.fc.bias)
+        qu = torch.ops.quantized_decomposed.quantize_per_tensor(y, 0.1, 128, 0, 255, torch.uint8)
+        return torch.ops.quantized_decomposed.dequantize_per_tensor(qu, 0.1, 128, 0, 255, torch.uint8)
+
+
+class Small(nn.Module):
+    """Reduced-precision and edge cases: float16/bfloat16 round trips, broadcasting with 0-d and
+    size-1 dims, negative dims, empty tensors, non-contiguous inputs (permute then elementwise),
+    NaN/inf, integer overflow and promotion."""
+
+    def forward(self, x, n):
+        h = x.to(torch.float16)
+        hb = (h * 3 + 1).to(torch.float32)                  # half arithmetic, rounded
+        bf = (x.to(torch.bfloat16) * 1.1).to(torch.float32)
+        p = x.permute(2, 0, 1) + torch.tensor(0.5)           # non-contiguous + 0-d
+        bc = x[:, :1, :] * x[:1, :, -1:]                     # broadcast both ways
+        e = x[:, 0:0, :].sum(dim=1)                          # empty slice reduced
+        nan = torch.log(x - 0.3)                             # NaN and -inf for some elements
+        mx = torch.maximum(nan, torch.zeros(1))
+        sq = x.unsqueeze(-1).squeeze(-1).sum(-2, keepdim=True)
+        ex = x[0:1].expand(3, -1, -1) - x
+        ii = n * 3 + 2                                      # int64 tensor with python int
+        fi = n / 4                                          # int / int -> float
+        ui = n.to(torch.uint8) - 250                        # uint8 wraps
+        cmp = (n.to(torch.float32) < 2.5)
+        st = torch.stack([x[0], x[1]], dim=-1)
+        sp = torch.split(x, [1, 2], dim=0)
+        return hb, bf, p, bc, e, nan, mx, sq, ex, ii, fi, ui, cmp, st, sp[1]
+
+
+# ---- serialization ---------------------------------------------------------------------------------
+def tensor_meta(t):
+    return {"dtype": JSON_DTYPE[t.dtype], "sizes": [{"as_int": int(s)} for s in t.shape],
+            "requires_grad": False, "device": {"type": "cpu"},
+            "strides": [{"as_int": int(s)} for s in t.stride()], "storage_offset": {"as_int": 0}, "layout": 7}
+
+
+def torch_bytes(obj):
+    buf = io.BytesIO()
+    torch.save(obj, buf)
+    return buf.getvalue()
+
+
+def capture(gm, inputs):
+    """Every node's value, by running the traced graph node by node."""
+    values = {}
+
+    class Rec(torch.fx.Interpreter):
+        def run_node(self, n):
+            r = super().run_node(n)
+            values[n] = r
+            return r
+
+    with torch.no_grad():
+        Rec(gm).run(*inputs)
+    return values
+
+
+def serialize(gm, model, inputs, dialect):
+    params = {}
+    for n_, p in list(model.named_parameters()) + list(model.named_buffers()):
+        params[p.data_ptr()] = n_
+    values = capture(gm, inputs)
+    names, metas = {}, {}
+    graph_inputs, input_specs, state, consts = [], [], {}, {}
+    user_specs = []
+    ui = 0
+    for n in gm.graph.nodes:
+        if n.op == "get_attr":
+            t = getattr(gm, n.target)
+            pname = params.get(t.data_ptr())
+            if pname is not None and pname in dict(model.named_buffers()):
+                names[n] = "b_" + pname.replace(".", "_")
+                input_specs.append({"buffer": {"arg": {"name": names[n]}, "buffer_name": pname, "persistent": True}})
+                state[pname] = t.detach().clone()
+            elif pname is not None:
+                names[n] = "p_" + pname.replace(".", "_")
+                input_specs.append({"parameter": {"arg": {"name": names[n]}, "parameter_name": pname}})
+                state[pname] = t.detach().clone()
+            else:
+                cname = "c_" + n.target
+                names[n] = cname
+                input_specs.append({"tensor_constant": {"arg": {"name": cname}, "tensor_constant_name": n.target}})
+                consts[n.target] = t.detach().clone()
+            metas[names[n]] = tensor_meta(t)
+            graph_inputs.append({"as_tensor": {"name": names[n]}})
+        elif n.op == "placeholder":
+            names[n] = f"x{ui}"
+            ui += 1
+            metas[names[n]] = tensor_meta(values[n])
+            user_specs.append(names[n])
+    for u in user_specs:
+        graph_inputs.append({"as_tensor": {"name": u}})
+        input_specs.append({"user_input": {"arg": {"as_tensor": {"name": u}}}})
+
+    def arg(a, schema_type=None):
+        if isinstance(a, torch.fx.Node):
+            return {"as_tensor": {"name": names[a]}}
+        if isinstance(a, bool):
+            return {"as_bool": a}
+        if isinstance(a, int):
+            return {"as_int": a}
+        if isinstance(a, float):
+            if math.isinf(a) or math.isnan(a):
+                return {"as_float": "inf" if a > 0 else ("-inf" if a < 0 else "nan")}
+            return {"as_float": a}
+        if a is None:
+            return {"as_none": []}
+        if isinstance(a, str):
+            return {"as_string": a}
+        if isinstance(a, torch.dtype):
+            return {"as_scalar_type": JSON_DTYPE[a]}
+        if isinstance(a, torch.layout):
+            return {"as_layout": 7}
+        if isinstance(a, torch.device):
+            return {"as_device": {"type": a.type, "index": a.index}}
+        if isinstance(a, torch.memory_format):
+            return {"as_memory_format": 0}
+        if isinstance(a, (list, tuple)):
+            if any(x is None for x in a) or "?" in str(schema_type):
+                return {"as_optional_tensors": [({"as_tensor": {"name": names[x]}} if x is not None else {"as_none": []})
+                                                for x in a]}
+            if all(isinstance(x, torch.fx.Node) for x in a):
+                return {"as_tensors": [{"name": names[x]} for x in a]}
+            if all(isinstance(x, bool) for x in a):
+                return {"as_bools": list(a)}
+            if all(isinstance(x, int) for x in a):
+                return {"as_ints": list(a)}
+            if all(isinstance(x, (int, float)) for x in a):
+                return {"as_floats": [float(x) for x in a]}
+        raise TypeError(a)
+
+    nodes, expected, handle = [], {}, 0
+    used = set()
+    for n in gm.graph.nodes:
+        if n.op != "call_function" or getattr(n.target, "__name__", "") == "getitem":
+            continue
+        op = n.target
+        ns, opname = op._schema.name.split("::")
+        key = f"{ns}.{opname}"
+        key = RENAME.get(key, key)
+        overload = op._overloadname
+        target = (EDGE if dialect == "edge" else "torch.ops.") + f"{key}.{overload}"
+        name = n.name
+        used.add(name)
+        val = values[n]
+        if isinstance(val, (tuple, list)):
+            outs_t = list(val)
+            users = {u.args[1]: u for u in n.users if getattr(u.target, "__name__", "") == "getitem"}
+            onames = []
+            for i, t in enumerate(outs_t):
+                on = users[i].name if i in users else f"{name}_out{i}"
+                if i in users:
+                    names[users[i]] = on
+                onames.append(on)
+                metas[on] = tensor_meta(t)
+            if isinstance(val, list):
+                outs = [{"as_tensors": [{"name": on} for on in onames]}]
+            else:
+                outs = [{"as_tensor": {"name": on}} for on in onames]
+        else:
+            outs_t = [val]
+            names[n] = name
+            metas[name] = tensor_meta(val)
+            outs = [{"as_tensor": {"name": name}}]
+        ins = []
+        sargs = op._schema.arguments
+        for i, a in enumerate(n.args):
+            ins.append({"name": sargs[i].name, "arg": arg(a, sargs[i].type), "kind": 1})
+        for k, a in n.kwargs.items():
+            st = [s.type for s in sargs if s.name == k]
+            ins.append({"name": k, "arg": arg(a, st[0] if st else None), "kind": 2})
+        handle += 1
+        md = {"stack_trace": f'  File "/home/dev/models/{type(model).__name__.lower()}.py", line {10 + handle}, in forward\n    x\n',
+              "debug_handle": str(handle)}
+        nodes.append({"name": name, "target": target, "inputs": ins, "outputs": outs, "metadata": md})
+        expected[name] = [t.detach().clone() if isinstance(t, torch.Tensor) else torch.tensor(t) for t in outs_t]
+    out_node = [n for n in gm.graph.nodes if n.op == "output"][0]
+    results = out_node.args[0] if isinstance(out_node.args[0], (list, tuple)) else [out_node.args[0]]
+    outputs = [{"as_tensor": {"name": names[a]}} for a in results]
+    doc = {
+        "graph_module": {
+            "graph": {"inputs": graph_inputs, "outputs": outputs, "nodes": nodes, "tensor_values": metas,
+                      "sym_int_values": {}, "sym_bool_values": {}, "is_single_tensor_return": False,
+                      "custom_obj_values": {}},
+            "signature": {"input_specs": input_specs,
+                          "output_specs": [{"user_output": {"arg": o}} for o in outputs]},
+            "module_call_graph": [],
+        },
+        "opset_version": {"aten": 10},
+        "range_constraints": {},
+        "schema_version": {"major": 5, "minor": 3},
+        "verifiers": ["EXIREdgeDialectVerifier"] if dialect == "edge" else [],
+        "dialect": "EDGE" if dialect == "edge" else "ATEN",
+    }
+    return json.dumps(doc), state, consts, expected
+
+
+def write_case(stem, model, inputs, dialect):
+    model.eval()
+    with torch.no_grad():
+        gm = make_fx(model)(*inputs)
+    text, state, consts, expected = serialize(gm, model, inputs, dialect)
+    base = "edge_dialect_exported_program/forward" if dialect == "edge" else "exported_program"
+    entries = [("ETRECORD_V0", b""), (base, text.encode()),
+               (base + "_state_dict", torch_bytes(state)), (base + "_constants", torch_bytes(consts)),
+               (base + "_example_inputs", torch_bytes((tuple(inputs), {}))),
+               ("representative_inputs", torch_bytes(list(inputs)))]
+    with zipfile.ZipFile(os.path.join(OUT, f"{stem}_etrecord.bin"), "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries:
+            z.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED)
+    torch.save(expected, os.path.join(OUT, f"{stem}_expected.pt"))
+    torch.save(tuple(inputs), os.path.join(OUT, f"{stem}_inputs.pt"))
+    ops = sorted({n["target"] for n in json.loads(text)["graph_module"]["graph"]["nodes"]})
+    return {"nodes": len(expected), "ops": ops}
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    torch.manual_seed(10)
+    summary = {"generator": "tests/tools/gen_eval_fixtures.py", "torch": torch.__version__, "cases": {}}
+    ids = torch.tensor([[3, 17, 42, 5, 0, 49]])
+    summary["cases"]["transformer"] = write_case("transformer", TransformerBlock(), [ids], "edge")
+    img = torch.randn(1, 3, 16, 16)
+    summary["cases"]["cnn"] = write_case("cnn", Cnn(), [img], "aten")
+    x = torch.rand(4, 6)
+    n = torch.tensor([1, 4, 7, 9], dtype=torch.int64)
+    summary["cases"]["intpath"] = write_case("intpath", IntPath(), [x, n], "edge")
+    summary["cases"]["quant"] = write_case("quant", QuantChain(), [torch.randn(2, 16) * 2], "edge")
+    xs = torch.rand(3, 4, 5) * 2 - 0.2
+    summary["cases"]["small"] = write_case("small", Small(), [xs, n], "aten")
+    with open(os.path.join(OUT, "eval_expected.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+        f.write("\n")
+    for k, v in summary["cases"].items():
+        print(k, v["nodes"], "nodes")
+
+
+if __name__ == "__main__":
+    main()
