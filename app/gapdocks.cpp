@@ -270,6 +270,7 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
     };
     if (!m_session)
         return fail(tr("no session loaded"));
+    cancelEvaluator(); // a late evaluator result must not replace this one
     analysis::ReferenceInputs ref;
     for (const QString &f : referenceFiles) {
         const std::string path = f.toStdString();
