@@ -7,16 +7,34 @@
 #include "delegatetriageview.h"
 #include "filesniffer.h"
 #include "gapheatmapwidget.h"
+#include "gaptrendchart.h"
 #include "mainwindow.h"
 #include "tensorinspectorwidget.h"
 
+#ifdef ETSCOPE_HAVE_EVALGAP
+#include "etrecord/etrecord.h"
+#include "evalgap/evalgap.h"
+#endif
+
+#include <QButtonGroup>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QRadioButton>
 #include <QScrollArea>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -31,10 +49,27 @@ bool isZip(const QString &path)
 } // namespace
 
 struct GapDocks::Tables {
-    std::vector<analysis::GapTable> tables; // one per metric, same rows
+    std::vector<analysis::GapTable> tables; // one per metric, same rows (accumulated)
+    std::vector<analysis::GapTable> isolated; // the same metrics, isolated mode (may be empty)
+    const std::vector<analysis::GapTable> &current(bool iso) const
+    {
+        return iso && !isolated.empty() ? isolated : tables;
+    }
 };
 
-GapDocks::GapDocks(MainWindow *window) : QObject(window), m_window(window)
+struct GapDocks::Outcome {
+    std::shared_ptr<Tables> tables;
+    QString error;
+    QStringList warnings;
+};
+
+namespace {
+const analysis::Metric kMetrics[] = { analysis::Metric::MSE, analysis::Metric::SNR, analysis::Metric::MaxAbs };
+} // namespace
+
+GapDocks::GapDocks(MainWindow *window)
+    : QObject(window)
+    , m_window(window)
 {
     m_heatmap = new gapui::GapHeatmapWidget;
     m_triage = new gapui::DelegateTriageView;
@@ -50,13 +85,37 @@ GapDocks::GapDocks(MainWindow *window) : QObject(window), m_window(window)
     m_tensorDock = window->addAnalysisDock(
         m_tensor, tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"), Qt::RightDockWidgetArea);
     m_compareDock = window->addAnalysisDock(m_compare, tr("Output quality"), QStringLiteral("CompareResultsDock"));
-    for (QDockWidget *d : {m_heatmapDock, m_triageDock, m_tensorDock, m_compareDock})
+    // Gap along execution order with the accumulated / isolated switch above it.
+    auto *trendPanel = new QWidget;
+    auto *trendLayout = new QVBoxLayout(trendPanel);
+    trendLayout->setContentsMargins(4, 4, 4, 4);
+    auto *switchRow = new QHBoxLayout;
+    switchRow->addWidget(new QLabel(tr("Heatmap and triage show:")));
+    m_accumulatedButton = new QRadioButton(tr("Accumulated (Inspector)"));
+    m_isolatedButton = new QRadioButton(tr("Isolated (error each op introduces)"));
+    m_accumulatedButton->setObjectName(QStringLiteral("GapAccumulatedButton"));
+    m_isolatedButton->setObjectName(QStringLiteral("GapIsolatedButton"));
+    m_accumulatedButton->setChecked(true);
+    auto *group = new QButtonGroup(trendPanel);
+    group->addButton(m_accumulatedButton);
+    group->addButton(m_isolatedButton);
+    switchRow->addWidget(m_accumulatedButton);
+    switchRow->addWidget(m_isolatedButton);
+    switchRow->addStretch(1);
+    trendLayout->addLayout(switchRow);
+    m_trend = new gapui::GapTrendChart;
+    trendLayout->addWidget(m_trend, 1);
+    connect(m_isolatedButton, &QRadioButton::toggled, this, [this](bool on) { setIsolated(on); });
+    m_trendDock = window->addAnalysisDock(trendPanel, tr("Gap along execution"), QStringLiteral("GapTrendDock"));
+
+    for (QDockWidget *d : { m_heatmapDock, m_triageDock, m_tensorDock, m_compareDock, m_trendDock })
         d->hide(); // shown once there is something to compare
 
     QMenu *menu = window->menuBar()->addMenu(tr("&Analysis"));
-    QAction *compare = menu->addAction(tr("Numeric gap against reference…"));
+    QAction *compare = menu->addAction(tr("Numeric gap…"));
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
     connect(compare, &QAction::triggered, this, &GapDocks::chooseReference);
+    connect(m_trend, &gapui::GapTrendChart::eventSelected, this, &GapDocks::showRow);
 
     connect(window, &MainWindow::sessionChanged, this, &GapDocks::onSessionChanged);
     connect(m_heatmap, &gapui::GapHeatmapWidget::eventSelected, this, &GapDocks::showRow);
@@ -68,7 +127,7 @@ void GapDocks::showRow(int blockIndex, int eventIndex)
     m_window->selectEvent(blockIndex, eventIndex);
     if (!m_tables || m_tables->tables.empty())
         return;
-    for (const analysis::GapRow &row : m_tables->tables.front().rows)
+    for (const analysis::GapRow &row : m_tables->current(m_isolated).front().rows)
         if (row.blockIndex == blockIndex && row.eventIndex == eventIndex) {
             m_tensor->setRow(row);
             m_tensorBlock = blockIndex;
@@ -81,8 +140,9 @@ void GapDocks::showRow(int blockIndex, int eventIndex)
 
 void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
 {
+    cancelEvaluator();
     // A reload of the same run (unit change, companion added) keeps the reference: recompute
-    // against it instead of closing the views.
+    // against it (files or the ETRecord graph) instead of closing the views.
     const bool sameRun = m_session && session && m_session->inputs.etdump == session->inputs.etdump
         && m_session->inputs.debugBuffer == session->inputs.debugBuffer;
     m_session = std::move(session);
@@ -92,7 +152,7 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
         QString error;
         if (compareWith(m_referenceFiles, &error)) {
             if (block >= 0 && tensorShown && m_tables && !m_tables->tables.empty())
-                for (const analysis::GapRow &row : m_tables->tables.front().rows)
+                for (const analysis::GapRow &row : m_tables->current(m_isolated).front().rows)
                     if (row.blockIndex == block && row.eventIndex == event) {
                         m_tensor->setRow(row);
                         m_tensorDock->show();
@@ -101,11 +161,21 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
         }
         m_window->showWarning(tr("Numeric gap: %1").arg(error));
     }
+#ifdef ETSCOPE_HAVE_EVALGAP
+    if (sameRun && m_evaluatorReference && m_session->etrecord && m_session->debugBuffer) {
+        const eval::InputChoice inputs = *m_evaluatorReference;
+        compareWithEvaluator(inputs);
+        return;
+    }
+    m_evaluatorReference.reset();
+#endif
     m_referenceFiles.clear();
     m_warnings.clear();
     m_tensorBlock = m_tensorEvent = -1;
     m_tables.reset();
     m_heatmap->setTables({});
+    m_trend->setTables({}, {});
+    m_trendDock->hide();
     m_heatmapDock->hide();
     m_triageDock->hide();
     m_tensorDock->hide();
@@ -123,12 +193,108 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
     m_compareDock->show();
 }
 
+GapDocks::ReferenceOffer GapDocks::referenceOffer() const
+{
+#ifdef ETSCOPE_HAVE_EVALGAP
+    if (m_session && m_session->etrecord && m_session->debugBuffer)
+        return m_session->etrecord->hasRepresentativeInputs() ? ReferenceOffer::ETRecordGraph
+                                                              : ReferenceOffer::ETRecordNeedsInputs;
+#endif
+    return ReferenceOffer::Files;
+}
+
 void GapDocks::chooseReference()
 {
     if (!m_session) {
         QMessageBox::information(m_window, tr("Numeric gap"), tr("Open an ETDump with its debug buffer first."));
         return;
     }
+    const ReferenceOffer offer = referenceOffer();
+    if (offer == ReferenceOffer::Files) {
+        chooseFiles();
+        return;
+    }
+#ifdef ETSCOPE_HAVE_EVALGAP
+    // The ETRecord graph, evaluated here, is the Inspector's reference; files stay available.
+    QDialog dlg(m_window);
+    dlg.setWindowTitle(tr("Numeric gap: reference"));
+    auto *layout = new QVBoxLayout(&dlg);
+    auto *graph = new QRadioButton(tr("ETRecord graph, evaluated by etscope (the Inspector's calculate_numeric_gap)"));
+    auto *files = new QRadioButton(tr("Other reference: a second ETDump + debug buffer, or an AOT outputs file…"));
+    graph->setChecked(true);
+    layout->addWidget(graph);
+    auto *inputsRow = new QHBoxLayout;
+    auto *inputsLabel = new QLabel;
+    auto *chooseInputs = new QPushButton(tr("Choose inputs…"));
+    inputsRow->addSpacing(24);
+    inputsRow->addWidget(inputsLabel, 1);
+    inputsRow->addWidget(chooseInputs);
+    layout->addLayout(inputsRow);
+    layout->addWidget(files);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+
+    auto choice = std::make_shared<eval::InputChoice>();
+    auto haveInputs = std::make_shared<bool>(offer == ReferenceOffer::ETRecordGraph);
+    auto refresh = [=] {
+        if (!choice->inputsFile.empty())
+            inputsLabel->setText(tr("Inputs: %1").arg(QString::fromStdString(choice->inputsFile)));
+        else if (!choice->bundledProgram.empty())
+            inputsLabel->setText(tr("Inputs: %1, test case %2")
+                                     .arg(QString::fromStdString(choice->bundledProgram))
+                                     .arg(choice->testCase));
+        else if (*haveInputs)
+            inputsLabel->setText(tr("Inputs: the ETRecord's representative_inputs"));
+        else
+            inputsLabel->setText(tr("The ETRecord has no representative_inputs: choose a .pt file or a "
+                                    "BundledProgram test case."));
+        buttons->button(QDialogButtonBox::Ok)->setEnabled(files->isChecked() || *haveInputs);
+    };
+    connect(files, &QRadioButton::toggled, &dlg, refresh);
+    connect(chooseInputs, &QPushButton::clicked, &dlg, [&, choice, haveInputs, refresh] {
+        const QString path = QFileDialog::getOpenFileName(&dlg,
+            tr("Inputs: torch.save'd tuple of tensors (.pt) or a BundledProgram (.bpte)"), {},
+            tr("Inputs (*.pt *.pth *.bpte);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        *choice = {};
+        if (sniffFile(path).kind == FileKind::BundledProgram) {
+            bool ok = false;
+            const int tc
+                = QInputDialog::getInt(&dlg, tr("BundledProgram test case"), tr("Test case:"), 0, -1000, 1000, 1, &ok);
+            if (!ok)
+                return;
+            choice->bundledProgram = path.toStdString();
+            choice->testCase = tc;
+        } else {
+            choice->inputsFile = path.toStdString();
+        }
+        *haveInputs = true;
+        graph->setChecked(true);
+        refresh();
+    });
+    refresh();
+    if (dlg.exec() != QDialog::Accepted)
+        return;
+    if (files->isChecked()) {
+        chooseFiles();
+        return;
+    }
+    connect(
+        this, &GapDocks::evaluatorFinished, this,
+        [this](bool ok, const QString &message) {
+            if (!ok && !message.contains(QLatin1String("cancelled")))
+                QMessageBox::warning(m_window, tr("Numeric gap"), message);
+        },
+        Qt::SingleShotConnection);
+    compareWithEvaluator(*choice);
+#endif
+}
+
+void GapDocks::chooseFiles()
+{
     const QStringList files = QFileDialog::getOpenFileNames(
         m_window, tr("Reference: ETDump + debug buffer (+ ETRecord), or an AOT outputs file"));
     if (files.isEmpty())
@@ -147,13 +313,20 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
     };
     if (!m_session)
         return fail(tr("no session loaded"));
+    cancelEvaluator(); // a late evaluator result must not replace this one
     analysis::ReferenceInputs ref;
     for (const QString &f : referenceFiles) {
         const std::string path = f.toStdString();
         switch (sniffFile(f).kind) {
-        case FileKind::ETDump: ref.etdump = path; break;
-        case FileKind::ETRecord: ref.etrecord = path; break;
-        case FileKind::BundledProgram: ref.bundledProgram = path; break;
+        case FileKind::ETDump:
+            ref.etdump = path;
+            break;
+        case FileKind::ETRecord:
+            ref.etrecord = path;
+            break;
+        case FileKind::BundledProgram:
+            ref.bundledProgram = path;
+            break;
         default:
             // A zip that is not an ETRecord is a torch.save file (AOT outputs); anything else is
             // the reference run's debug buffer, which has no header of its own.
@@ -169,7 +342,7 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
     if (!set)
         return fail(QString::fromStdString(set.error().message()));
     auto tables = std::make_shared<Tables>();
-    for (analysis::Metric m : {analysis::Metric::MSE, analysis::Metric::SNR, analysis::Metric::MaxAbs}) {
+    for (analysis::Metric m : kMetrics) {
         analysis::GapOptions opt;
         opt.metric = m;
         auto table = analysis::computeNumericGap(*m_session, *set, opt);
@@ -179,6 +352,9 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
     }
     m_tables = tables;
     m_referenceFiles = referenceFiles;
+#ifdef ETSCOPE_HAVE_EVALGAP
+    m_evaluatorReference.reset();
+#endif
     // Blank cells need their reason next to them: the same warnings as `etscope-cli gap`.
     m_warnings.clear();
     for (const std::string &w : tables->tables.front().warnings)
@@ -187,16 +363,153 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
         m_window->showWarning(tr("Numeric gap against %1: %n warning(s): ", nullptr, int(m_warnings.size()))
                                   .arg(QFileInfo(referenceFiles.value(0)).fileName())
             + m_warnings.join(QStringLiteral("; ")));
-    m_heatmap->setTables(tables->tables);
-    m_heatmap->resize(m_heatmap->sizeHint());
-    m_triage->setData(*m_session, tables->tables.front());
-    m_heatmapDock->show();
-    // Triage is about delegates: only shown when the run has delegated rows.
-    const auto &rows = tables->tables.front().rows;
-    m_triageDock->setVisible(
-        std::any_of(rows.begin(), rows.end(), [](const analysis::GapRow &r) { return r.delegated; }));
-    m_heatmapDock->raise();
+    showTables();
     return true;
 }
+
+void GapDocks::showTables()
+{
+    if (!m_tables || !m_session || m_tables->tables.empty())
+        return;
+    const auto &tables = m_tables->current(m_isolated);
+    m_heatmap->setTables(tables);
+    m_heatmap->resize(m_heatmap->sizeHint());
+    m_triage->setData(*m_session, tables.front());
+    m_trend->setTables(
+        m_tables->tables.front(), m_tables->isolated.empty() ? analysis::GapTable {} : m_tables->isolated.front());
+    m_accumulatedButton->setEnabled(!m_tables->isolated.empty());
+    m_isolatedButton->setEnabled(!m_tables->isolated.empty());
+    m_heatmapDock->show();
+    // Triage is about delegates: only shown when the run has delegated rows.
+    const auto &rows = tables.front().rows;
+    m_triageDock->setVisible(
+        std::any_of(rows.begin(), rows.end(), [](const analysis::GapRow &r) { return r.delegated; }));
+    m_trendDock->setVisible(!m_tables->isolated.empty());
+    m_heatmapDock->raise();
+}
+
+void GapDocks::setIsolated(bool isolated)
+{
+    if (m_isolated == isolated)
+        return;
+    m_isolated = isolated;
+    const QSignalBlocker b1(m_accumulatedButton), b2(m_isolatedButton);
+    m_isolatedButton->setChecked(isolated);
+    m_accumulatedButton->setChecked(!isolated);
+    showTables();
+}
+
+bool GapDocks::evaluatorRunning() const
+{
+    return m_watcher && m_watcher->isRunning();
+}
+
+void GapDocks::cancelEvaluator()
+{
+    if (m_cancel)
+        *m_cancel = true;
+    if (m_watcher) {
+        m_watcher->disconnect(this);
+        m_watcher->waitForFinished();
+        m_watcher->deleteLater();
+        m_watcher = nullptr;
+    }
+    if (m_progress) {
+        m_progress->deleteLater();
+        m_progress = nullptr;
+    }
+}
+
+#ifdef ETSCOPE_HAVE_EVALGAP
+void GapDocks::compareWithEvaluator(const eval::InputChoice &inputs, const QString &referenceGraph)
+{
+    cancelEvaluator();
+    if (!m_session || !m_session->etrecord || !m_session->debugBuffer) {
+        emit evaluatorFinished(false, tr("open an ETDump with its debug buffer and ETRecord first"));
+        return;
+    }
+    auto session = m_session;
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    auto permille = std::make_shared<std::atomic<int>>(0);
+    m_cancel = cancel;
+    m_permille = permille;
+    evalgap::EvalGapOptions opts;
+    opts.inputs = inputs;
+    opts.referenceGraph = referenceGraph.toStdString();
+    opts.isolated = true;
+    opts.progress = [cancel, permille](int p) {
+        *permille = p;
+        return !*cancel;
+    };
+    m_watcher = new QFutureWatcher<std::shared_ptr<Outcome>>(this);
+    m_progress = new QProgressDialog(
+        tr("Evaluating the ETRecord graph (accumulated, then isolated)…"), tr("Cancel"), 0, 1000, m_window);
+    m_progress->setWindowTitle(tr("Numeric gap"));
+    m_progress->setMinimumDuration(300);
+    m_progress->setAutoClose(false);
+    m_progress->setAutoReset(false);
+    connect(m_progress, &QProgressDialog::canceled, this, [cancel] { *cancel = true; });
+    auto *timer = new QTimer(m_progress);
+    connect(timer, &QTimer::timeout, m_progress, [this, permille] {
+        if (m_progress)
+            m_progress->setValue(*permille);
+    });
+    timer->start(100);
+    connect(m_watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, [this, inputs] {
+        auto outcome = m_watcher->result();
+        m_watcher->deleteLater();
+        m_watcher = nullptr;
+        if (m_progress) {
+            m_progress->deleteLater();
+            m_progress = nullptr;
+        }
+        if (!outcome->error.isEmpty()) {
+            emit evaluatorFinished(false, outcome->error);
+            return;
+        }
+        m_tables = outcome->tables;
+        m_referenceFiles.clear(); // the ETRecord graph is now the reference, kept across reloads
+        m_evaluatorReference = inputs;
+        m_warnings = outcome->warnings;
+        if (!m_warnings.isEmpty())
+            m_window->showWarning(tr("Numeric gap against the ETRecord graph: %n warning(s): ", nullptr,
+                                      int(m_warnings.size()))
+                + m_warnings.join(QStringLiteral("; ")));
+        showTables();
+        m_trendDock->raise();
+        emit evaluatorFinished(true, outcome->warnings.join(QLatin1Char('\n')));
+    });
+    m_watcher->setFuture(QtConcurrent::run([session, opts]() {
+        auto out = std::make_shared<Outcome>();
+        auto ref = evalgap::referenceFromEvaluator(*session->etrecord, session.get(), opts);
+        if (!ref) {
+            out->error = QString::fromStdString(ref.error().message());
+            return out;
+        }
+        for (const auto &w : ref->warnings)
+            out->warnings << QString::fromStdString(w);
+        auto tables = std::make_shared<Tables>();
+        for (analysis::Metric m : kMetrics) {
+            analysis::GapOptions go;
+            go.metric = m;
+            auto acc = analysis::computeNumericGap(*session, ref->accumulated, go);
+            if (!acc) {
+                out->error = QString::fromStdString(acc.error().message());
+                return out;
+            }
+            tables->tables.push_back(std::move(*acc));
+            if (ref->isolated) {
+                auto iso = analysis::computeNumericGap(*session, *ref->isolated, go);
+                if (iso)
+                    tables->isolated.push_back(std::move(*iso));
+            }
+        }
+        if (tables->isolated.size() != tables->tables.size())
+            tables->isolated.clear();
+        out->tables = tables;
+        return out;
+    }));
+}
+#endif
 
 } // namespace etscope

@@ -4,12 +4,21 @@
 
 #include <QObject>
 #include <QString>
-#include <QStringList>
 
 #include <memory>
+#include <optional>
+
+#ifdef ETSCOPE_HAVE_EVALGAP
+#include "eval/evaluator.h"
+#endif
+
+#include <QFutureWatcher>
+#include <atomic>
 
 class QAction;
 class QDockWidget;
+class QProgressDialog;
+class QRadioButton;
 
 namespace etscope {
 
@@ -18,6 +27,7 @@ namespace gapui {
 class CompareResultsChart;
 class DelegateTriageView;
 class GapHeatmapWidget;
+class GapTrendChart;
 class TensorInspectorWidget;
 } // namespace gapui
 
@@ -33,19 +43,68 @@ public:
 
     // Compares the current session with the given reference files (sniffed by content).
     bool compareWith(const QStringList &referenceFiles, QString *error = nullptr);
-    gapui::GapHeatmapWidget *heatmap() const { return m_heatmap; }
-    gapui::DelegateTriageView *triage() const { return m_triage; }
-    gapui::CompareResultsChart *compareChart() const { return m_compare; }
-    gapui::TensorInspectorWidget *tensorInspector() const { return m_tensor; }
+
+    // What Analysis ▸ Numeric gap offers first for the current session: the ETRecord's graph
+    // evaluated by etscope when an ETRecord and a debug buffer are open (ready when the
+    // ETRecord has representative_inputs, otherwise after "Choose inputs…"), else files.
+    enum class ReferenceOffer { Files, ETRecordGraph, ETRecordNeedsInputs };
+    ReferenceOffer referenceOffer() const;
+#ifdef ETSCOPE_HAVE_EVALGAP
+    // Evaluates the ETRecord's graph in the background (accumulated and isolated), with a
+    // progress dialog that can cancel; evaluatorFinished() reports the outcome.
+    void compareWithEvaluator(const eval::InputChoice &inputs = {}, const QString &referenceGraph = {});
+#endif
+    bool evaluatorRunning() const;
+    void cancelEvaluator();
+    // Accumulated (the Inspector's gap) or isolated (each op from the runtime's inputs) in the
+    // heatmap and the delegate triage.
+    void setIsolated(bool isolated);
+    bool isolated() const
+    {
+        return m_isolated;
+    }
+    gapui::GapTrendChart *trendChart() const
+    {
+        return m_trend;
+    }
+
+signals:
+    void evaluatorFinished(bool ok, const QString &message);
+
+public:
+    gapui::GapHeatmapWidget *heatmap() const
+    {
+        return m_heatmap;
+    }
+    gapui::DelegateTriageView *triage() const
+    {
+        return m_triage;
+    }
+    gapui::CompareResultsChart *compareChart() const
+    {
+        return m_compare;
+    }
+    gapui::TensorInspectorWidget *tensorInspector() const
+    {
+        return m_tensor;
+    }
     // The reference the gap views compare against (kept and recomputed across reloads).
-    QStringList referenceFiles() const { return m_referenceFiles; }
+    QStringList referenceFiles() const
+    {
+        return m_referenceFiles;
+    }
     // The comparison's warnings (as `etscope-cli gap` prints them), also shown in the window.
-    QStringList referenceWarnings() const { return m_warnings; }
+    QStringList referenceWarnings() const
+    {
+        return m_warnings;
+    }
 
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
     void chooseReference();
+    void chooseFiles();
     void showRow(int blockIndex, int eventIndex);
+    void showTables();
 
     MainWindow *m_window;
     std::shared_ptr<const Session> m_session;
@@ -57,11 +116,24 @@ private:
     QDockWidget *m_triageDock = nullptr;
     QDockWidget *m_tensorDock = nullptr;
     QDockWidget *m_compareDock = nullptr;
+    gapui::GapTrendChart *m_trend = nullptr;
+    QDockWidget *m_trendDock = nullptr;
+    QRadioButton *m_accumulatedButton = nullptr;
+    QRadioButton *m_isolatedButton = nullptr;
+    QProgressDialog *m_progress = nullptr;
+    bool m_isolated = false;
     struct Tables;
     std::shared_ptr<Tables> m_tables;
     QStringList m_referenceFiles;
     QStringList m_warnings;
     int m_tensorBlock = -1, m_tensorEvent = -1; // row shown in the tensor inspector
+#ifdef ETSCOPE_HAVE_EVALGAP
+    std::optional<eval::InputChoice> m_evaluatorReference; // the ETRecord graph is the reference
+#endif
+    struct Outcome;
+    QFutureWatcher<std::shared_ptr<Outcome>> *m_watcher = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::shared_ptr<std::atomic<int>> m_permille;
 };
 
 } // namespace etscope

@@ -1,5 +1,8 @@
-// `gap`: the Inspector's calculate_numeric_gap against a second ETDump, an AOT outputs file or
-// (final outputs only) a BundledProgram — see core/analysis/numericgap.h.
+// `gap`: the Inspector's calculate_numeric_gap. Reference: a second ETDump, an AOT outputs file,
+// or (default, with only --etrecord) the ETRecord's graph run by the built-in evaluator on the
+// ETRecord's representative inputs, --inputs or a BundledProgram test case; --isolate evaluates
+// every node from the runtime values of its inputs. See core/analysis/numericgap.h and
+// core/evalgap/evalgap.h.
 #include "command.h"
 
 #include "analysis/numericgap.h"
@@ -8,6 +11,11 @@
 
 #ifdef ETSCOPE_HAVE_ETRECORD
 #include "etrecord/etrecordsupport.h"
+#endif
+
+#ifdef ETSCOPE_HAVE_EVALGAP
+#include "etrecord/etrecord.h"
+#include "evalgap/evalgap.h"
 #endif
 
 #include <cstdio>
@@ -21,7 +29,31 @@ struct GapArgs {
     std::string metric = "MSE", sort, tsv, match = "auto";
     double threshold = 0;
     bool hasThreshold = false;
+    // Built-in evaluator as reference.
+    std::string inputs, referenceGraph;
+    int testCase = 0;
+    bool isolate = false;
 };
+
+#ifdef ETSCOPE_HAVE_EVALGAP
+Result<analysis::ReferenceSet> evaluatorReference(const Session &s, const GapArgs &a)
+{
+    if (!s.etrecord)
+        return makeError(ErrorCode::InvalidArgument, s.inputs.etdump, "the built-in reference needs --etrecord");
+    evalgap::EvalGapOptions o;
+    o.referenceGraph = a.referenceGraph;
+    o.inputs.inputsFile = a.inputs;
+    o.inputs.bundledProgram = a.ref.bundledProgram;
+    o.inputs.testCase = a.testCase;
+    o.isolated = a.isolate;
+    auto ref = evalgap::referenceFromEvaluator(*s.etrecord, &s, o);
+    if (!ref)
+        return ref.error();
+    for (const auto &w : ref->warnings)
+        std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
+    return a.isolate ? std::move(*ref->isolated) : std::move(ref->accumulated);
+}
+#endif
 
 const Registration gap(
     "gap", "Per-operator numeric gap between this run and a reference (calculate_numeric_gap)", [](CLI::App &sub) {
@@ -30,16 +62,27 @@ const Registration gap(
         sub.add_option("--reference-etdump", a->ref.etdump, "ETDump of the reference run (same program)");
         sub.add_option("--reference-debug-buffer", a->ref.debugBuffer, "Debug buffer of the reference run");
         sub.add_option("--reference-etrecord", a->ref.etrecord,
-                       "ETRecord for the reference run (default: --etrecord), enables matching by debug handle");
+            "ETRecord for the reference run (default: --etrecord), enables matching by debug handle");
         sub.add_option("--aot-outputs", a->ref.aotOutputs,
-                       "torch.save'd dict {debug handle or tuple → tensor or list of tensors}");
-        sub.add_option("--bundled-program,-p", a->ref.bundledProgram, "BundledProgram: final outputs only (see compare-outputs)");
+            "torch.save'd dict {debug handle or tuple → tensor or list of tensors}");
+        sub.add_option("--bundled-program,-p", a->ref.bundledProgram,
+            "BundledProgram whose test case (--test-case) feeds the built-in evaluator");
+        sub.add_option(
+               "--test-case", a->testCase, "BundledProgram test case for the evaluator's inputs (<0: from the end)")
+            ->capture_default_str();
+        sub.add_option("--inputs", a->inputs, "torch.save'd tuple/list of input tensors for the built-in evaluator");
+        sub.add_option("--reference-graph", a->referenceGraph,
+            "Graph the evaluator runs: exported_program, edge_dialect_exported_program or a graph-map "
+            "entry (default: the Inspector's choice)");
+        sub.add_flag("--isolate", a->isolate,
+            "Evaluate each node from the runtime values of its inputs: the gap is the error the op itself "
+            "introduces");
         sub.add_option("--metric", a->metric, "MSE, L1, SNR, COSINE, MAXABS or MAXREL")->capture_default_str();
         auto *th = sub.add_option("--threshold", a->threshold, "Flag rows whose gap is worse than this");
         sub.add_option("--sort", a->sort, "'gap': worst first (default: execution order)")
-            ->check(CLI::IsMember({"gap", "order"}));
+            ->check(CLI::IsMember({ "gap", "order" }));
         sub.add_option("--match", a->match, "auto, instruction or handle")
-            ->check(CLI::IsMember({"auto", "instruction", "handle"}));
+            ->check(CLI::IsMember({ "auto", "instruction", "handle" }));
         sub.add_option("--tsv", a->tsv, "Also write the table as TSV to this file ('-' = stdout only TSV)");
         return std::function<int()>([a, th] {
 #ifdef ETSCOPE_HAVE_ETRECORD
@@ -47,15 +90,25 @@ const Registration gap(
 #endif
             auto metric = analysis::parseMetric(a->metric);
             if (!metric)
-                return reportError(makeError(ErrorCode::InvalidArgument, "", fmt::format("unknown metric '{}'", a->metric)));
-            if (a->ref.etdump.empty() && a->ref.aotOutputs.empty()) {
-                if (!a->ref.bundledProgram.empty())
-                    return reportError(makeError(ErrorCode::InvalidArgument, a->ref.bundledProgram,
-                                                 "a BundledProgram holds final outputs only; use compare-outputs, "
-                                                 "or give --reference-etdump or --aot-outputs"));
+                return reportError(
+                    makeError(ErrorCode::InvalidArgument, "", fmt::format("unknown metric '{}'", a->metric)));
+            const bool builtIn = a->ref.etdump.empty() && a->ref.aotOutputs.empty();
+            if (builtIn && a->in.etrecord.empty())
                 return reportError(makeError(ErrorCode::InvalidArgument, "",
-                                             "give --reference-etdump (+ --reference-debug-buffer) or --aot-outputs"));
-            }
+                    "give --etrecord (its graph is evaluated as the reference), "
+                    "--reference-etdump (+ --reference-debug-buffer) or --aot-outputs"));
+#ifndef ETSCOPE_HAVE_EVALGAP
+            if (builtIn)
+                return reportError(makeError(ErrorCode::Unsupported, a->in.etrecord,
+                    "built without the evaluator; give --reference-etdump or --aot-outputs"));
+#endif
+            if (!builtIn && (a->isolate || !a->inputs.empty() || !a->referenceGraph.empty()))
+                return reportError(makeError(ErrorCode::InvalidArgument, "",
+                    "--isolate, --inputs and --reference-graph apply to the built-in "
+                    "reference (no --reference-etdump / --aot-outputs)"));
+            if (!builtIn && !a->ref.bundledProgram.empty())
+                return reportError(makeError(ErrorCode::InvalidArgument, a->ref.bundledProgram,
+                    "a BundledProgram holds final outputs only; use compare-outputs"));
             if (!a->ref.etdump.empty() && a->ref.etrecord.empty())
                 a->ref.etrecord = a->in.etrecord;
             auto session = loadOrReport(a->in);
@@ -63,8 +116,14 @@ const Registration gap(
                 return 1;
             if (!session->debugBuffer)
                 return reportError(makeError(ErrorCode::InvalidArgument, a->in.etdump,
-                                             "--debug-buffer is required to read intermediate outputs"));
-            auto ref = analysis::loadReference(a->ref);
+                    "--debug-buffer is required to read intermediate outputs"));
+            Result<analysis::ReferenceSet> ref = makeError(ErrorCode::InvalidArgument, "", "no reference");
+#ifdef ETSCOPE_HAVE_EVALGAP
+            if (builtIn)
+                ref = evaluatorReference(*session, *a);
+            else
+#endif
+                ref = analysis::loadReference(a->ref);
             if (!ref)
                 return reportError(ref.error());
             analysis::GapOptions opts;
@@ -72,7 +131,7 @@ const Registration gap(
             if (th->count() > 0)
                 opts.threshold = a->threshold;
             opts.matching = a->match == "instruction" ? analysis::GapOptions::Matching::Instruction
-                            : a->match == "handle"    ? analysis::GapOptions::Matching::DebugHandle
+                : a->match == "handle"                ? analysis::GapOptions::Matching::DebugHandle
                                                       : analysis::GapOptions::Matching::Auto;
             auto table = analysis::computeNumericGap(*session, *ref, opts);
             if (!table)

@@ -47,7 +47,7 @@ NumValue asList(const std::vector<NumValue> &vs)
 bool sameShape(const NumValue &v, const NumTensor &t, bool checkDtype)
 {
     return v.kind == NumValue::Kind::Tensor && v.items.front().sizes == t.sizes
-           && (!checkDtype || v.items.front().dtype == t.dtype);
+        && (!checkDtype || v.items.front().dtype == t.dtype);
 }
 
 // §8 step 6: which runtime value a reference tensor is compared with.
@@ -66,7 +66,7 @@ std::optional<NumValue> pickRuntime(const NumValue &ref, const std::vector<NumVa
     if (numOutputs == 1 && rt.size() > 1 && ref.kind == NumValue::Kind::Tensor) {
         // max_pool2d_with_indices, dropout masks, delegate argument lists: the output is the
         // unique same-shape entry, else the unique same shape+dtype entry, else the last one.
-        for (bool withDtype : {false, true}) {
+        for (bool withDtype : { false, true }) {
             int found = -1, count = 0;
             for (int j = 0; j < int(rt.size()); ++j)
                 if (sameShape(rt[std::size_t(j)], ref.items.front(), withDtype)) {
@@ -101,10 +101,10 @@ void byInstruction(const std::vector<OpOutputs> &rt, const ReferenceSet &ref, Ga
     auto refOrd = blockOrdinals(ref.intermediates);
     std::map<std::tuple<int, std::int64_t, std::int32_t, int>, const OpOutputs *> refIndex;
     for (const auto &e : ref.intermediates)
-        refIndex[{refOrd[e.blockIndex], e.chainIndex, e.instructionId, e.occurrence}] = &e;
+        refIndex[{ refOrd[e.blockIndex], e.chainIndex, e.instructionId, e.occurrence }] = &e;
     int unmatched = 0;
     for (const auto &r : rt) {
-        auto it = refIndex.find({rtOrd[r.blockIndex], r.chainIndex, r.instructionId, r.occurrence});
+        auto it = refIndex.find({ rtOrd[r.blockIndex], r.chainIndex, r.instructionId, r.occurrence });
         if (it == refIndex.end()) {
             ++unmatched;
             continue;
@@ -118,8 +118,9 @@ void byInstruction(const std::vector<OpOutputs> &rt, const ReferenceSet &ref, Ga
         } else {
             // Different numbers of logged values (e.g. a delegate's argument list): the op's
             // output is logged last on both sides.
-            t.warnings.push_back(fmt::format("instruction {}: {} reference values vs {} runtime values, comparing the last",
-                                             r.instructionId, a.outputs.size(), r.outputs.size()));
+            t.warnings.push_back(
+                fmt::format("instruction {}: {} reference values vs {} runtime values, comparing the last",
+                    r.instructionId, a.outputs.size(), r.outputs.size()));
             if (a.outputs.empty() || r.outputs.empty())
                 continue;
             row.reference = a.outputs.back();
@@ -166,7 +167,7 @@ void byHandle(const std::vector<OpOutputs> &rt, const ReferenceSet &ref, GapTabl
             continue;
         if (rs.size() > 1) {
             t.warnings.push_back(fmt::format("debug handles {} map to {} runtime entries; not compared",
-                                             fmt::join(rs.front()->debugHandles, ","), rs.size()));
+                fmt::join(rs.front()->debugHandles, ","), rs.size()));
             continue;
         }
         const OpOutputs &r = *rs.front();
@@ -187,6 +188,17 @@ void byHandle(const std::vector<OpOutputs> &rt, const ReferenceSet &ref, GapTabl
             for (const auto *cand : as)
                 if (std::find(cand->debugHandles.begin(), cand->debugHandles.end(), h) != cand->debugHandles.end())
                     a = cand;
+            if (a && a->outputs.empty() && !a->note.empty()) {
+                // The reference could not compute this handle (unsupported op, bad node): the
+                // row stays visible with the reason instead of silently disappearing.
+                GapRow row = rowFrom(r);
+                row.referenceOps = a->ops;
+                row.referenceHandle = h;
+                row.runtime = r.outputs.back();
+                row.error = a->note;
+                t.rows.push_back(std::move(row));
+                continue;
+            }
             if (!a || a->outputs.empty())
                 continue;
             // An AOT entry holds one value. A reference ETDump entry holds its debug_data list:
@@ -197,8 +209,8 @@ void byHandle(const std::vector<OpOutputs> &rt, const ReferenceSet &ref, GapTabl
             auto runVal = pairwise ? std::optional<NumValue>(asList(r.outputs))
                                    : pickRuntime(refVal, r.outputs, r.numOutputs, i);
             if (!runVal) {
-                t.warnings.push_back(fmt::format("debug handles {}: runtime value {} does not fit the reference",
-                                                 fmt::join(tuple, ","), i));
+                t.warnings.push_back(fmt::format(
+                    "debug handles {}: runtime value {} does not fit the reference", fmt::join(tuple, ","), i));
                 continue;
             }
             GapRow row = rowFrom(r);
@@ -206,6 +218,8 @@ void byHandle(const std::vector<OpOutputs> &rt, const ReferenceSet &ref, GapTabl
                 row.referenceOps.insert(row.referenceOps.end(), x->ops.begin(), x->ops.end());
             row.reference = std::move(refVal);
             row.runtime = std::move(*runVal);
+            row.referenceHandle = h;
+            row.note = a->note;
             t.rows.push_back(std::move(row));
             if (pairwise)
                 break;
@@ -257,12 +271,12 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
         byHandles = true;
     if (byHandles && !sessionHasHandles(runtime))
         return makeError(ErrorCode::InvalidArgument, runtime.inputs.etdump,
-                         "matching by debug handle needs an ETRecord linked to the runtime ETDump");
+            "matching by debug handle needs an ETRecord linked to the runtime ETDump");
     if (byHandles && !reference.keyedByHandle)
         return makeError(ErrorCode::InvalidArgument, "", "the reference has no debug handles to match by");
     if (reference.intermediates.empty())
-        return makeError(ErrorCode::InvalidArgument, "",
-                         fmt::format("{} has no intermediate outputs", reference.description));
+        return makeError(
+            ErrorCode::InvalidArgument, "", fmt::format("{} has no intermediate outputs", reference.description));
     t.matchedByHandle = byHandles;
     if (!runtime.debugBuffer)
         t.warnings.push_back("no debug buffer: runtime tensors are zeros, as the Inspector substitutes");
@@ -272,7 +286,7 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
         return rt.error();
     if (rt->empty())
         return makeError(ErrorCode::InvalidArgument, runtime.inputs.etdump,
-                         "no intermediate outputs (run with a debug buffer and intermediate output logging)");
+            "no intermediate outputs (run with a debug buffer and intermediate output logging)");
     if (byHandles)
         byHandle(*rt, reference, t);
     else
@@ -281,6 +295,8 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
     auto computeRows = [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             GapRow &row = t.rows[i];
+            if (!row.error.empty())
+                continue;
             auto g = compareValues(*cmp, row.reference, row.runtime);
             if (!g) {
                 row.error = g.error().reason;
@@ -299,7 +315,8 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
         for (const auto &it : row.runtime.items)
             elements += it.numel;
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t workers = elements < (std::int64_t(1) << 22) ? 1 : std::min<std::size_t>({hw, 8, t.rows.size()});
+    const std::size_t workers
+        = elements < (std::int64_t(1) << 22) ? 1 : std::min<std::size_t>({ hw, 8, t.rows.size() });
     if (workers <= 1) {
         computeRows(0, t.rows.size());
         return t;
@@ -319,28 +336,28 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
 void sortWorstFirst(GapTable &t)
 {
     const Direction d = t.direction;
-    std::stable_sort(t.rows.begin(), t.rows.end(), [d](const GapRow &a, const GapRow &b) {
-        return badness(d, a.worst(d)) > badness(d, b.worst(d));
-    });
+    std::stable_sort(t.rows.begin(), t.rows.end(),
+        [d](const GapRow &a, const GapRow &b) { return badness(d, a.worst(d)) > badness(d, b.worst(d)); });
 }
 
 std::string gapTableTsv(const GapTable &t)
 {
-    std::string out = fmt::format("instruction_id\tdebug_handles\taot_ops\taot_intermediate_output\truntime_ops\t"
-                                  "runtime_intermediate_output\tgap_{}\tflagged\tdelegated\tbackend\tstacktrace\terror\n",
-                                  metricName(t.metric));
+    std::string out
+        = fmt::format("instruction_id\tdebug_handles\taot_ops\taot_intermediate_output\truntime_ops\t"
+                      "runtime_intermediate_output\tgap_{}\tflagged\tdelegated\tbackend\tstacktrace\terror\tnote\n",
+            metricName(t.metric));
     for (const auto &r : t.rows)
-        out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", r.instructionId,
-                           fmt::join(r.debugHandles, ","), joinStrings(r.referenceOps), summarizeValue(r.reference),
-                           joinStrings(r.runtimeOps), summarizeValue(r.runtime), gapText(r.gap), r.flagged ? 1 : 0,
-                           r.delegated ? 1 : 0, r.backend, firstStack(r), r.error);
+        out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", r.instructionId,
+            fmt::join(r.debugHandles, ","), joinStrings(r.referenceOps), summarizeValue(r.reference),
+            joinStrings(r.runtimeOps), summarizeValue(r.runtime), gapText(r.gap), r.flagged ? 1 : 0,
+            r.delegated ? 1 : 0, r.backend, firstStack(r), r.error, r.note);
     return out;
 }
 
 std::string gapTableText(const GapTable &t)
 {
-    std::string out = fmt::format("reference: {}  (matched by {})\n", t.referenceDescription,
-                                  t.matchedByHandle ? "debug handle" : "instruction");
+    std::string out = fmt::format(
+        "reference: {}  (matched by {})\n", t.referenceDescription, t.matchedByHandle ? "debug handle" : "instruction");
     auto opText = [](const GapRow &r) {
         std::string op = joinStrings(r.runtimeOps);
         if (r.delegated)
@@ -359,10 +376,13 @@ std::string gapTableText(const GapTable &t)
         gapW = std::max(gapW, gapCell(r).size());
     }
     out += fmt::format("{:>5}  {:<4} {:<{}} {:<{}} {}\n", "instr", "flag", "runtime op", opW,
-                       fmt::format("gap {}", metricName(t.metric)), gapW, "runtime output");
+        fmt::format("gap {}", metricName(t.metric)), gapW, "runtime output");
     for (const auto &r : t.rows)
         out += fmt::format("{:>5}  {:<4} {:<{}} {:<{}} {}\n", r.instructionId, r.flagged ? "!!" : "", opText(r), opW,
-                           gapCell(r), gapW, summarizeValue(r.runtime));
+            gapCell(r), gapW, summarizeValue(r.runtime));
+    for (const auto &r : t.rows)
+        if (!r.note.empty())
+            out += fmt::format("note: instruction {}: {}\n", r.instructionId, r.note);
     for (const auto &w : t.warnings)
         out += "warning: " + w + "\n";
     return out;

@@ -14,20 +14,22 @@ namespace etscope::analysis {
 // One row of the numeric gap table: the Inspector's calculate_numeric_gap columns plus what
 // etscope adds (instruction id, delegate info, the runtime event's position for selection).
 struct GapRow {
-    int blockIndex = -1;                       // runtime event (for eventSelected in the GUI)
+    int blockIndex = -1; // runtime event (for eventSelected in the GUI)
     int eventIndex = -1;
     std::int32_t instructionId = -1;
-    std::vector<std::int64_t> debugHandles;    // aot_debug_handle == runtime_debug_handle
-    std::vector<std::string> referenceOps;     // aot_ops
-    std::vector<std::string> runtimeOps;       // runtime_ops
-    NumValue reference;                        // aot_intermediate_output
-    NumValue runtime;                          // runtime_intermediate_output
-    std::vector<double> gap;                   // one number per compared element (§9)
-    std::vector<LinkedNode> stackTraces;       // op name → first stack trace
+    std::vector<std::int64_t> debugHandles; // aot_debug_handle == runtime_debug_handle
+    std::vector<std::string> referenceOps; // aot_ops
+    std::vector<std::string> runtimeOps; // runtime_ops
+    NumValue reference; // aot_intermediate_output
+    NumValue runtime; // runtime_intermediate_output
+    std::vector<double> gap; // one number per compared element (§9)
+    std::vector<LinkedNode> stackTraces; // op name → first stack trace
     bool delegated = false;
     std::string backend;
-    bool flagged = false;                      // some gap exceeds the threshold
-    std::string error;                         // non-empty: compared values did not fit (e.g. shapes)
+    bool flagged = false; // some gap exceeds the threshold
+    std::string error; // non-empty: compared values did not fit (e.g. shapes)
+    std::int64_t referenceHandle = -1; // handle matching: the AOT key compared (§8 step 6)
+    std::string note; // from the reference entry (e.g. isolated-mode fallbacks)
 
     // The row's worst gap in the metric's direction (NaN when no gap).
     double worst(Direction d) const;
@@ -44,7 +46,7 @@ struct GapTable {
     Direction direction = Direction::HigherIsWorse;
     std::string referenceDescription;
     bool matchedByHandle = false;
-    std::vector<GapRow> rows;                  // execution order of the runtime events
+    std::vector<GapRow> rows; // execution order of the runtime events
     std::vector<std::string> warnings;
 };
 

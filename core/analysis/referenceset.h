@@ -16,18 +16,21 @@ namespace etscope::analysis {
 // sources `outputs` is the event's debug_data (one NumValue per logged Value, TensorLists kept
 // as lists); for an AOT source it is the single value stored under the debug handle key.
 struct OpOutputs {
-    int blockIndex = -1;               // event position in its Session (-1 for AOT entries)
+    int blockIndex = -1; // event position in its Session (-1 for AOT entries)
     int eventIndex = -1;
     std::int32_t instructionId = -1;
     std::int64_t chainIndex = 0;
-    int occurrence = 0;                // n-th event with the same (chain, instruction) in the block
+    int occurrence = 0; // n-th event with the same (chain, instruction) in the block
     std::vector<std::int64_t> debugHandles; // as a tuple; merged keys after §8 step 5
-    std::vector<std::string> ops;      // event name(s) / AOT op names
+    std::vector<std::string> ops; // event name(s) / AOT op names
     std::vector<NumValue> outputs;
     int numOutputs = 1;
     bool delegated = false;
-    std::string backend;               // delegate backend, or "" for portable kernels
-    std::vector<LinkedNode> stack;     // stack traces of the linked graph nodes
+    std::string backend; // delegate backend, or "" for portable kernels
+    std::vector<LinkedNode> stack; // stack traces of the linked graph nodes
+    // Reference entries only: why the value is missing ("no reference (needs aten.foo)"), or
+    // what a reader should know about it (isolated mode: inputs without a runtime value).
+    std::string note;
 };
 
 // Where reference numbers come from. Each source yields intermediates keyed either by
@@ -55,8 +58,8 @@ bool sessionHasHandles(const Session &s);
 // The expected outputs of one bundled test case as final outputs. testCase < 0 counts from the
 // end like a Python index: the runtime records bundled_input_index -1, so the Inspector's
 // default is the last case (-1).
-Result<ReferenceSet> referenceFromBundled(const BundledProgram &bp, int testCase = -1,
-                                          const std::string &method = "forward");
+Result<ReferenceSet> referenceFromBundled(
+    const BundledProgram &bp, int testCase = -1, const std::string &method = "forward");
 
 NumValue toNumValue(const BundledValue &v);
 
@@ -72,8 +75,8 @@ Result<ReferenceSet> referenceFromAotOutputs(const std::string &path);
 
 // ETRecord `reference_outputs` ({method: [test case → list of output tensors]}) as final
 // outputs; testCase < 0 counts from the end (Inspector default: -1, the last).
-Result<ReferenceSet> referenceFromETRecord(const std::string &path, int testCase = -1,
-                                           const std::string &method = "forward");
+Result<ReferenceSet> referenceFromETRecord(
+    const std::string &path, int testCase = -1, const std::string &method = "forward");
 #endif
 
 } // namespace etscope::analysis
@@ -86,8 +89,8 @@ struct ReferenceInputs {
     std::string etdump, debugBuffer, etrecord; // second run (etrecord: links it by debug handle)
     std::string aotOutputs;
     std::string bundledProgram;
-    std::string etrecordOutputs;               // ETRecord whose reference_outputs to use
-    int testCase = -1;                         // bundled test case; -1 = last (Inspector default)
+    std::string etrecordOutputs; // ETRecord whose reference_outputs to use
+    int testCase = -1; // bundled test case; -1 = last (Inspector default)
 };
 bool hasReference(const ReferenceInputs &in);
 Result<ReferenceSet> loadReference(const ReferenceInputs &in);

@@ -2,12 +2,13 @@
 // 14 and 25 perturbed: see tests/tools/gen_gap_perturbed.py); tensor statistics by hand.
 // Renders each widget to PNG under the build directory (looked at while developing).
 
-#include "testsession.h"
 #include "analysis/numericgap.h"
 #include "compareresultschart.h"
 #include "delegatetriageview.h"
 #include "gapheatmapwidget.h"
+#include "gaptrendchart.h"
 #include "tensorinspectorwidget.h"
+#include "testsession.h"
 
 #include <QSignalSpy>
 #include <QTreeWidget>
@@ -59,13 +60,51 @@ class TestGapUi : public QObject
 {
     Q_OBJECT
 private slots:
+    // Gap along execution: accumulated = the real perturbed table (numpy MSEs, rows 3, 14, 25);
+    // isolated = the same rows with hand-set gaps (0 except 2e-3 on instruction 3 and 1e-6 on
+    // 4), so the error "enters" at instruction 3. A click on that point emits its event.
+    void trendChart()
+    {
+        std::shared_ptr<const Session> runtime;
+        GapTable acc = perturbedTable(Metric::MSE, runtime);
+        GapTable iso = acc;
+        for (auto &r : iso.rows)
+            for (double &g : r.gap)
+                g = r.instructionId == 3 ? 2e-3 : r.instructionId == 4 ? 1e-6 : 0.0;
+        GapTrendChart chart;
+        chart.setTables(acc, iso);
+        QCOMPARE(chart.pointCount(), int(acc.rows.size()));
+        int row3 = -1;
+        for (int i = 0; i < int(acc.rows.size()); ++i)
+            if (acc.rows[std::size_t(i)].instructionId == 3)
+                row3 = i;
+        QVERIFY(row3 >= 0);
+        QCOMPARE(chart.entryPoint(), row3);
+        QCOMPARE(chart.value(row3, true), 2e-3);
+        QCOMPARE(chart.value(row3, false), acc.rows[std::size_t(row3)].worst(Direction::HigherIsWorse));
+        QVERIFY(chart.label(row3).startsWith(u"#3 "_qs));
+        chart.resize(900, 300);
+        // Worse is higher: the isolated point of row 3 sits above the exact (zero) points.
+        QVERIFY(chart.pointPosition(row3, true).y() < chart.pointPosition(0, true).y());
+        QSignalSpy spy(&chart, &GapTrendChart::eventSelected);
+        QTest::mouseClick(&chart, Qt::LeftButton, {}, chart.pointPosition(row3, true).toPoint());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), acc.rows[std::size_t(row3)].blockIndex);
+        QCOMPARE(spy.at(0).at(1).toInt(), acc.rows[std::size_t(row3)].eventIndex);
+        QVERIFY(chart.grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/gap_trend_chart.png")));
+        // No isolated table: one curve, no entry point.
+        chart.setTables(acc, GapTable {});
+        QCOMPARE(chart.entryPoint(), -1);
+        QVERIFY(std::isnan(chart.value(row3, true)));
+    }
+
     void heatmapMarksPerturbedRows()
     {
         std::shared_ptr<const Session> s;
         GapTable mse = perturbedTable(Metric::MSE, s);
         GapTable snr = perturbedTable(Metric::SNR, s);
         GapHeatmapWidget w;
-        w.setTables({mse, snr});
+        w.setTables({ mse, snr });
         QCOMPARE(w.rowCount(), 28);
         QCOMPARE(w.columnCount(), 6); // up to 3 outputs (native_layer_norm) x 2 metrics
         // The worst MSE is instruction 25's spike (0.025): full severity; exact rows: 0.
@@ -73,7 +112,7 @@ private slots:
         QCOMPARE(w.severity(0, 0), 0.0);
         QVERIFY(w.severity(3, 0) > 0.3 && w.severity(3, 0) < 1.0); // non-zero error: never "exact"
         QVERIFY(w.severity(14, 0) > w.severity(3, 0)); // 1.19e-3 > 1.0e-4
-        QVERIFY(std::isnan(w.value(0, 1)));             // convolution has one output
+        QVERIFY(std::isnan(w.value(0, 1))); // convolution has one output
         // SNR: -9.8 dB (row 25) is the worst column value; +inf rows are the best.
         QCOMPARE(w.severity(25, 3), 1.0);
         QCOMPARE(w.severity(1, 3), 0.0);
@@ -84,7 +123,9 @@ private slots:
         QCOMPARE(spy.count(), 1);
         QCOMPARE(spy.at(0).at(0).toInt(), mse.rows[25].blockIndex);
         QCOMPARE(spy.at(0).at(1).toInt(), mse.rows[25].eventIndex);
-        QCOMPARE(s->blocks[std::size_t(mse.rows[25].blockIndex)].events[std::size_t(mse.rows[25].eventIndex)].instructionId, 25);
+        QCOMPARE(
+            s->blocks[std::size_t(mse.rows[25].blockIndex)].events[std::size_t(mse.rows[25].eventIndex)].instructionId,
+            25);
         savePng(w, "gap_heatmap.png");
 
         const QString svg = QStringLiteral(ETSCOPE_BINARY_DIR "/gap_heatmap_export.svg");
@@ -152,7 +193,7 @@ private slots:
         savePng(v, "gap_triage_xnnpack.png");
 
         GapHeatmapWidget w;
-        w.setTables({*t});
+        w.setTables({ *t });
         QCOMPARE(w.rowCount(), 4);
         QCOMPARE(w.severity(2, 0), 1.0);
         savePng(w, "gap_heatmap_xnnpack.png");
@@ -163,10 +204,10 @@ private slots:
     {
         // r = [1,2,3] vs o = [1,2,4] (snr 11.46, mse 0.33, cosine 0.99 by hand, see
         // tst_numericgap) and an identical pair (snr inf).
-        std::vector<NumValue> r{NumValue::tensor(NumTensor::fromDoubles(ScalarType::Double, {3}, {1, 2, 3})),
-                                NumValue::tensor(NumTensor::fromFloats({2}, {1, 5}))};
-        std::vector<NumValue> o{NumValue::tensor(NumTensor::fromFloats({3}, {1, 2, 4})),
-                                NumValue::tensor(NumTensor::fromFloats({2}, {1, 5}))};
+        std::vector<NumValue> r { NumValue::tensor(NumTensor::fromDoubles(ScalarType::Double, { 3 }, { 1, 2, 3 })),
+            NumValue::tensor(NumTensor::fromFloats({ 2 }, { 1, 5 })) };
+        std::vector<NumValue> o { NumValue::tensor(NumTensor::fromFloats({ 3 }, { 1, 2, 4 })),
+            NumValue::tensor(NumTensor::fromFloats({ 2 }, { 1, 5 })) };
         CompareResultsChart c;
         c.setResults(compareResults(r, o));
         QCOMPARE(c.results().size(), std::size_t(2));
@@ -179,8 +220,8 @@ private slots:
     {
         // ref [[1,2],[3,4]], run [[1,2],[3.5,4]]: diff [0,0,0.5,0] → min 0, max 0.5, mean 0.125,
         // unbiased std sqrt((3·0.125² + 0.375²)/3) = 0.25; worst element [1,0]; 3 exact zeros.
-        auto ref = NumTensor::fromDoubles(ScalarType::Float, {2, 2}, {1, 2, 3, 4});
-        auto run = NumTensor::fromFloats({2, 2}, {1, 2, 3.5f, 4});
+        auto ref = NumTensor::fromDoubles(ScalarType::Float, { 2, 2 }, { 1, 2, 3, 4 });
+        auto run = NumTensor::fromFloats({ 2, 2 }, { 1, 2, 3.5f, 4 });
         auto st = computePairStats(ref, run);
         QVERIFY(st.comparable);
         QCOMPARE(st.difference.min, 0.0);
@@ -189,9 +230,9 @@ private slots:
         QCOMPARE(st.difference.stddev, 0.25);
         QCOMPARE(st.reference.mean, 2.5);
         QCOMPARE(st.exactZeros, std::int64_t(3));
-        QCOMPARE(st.worst.front().index, (std::vector<std::int64_t>{1, 0}));
+        QCOMPARE(st.worst.front().index, (std::vector<std::int64_t> { 1, 0 }));
         QCOMPARE(st.worst.front().absDiff, 0.5);
-        QVERIFY(!computePairStats(ref, NumTensor::fromFloats({4}, {1, 2, 3, 4})).comparable);
+        QVERIFY(!computePairStats(ref, NumTensor::fromFloats({ 4 }, { 1, 2, 3, 4 })).comparable);
 
         std::shared_ptr<const Session> s;
         GapTable t = perturbedTable(Metric::MSE, s);
@@ -199,7 +240,7 @@ private slots:
         w.setRow(t.rows[25]);
         QVERIFY(w.stats().comparable);
         // The spike: element 7 of the [1, 10] addmm output got +0.5 (gen_gap_perturbed.py).
-        QCOMPARE(w.stats().worst.front().index, (std::vector<std::int64_t>{0, 7}));
+        QCOMPARE(w.stats().worst.front().index, (std::vector<std::int64_t> { 0, 7 }));
         QVERIFY(std::abs(w.stats().worst.front().absDiff - 0.5) < 1e-6);
         QCOMPARE(w.stats().exactZeros, std::int64_t(9));
         savePng(w, "gap_tensor_inspector.png");

@@ -6,6 +6,7 @@
 #include "delegatetriageview.h"
 #include "gapdocks.h"
 #include "gapheatmapwidget.h"
+#include "gaptrendchart.h"
 #include "mainwindow.h"
 #include "testpaths.h"
 
@@ -13,9 +14,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
 #include <cmath>
+#include <set>
 
 using namespace etscope;
 
@@ -33,8 +38,9 @@ private slots:
         const QString run = QString::fromStdString(test::sharedFixture("runtime/cnn_mlp_intermediates/"));
         const QString perturbed = QString::fromStdString(test::testData("analysis/cnn_mlp_perturbed.bin"));
         QString error;
-        QVERIFY2(window.openFilesSync({run + u"etdump.etdp"_qs, perturbed}, &error), qPrintable(error));
-        QVERIFY2(gap->compareWith({run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs}, &error), qPrintable(error));
+        QVERIFY2(window.openFilesSync({ run + u"etdump.etdp"_qs, perturbed }, &error), qPrintable(error));
+        QVERIFY2(
+            gap->compareWith({ run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs }, &error), qPrintable(error));
 
         QFile f(QString::fromStdString(test::testData("analysis/cnn_mlp_perturbed_expected.json")));
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -46,7 +52,7 @@ private slots:
             const double mse = expected.value(u"gaps"_qs).toArray()[0].toObject().value(u"MSE"_qs).toDouble();
             const double shown = heatmap->value(r, 0);
             QVERIFY2(std::abs(shown - mse) <= 1e-12 * std::max(1.0, std::abs(mse)),
-                     qPrintable(QStringLiteral("row %1: %2 vs %3").arg(r).arg(shown).arg(mse)));
+                qPrintable(QStringLiteral("row %1: %2 vs %3").arg(r).arg(shown).arg(mse)));
             QCOMPARE(shown > 0, expected.value(u"perturbed"_qs).toBool());
         }
 
@@ -59,6 +65,116 @@ private slots:
         const int block = spy.at(0).at(0).toInt(), event = spy.at(0).at(1).toInt();
         QCOMPARE(window.session()->blocks.at(block).events.at(event).instructionId, 3);
     }
+
+#ifdef ETSCOPE_HAVE_EVALGAP
+    // The ETRecord graph as reference (tests/tools/gen_gap_evaluator.py: ETRecords with the
+    // fixtures' weights; torch + numpy expect accumulated flags on instructions 3, 14, 25 of the
+    // perturbed buffer and isolated flags on those plus their consumers 4, 15, 26).
+    void etrecordGraphReference()
+    {
+        MainWindow::Options opt;
+        opt.interactive = false;
+        opt.persistSettings = false;
+        MainWindow window(opt);
+        auto *gap = new GapDocks(&window);
+        const QString run = QString::fromStdString(test::sharedFixture("runtime/cnn_mlp_intermediates/"));
+        QString error;
+        QCOMPARE(gap->referenceOffer(), GapDocks::ReferenceOffer::Files);
+        QVERIFY2(
+            window.openFilesSync(
+                { run + u"etdump.etdp"_qs, QString::fromStdString(test::testData("analysis/cnn_mlp_perturbed.bin")),
+                    QString::fromStdString(test::testData("analysis/cnn_mlp_runtime_etrecord.bin")) },
+                &error),
+            qPrintable(error));
+        // representative_inputs present: the ETRecord graph is offered ready to run.
+        QCOMPARE(gap->referenceOffer(), GapDocks::ReferenceOffer::ETRecordGraph);
+
+        QSignalSpy done(gap, &GapDocks::evaluatorFinished);
+        gap->compareWithEvaluator();
+        QVERIFY(gap->evaluatorRunning() || done.count() == 1);
+        QVERIFY(done.count() == 1 || done.wait(120000));
+        QVERIFY2(done.at(0).at(0).toBool(), qPrintable(done.at(0).at(1).toString()));
+
+        gapui::GapHeatmapWidget *heatmap = gap->heatmap();
+        gapui::GapTrendChart *chart = gap->trendChart();
+        QCOMPARE(chart->pointCount(), heatmap->rowCount());
+        auto instructionOf = [&](int row) { return chart->label(row).section(u' ', 0, 0).mid(1).toInt(); };
+        auto flaggedRows = [&] {
+            std::set<int> out;
+            for (int r = 0; r < heatmap->rowCount(); ++r)
+                if (heatmap->value(r, 0) > 1e-9) // column 0 = MSE (first output)
+                    out.insert(instructionOf(r));
+            return out;
+        };
+        QVERIFY(!gap->isolated());
+        QCOMPARE(flaggedRows(), (std::set<int> { 3, 14, 25 }));
+
+        // The switch in the "Gap along execution" dock: isolated mode in heatmap and triage.
+        auto *isoButton = window.findChild<QRadioButton *>(u"GapIsolatedButton"_qs);
+        QVERIFY(isoButton && isoButton->isEnabled());
+        isoButton->click();
+        QVERIFY(gap->isolated());
+        QCOMPARE(flaggedRows(), (std::set<int> { 3, 4, 14, 15, 25, 26 }));
+        auto *accButton = window.findChild<QRadioButton *>(u"GapAccumulatedButton"_qs);
+        accButton->click();
+        QVERIFY(!gap->isolated());
+        QCOMPARE(flaggedRows(), (std::set<int> { 3, 14, 25 }));
+
+        // Both curves; the worst isolated gap (the 0.5 spike on the classifier addmm) is where
+        // the error enters. Clicking that point selects the event in the main window.
+        const int entry = chart->entryPoint();
+        QVERIFY(entry >= 0);
+        QCOMPARE(instructionOf(entry), 25);
+        QVERIFY(chart->value(entry, false) > 1e-3 && chart->value(entry, true) > 1e-3);
+        window.resize(1400, 900);
+        window.show();
+        chart->window()->activateWindow();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy picked(chart, &gapui::GapTrendChart::eventSelected);
+        QTest::mouseClick(chart, Qt::LeftButton, {}, chart->pointPosition(entry, true).toPoint());
+        QCOMPARE(picked.count(), 1);
+        const int block = picked.at(0).at(0).toInt(), event = picked.at(0).at(1).toInt();
+        QCOMPARE(window.session()->blocks.at(block).events.at(event).instructionId, 25);
+        const QModelIndex current = window.treeView()->currentIndex();
+        QVERIFY(current.isValid());
+        QVERIFY2(current.siblingAtColumn(0).data().toString().contains(u"addmm"_qs),
+            qPrintable(current.siblingAtColumn(0).data().toString()));
+        if (qEnvironmentVariableIsSet("ETSCOPE_GAP_SCREENSHOT"))
+            window.grab().save(qEnvironmentVariable("ETSCOPE_GAP_SCREENSHOT"));
+    }
+
+    // No representative_inputs: the ETRecord graph needs the "Choose inputs…" step.
+    void etrecordWithoutInputs()
+    {
+        MainWindow::Options opt;
+        opt.interactive = false;
+        opt.persistSettings = false;
+        MainWindow window(opt);
+        auto *gap = new GapDocks(&window);
+        const QString run = QString::fromStdString(test::sharedFixture("runtime/xnnpack_mlp_intermediates/"));
+        QString error;
+        QVERIFY2(
+            window.openFilesSync({ run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs,
+                                     QString::fromStdString(test::testData("analysis/xnn_mlp_runtime_etrecord.bin")) },
+                &error),
+            qPrintable(error));
+        QCOMPARE(gap->referenceOffer(), GapDocks::ReferenceOffer::ETRecordNeedsInputs);
+        QSignalSpy done(gap, &GapDocks::evaluatorFinished);
+        eval::InputChoice inputs;
+        inputs.inputsFile = test::testData("analysis/xnn_mlp_inputs.pt");
+        // Cancelling a running evaluation leaves nothing behind (no result, no dialog).
+        gap->compareWithEvaluator(inputs);
+        gap->cancelEvaluator();
+        QVERIFY(!gap->evaluatorRunning());
+        QCOMPARE(done.count(), 0);
+        QCOMPARE(gap->heatmap()->rowCount(), 0);
+        gap->compareWithEvaluator(inputs);
+        QVERIFY(done.count() == 1 || done.wait(120000));
+        QVERIFY2(done.at(0).at(0).toBool(), qPrintable(done.at(0).at(1).toString()));
+        QCOMPARE(gap->heatmap()->rowCount(), 4);
+        QCOMPARE(gap->triage()->tree()->topLevelItemCount() > 0, true);
+    }
+#endif
 };
 
 QTEST_MAIN(TstGapDocks)

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "analysis/numericgap.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace etscope::gapui {
+
+// Gap along execution order, two curves: accumulated (what the Inspector reports: the error a
+// row inherits plus its own) and isolated (the error this op introduces from the runtime's own
+// inputs). Where the error enters, the isolated curve jumps up to meet the accumulated one; the
+// row with the worst isolated gap is ringed and named. Error metrics use a log scale, SNR is in
+// dB (lower is worse, so the axis is flipped). Hover shows the op and both values; a click on
+// a point emits its runtime event.
+class GapTrendChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit GapTrendChart(QWidget *parent = nullptr);
+
+    // Rows are taken from `accumulated` (execution order) and matched by runtime event in
+    // `isolated` (either table may be empty).
+    void setTables(const analysis::GapTable &accumulated, const analysis::GapTable &isolated);
+    int pointCount() const { return int(m_points.size()); }
+    double value(int index, bool isolated) const; // worst gap of the row, NaN when absent
+    QPointF pointPosition(int index, bool isolated) const;
+    int entryPoint() const { return m_entry; } // row with the worst isolated gap (-1: none)
+    QString label(int index) const;
+
+    QSize sizeHint() const override { return QSize(760, 280); }
+    QSize minimumSizeHint() const override { return QSize(320, 160); }
+
+signals:
+    void eventSelected(int blockIndex, int eventIndex);
+
+protected:
+    void paintEvent(QPaintEvent *) override;
+    bool event(QEvent *e) override;
+    void mousePressEvent(QMouseEvent *e) override;
+
+private:
+    struct Point {
+        QString label;
+        int blockIndex = -1, eventIndex = -1;
+        double acc = 0, iso = 0; // NaN when absent
+    };
+    QRectF plotRect() const;
+    double toY(double v) const; // transformed value → plot y
+    double transform(double v) const;
+    int hit(const QPoint &p) const;
+
+    std::vector<Point> m_points;
+    analysis::Metric m_metric = analysis::Metric::MSE;
+    analysis::Direction m_direction = analysis::Direction::HigherIsWorse;
+    double m_lo = 0, m_hi = 1; // transformed range
+    int m_entry = -1;
+};
+
+} // namespace etscope::gapui
