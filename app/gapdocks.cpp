@@ -66,10 +66,18 @@ void GapDocks::showRow(int blockIndex, int eventIndex)
         }
 }
 
+const analysis::GapTable *GapDocks::activeTable() const
+{
+    return m_tables && !m_tables->tables.empty() ? &m_tables->tables.front() : nullptr;
+}
+
 void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
+    const bool had = m_tables != nullptr;
     m_tables.reset();
+    if (had)
+        Q_EMIT tablesChanged();
     m_heatmap->setTables({});
     m_heatmapDock->hide();
     m_triageDock->hide();
@@ -143,6 +151,7 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
         tables->tables.push_back(std::move(table.value()));
     }
     m_tables = tables;
+    Q_EMIT tablesChanged();
     m_heatmap->setTables(tables->tables);
     m_triage->setData(*m_session, tables->tables.front());
     m_heatmapDock->show();

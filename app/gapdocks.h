@@ -11,6 +11,9 @@ class QAction;
 class QDockWidget;
 
 namespace etscope {
+namespace analysis {
+struct GapTable;
+}
 
 class MainWindow;
 namespace gapui {
@@ -35,6 +38,11 @@ public:
     gapui::GapHeatmapWidget *heatmap() const { return m_heatmap; }
     gapui::DelegateTriageView *triage() const { return m_triage; }
     gapui::CompareResultsChart *compareChart() const { return m_compare; }
+    // The gap table of the active reference (first metric), or null; see tablesChanged().
+    const analysis::GapTable *activeTable() const;
+
+Q_SIGNALS:
+    void tablesChanged();
 
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);

@@ -1,6 +1,13 @@
 #include "mainwindow.h"
 #ifdef ETSCOPE_HAVE_GAPUI
 #include "gapdocks.h"
+#define GAP_OR_NULL gap
+#else
+#define GAP_OR_NULL nullptr
+#endif
+#ifdef ETSCOPE_HAVE_GRAPHUI
+#include "graphdock.h"
+#include "graphview.h"
 #endif
 
 #include "etdump/etdumpfile.h"
@@ -29,6 +36,9 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
 #ifdef ETSCOPE_HAVE_GAPUI
     auto *gap = new etscope::GapDocks(&window);
 #endif
+#ifdef ETSCOPE_HAVE_GRAPHUI
+    auto *graphDock = new etscope::GraphDock(&window, GAP_OR_NULL);
+#endif
     if (auto t = etscope::parseTimeScale(unit.toStdString()))
         window.setTargetUnit(*t);
     window.resize(1600, 1000);
@@ -50,6 +60,9 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
         std::fprintf(stderr, "etscope: no event named '%s' in %s\n", qPrintable(select), qPrintable(files.join(QStringLiteral(", "))));
         return 1;
     }
+#ifdef ETSCOPE_HAVE_GRAPHUI
+    graphDock->view()->waitForLayout(); // the graph lays out in the background
+#endif
     QApplication::processEvents();
     const QPixmap pixmap = window.grab();
     QSaveFile file(out);
@@ -125,6 +138,9 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
             Q_UNUSED(window)
         }, Qt::SingleShotConnection);
+#endif
+#ifdef ETSCOPE_HAVE_GRAPHUI
+    new etscope::GraphDock(&window, GAP_OR_NULL);
 #endif
     if (auto t = etscope::parseTimeScale(parser.value(unit).toStdString()))
         window.setTargetUnit(*t);

@@ -25,7 +25,7 @@ GVC_t *context()
     return gvc;
 }
 
-constexpr double kCharWidth = 6.0; // points per character at the 10 pt label font
+constexpr double kCharWidth = 7.0; // points per character of the bold 11 px label font (Qt and SVG)
 constexpr double kLineHeight = 13.0;
 
 std::string lastComponent(const std::string &type)
@@ -93,7 +93,7 @@ void build(BuiltGraph &b, const ProgramGraph &g, const VisibleGraph &v, const Co
         set(s, "label", escapeLabel(clusterLabel(g, c)));
         set(s, "labeljust", "l");
         set(s, "fontname", "Helvetica");
-        set(s, "fontsize", "10");
+        set(s, "fontsize", "13"); // reserves room for the GUI's label font too
         const bool partition = grp.kind == Group::Kind::Partition;
         set(s, "style", partition ? "rounded,filled,bold" : "rounded,filled");
         set(s, "fillcolor", partition ? "#eef3fb" : (grp.depth % 2 ? "#f7f7f7" : "#fcfcfc"));
@@ -187,7 +187,7 @@ std::string clusterLabel(const ProgramGraph &g, int group)
 {
     const Group &grp = g.groups()[std::size_t(group)];
     if (grp.kind == Group::Kind::Partition)
-        return fmt::format("{} (delegated, {} ops)", grp.label, grp.totalOps);
+        return fmt::format("{} · delegated · {} ops", grp.label, grp.totalOps);
     return fmt::format("{} : {}", grp.label, lastComponent(grp.type));
 }
 

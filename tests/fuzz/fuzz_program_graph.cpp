@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         const graph::OverlayData d = graph::overlayFromEvents(*g, {});
         for (int pass = 0; pass < 2; ++pass) {
             const graph::VisibleGraph v = graph::visibleGraph(*g, st);
-            for (graph::Overlay ov : {graph::Overlay::Latency, graph::Overlay::OpType, graph::Overlay::Backend})
+            for (graph::Overlay ov : { graph::Overlay::Latency, graph::Overlay::OpType, graph::Overlay::Backend })
                 (void)graph::colorItems(*g, v, d, ov);
             st.expandAll();
         }

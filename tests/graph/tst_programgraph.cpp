@@ -234,7 +234,8 @@ private slots:
         std::vector<std::int64_t> handles;
         for (const EventBlock &b : s->blocks)
             for (const Event &e : b.events)
-                if (e.perfData && e.debugHandles && !e.isOperatorCall() && !e.isFramework() && e.perfData->avg > slowest) {
+                if (e.perfData && e.debugHandles && !e.isOperatorCall() && !e.isFramework()
+                    && e.perfData->avg > slowest) {
                     slowest = e.perfData->avg;
                     handles = *e.debugHandles;
                 }
