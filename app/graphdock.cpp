@@ -1,5 +1,6 @@
 #include "graphdock.h"
 
+#include "etrecord/etrecord.h"
 #include "eventfilterproxy.h"
 #include "eventtreemodel.h"
 #include "graph/programgraph.h"
@@ -36,6 +37,7 @@ GraphDock::GraphDock(MainWindow *window, GapDocks *gap)
     connect(window, &MainWindow::sessionChanged, this, &GraphDock::onSessionChanged);
     connect(m_view, &GraphView::nodeClicked, this, &GraphDock::onNodeClicked);
     connect(m_view, &GraphView::groupClicked, this, &GraphDock::onGroupClicked);
+    connect(m_view, &GraphView::programRequested, this, &GraphDock::showProgram);
     connect(window->treeView()->selectionModel(), &QItemSelectionModel::currentChanged, this,
         [this](const QModelIndex &current) {
             if (m_selecting || !current.isValid())
@@ -59,13 +61,32 @@ void GraphDock::onSessionChanged(std::shared_ptr<const Session> session)
         m_view->clear(tr("Open an ETRecord with the ETDump to see the program graph."));
         return;
     }
-    auto g = graph::ProgramGraph::build(m_session->etrecord);
+    showProgram({}, false);
+}
+
+void GraphDock::showProgram(const QString &entry, bool placeholders)
+{
+    if (!m_session || !m_session->etrecord)
+        return;
+    graph::BuildOptions opts;
+    opts.entry = entry.toStdString();
+    opts.showPlaceholders = placeholders;
+    auto g = graph::ProgramGraph::build(m_session->etrecord, opts);
     if (!g) {
         m_view->clear(QString::fromStdString(g.error().message()));
         return;
     }
     m_graph = std::make_shared<const graph::ProgramGraph>(std::move(g.value()));
+    // Edge program first (the default), then every other program entry of the file.
+    QStringList entries { QString::fromStdString(m_graph->entryName()) };
+    for (const ETRecordProgram &p : m_session->etrecord->programs())
+        if (!entries.contains(QString::fromStdString(p.entryName)))
+            entries << QString::fromStdString(p.entryName);
+    if (const ETRecordProgram *edge = m_session->etrecord->edgeProgram())
+        if (const qsizetype i = entries.indexOf(QString::fromStdString(edge->entryName)); i > 0)
+            entries.move(i, 0);
     m_view->setGraph(m_graph, graph::overlayFromEvents(*m_graph, m_session->blocks));
+    m_view->setProgramChoices(entries, QString::fromStdString(m_graph->entryName()), placeholders);
     onGapChanged();
 }
 

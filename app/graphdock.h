@@ -31,6 +31,7 @@ public:
 
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
+    void showProgram(const QString &entry, bool placeholders);
     void onGapChanged();
     void onNodeClicked(int opNode);
     void onGroupClicked(int group);

@@ -205,6 +205,20 @@ private slots:
         QVERIFY(QFile(dir.filePath(QStringLiteral("g.svg"))).size() > 1000);
     }
 
+    void inputsOnRequest()
+    {
+        const std::size_t ops = view()->programGraph()->operatorCount();
+        QCOMPARE(view()->programGraph()->nodes().size(), ops); // inputs folded by default
+        Q_EMIT view()->programRequested(QString::fromStdString(view()->programGraph()->entryName()), true);
+        QVERIFY(view()->waitForLayout());
+        QCOMPARE(view()->programGraph()->operatorCount(), ops);
+        // x and the 10 weights/biases of the XNNPACK MLP become nodes of their own.
+        QCOMPARE(view()->programGraph()->nodes().size(), ops + 11);
+        Q_EMIT view()->programRequested(QString::fromStdString(view()->programGraph()->entryName()), false);
+        QVERIFY(view()->waitForLayout());
+        QCOMPARE(view()->programGraph()->nodes().size(), ops);
+    }
+
     void screenshot()
     {
         const QString out = qEnvironmentVariable("ETSCOPE_GRAPH_SCREENSHOT");

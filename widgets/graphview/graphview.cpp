@@ -390,6 +390,18 @@ GraphView::GraphView(QWidget *parent)
     connect(m_overlayBox, &QComboBox::currentIndexChanged, this,
         [this](int i) { setOverlay(graph::Overlay(m_overlayBox->itemData(i).toInt())); });
 
+    m_programBox = new QComboBox;
+    m_programBox->setToolTip(tr("Program of the ETRecord to draw"));
+    m_programBox->hide();
+    m_inputsButton = new QToolButton;
+    m_inputsButton->setText(tr("Inputs"));
+    m_inputsButton->setToolTip(tr("Draw graph inputs and weights as their own nodes"));
+    m_inputsButton->setCheckable(true);
+    m_inputsButton->setAutoRaise(true);
+    auto request = [this] { Q_EMIT programRequested(m_programBox->currentText(), m_inputsButton->isChecked()); };
+    connect(m_programBox, &QComboBox::activated, this, request);
+    connect(m_inputsButton, &QToolButton::toggled, this, request);
+
     m_search = new QLineEdit;
     m_search->setPlaceholderText(tr("Find node or module…"));
     m_search->setClearButtonEnabled(true);
@@ -437,6 +449,8 @@ GraphView::GraphView(QWidget *parent)
     bar->setContentsMargins(4, 2, 4, 2);
     bar->addWidget(new QLabel(tr("Overlay:")));
     bar->addWidget(m_overlayBox);
+    bar->addWidget(m_programBox);
+    bar->addWidget(m_inputsButton);
     bar->addWidget(m_search);
     bar->addWidget(fitButton);
     bar->addWidget(expand);
@@ -530,6 +544,16 @@ void GraphView::setOverlayData(graph::OverlayData data)
 {
     m_data = std::move(data);
     recolor();
+}
+
+void GraphView::setProgramChoices(const QStringList &entries, const QString &current, bool placeholders)
+{
+    const QSignalBlocker a(m_programBox), b(m_inputsButton);
+    m_programBox->clear();
+    m_programBox->addItems(entries);
+    m_programBox->setCurrentText(current);
+    m_programBox->setVisible(entries.size() > 1);
+    m_inputsButton->setChecked(placeholders);
 }
 
 void GraphView::setOverlay(graph::Overlay o)

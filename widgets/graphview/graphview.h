@@ -39,6 +39,9 @@ public:
     void setOverlayData(graph::OverlayData data); // same graph, new numbers (e.g. a gap table)
     void clear(const QString &message);
     void setOverlay(graph::Overlay o);
+    // Program entries offered in the toolbar (Edge program first); programRequested() asks the
+    // owner to rebuild the graph for another entry or with graph inputs drawn as nodes.
+    void setProgramChoices(const QStringList &entries, const QString &current, bool placeholders);
     graph::Overlay overlay() const { return m_overlay; }
 
     // Selects and centres the node of this event (expanding its modules when needed).
@@ -76,6 +79,7 @@ Q_SIGNALS:
     void nodeClicked(int opNode);
     void groupClicked(int group);
     void layoutFinished();
+    void programRequested(const QString &entry, bool placeholders);
 
 private:
     friend class GraphCanvas;
@@ -109,6 +113,8 @@ private:
     QGraphicsScene *m_scene = nullptr;
     GraphLegend *m_legend = nullptr;
     QComboBox *m_overlayBox = nullptr;
+    QComboBox *m_programBox = nullptr;
+    QToolButton *m_inputsButton = nullptr;
     QLineEdit *m_search = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_info = nullptr;
