@@ -138,6 +138,11 @@ void GapDocks::showRow(int blockIndex, int eventIndex)
         }
 }
 
+const analysis::GapTable *GapDocks::activeTable() const
+{
+    return m_tables && !m_tables->tables.empty() ? &m_tables->current(m_isolated).front() : nullptr;
+}
+
 void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
 {
     cancelEvaluator();
@@ -146,6 +151,7 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
     const bool sameRun = m_session && session && m_session->inputs.etdump == session->inputs.etdump
         && m_session->inputs.debugBuffer == session->inputs.debugBuffer;
     m_session = std::move(session);
+    const bool had = m_tables != nullptr;
     if (sameRun && !m_referenceFiles.isEmpty()) {
         const int block = m_tensorBlock, event = m_tensorEvent;
         const bool tensorShown = m_tensorDock->isVisible();
@@ -173,6 +179,8 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
     m_warnings.clear();
     m_tensorBlock = m_tensorEvent = -1;
     m_tables.reset();
+    if (had)
+        Q_EMIT tablesChanged();
     m_heatmap->setTables({});
     m_trend->setTables({}, {});
     m_trendDock->hide();
@@ -371,6 +379,7 @@ void GapDocks::showTables()
 {
     if (!m_tables || !m_session || m_tables->tables.empty())
         return;
+    Q_EMIT tablesChanged();
     const auto &tables = m_tables->current(m_isolated);
     m_heatmap->setTables(tables);
     m_heatmap->resize(m_heatmap->sizeHint());

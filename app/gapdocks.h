@@ -21,6 +21,9 @@ class QProgressDialog;
 class QRadioButton;
 
 namespace etscope {
+namespace analysis {
+struct GapTable;
+}
 
 class MainWindow;
 namespace gapui {
@@ -68,8 +71,13 @@ public:
         return m_trend;
     }
 
+    // The gap table of the active reference (first metric; accumulated or isolated as
+    // switched), or null; see tablesChanged().
+    const analysis::GapTable *activeTable() const;
+
 signals:
     void evaluatorFinished(bool ok, const QString &message);
+    void tablesChanged();
 
 public:
     gapui::GapHeatmapWidget *heatmap() const

@@ -2,6 +2,13 @@
 #include "theme.h"
 #ifdef ETSCOPE_HAVE_GAPUI
 #include "gapdocks.h"
+#define GAP_OR_NULL gap
+#else
+#define GAP_OR_NULL nullptr
+#endif
+#ifdef ETSCOPE_HAVE_GRAPHUI
+#include "graphdock.h"
+#include "graphview.h"
 #endif
 #ifdef ETSCOPE_HAVE_COMPAREUI
 #include "comparedocks.h"
@@ -37,6 +44,9 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
 #endif
 #ifdef ETSCOPE_HAVE_COMPAREUI
     auto *cmp = new etscope::CompareDocks(&window);
+#endif
+#ifdef ETSCOPE_HAVE_GRAPHUI
+    auto *graphDock = new etscope::GraphDock(&window, GAP_OR_NULL);
 #endif
     if (auto t = etscope::parseTimeScale(unit.toStdString()))
         window.setTargetUnit(*t);
@@ -79,6 +89,9 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     }
 #else
     Q_UNUSED(compare)
+#endif
+#ifdef ETSCOPE_HAVE_GRAPHUI
+    graphDock->view()->waitForLayout(); // the graph lays out in the background
 #endif
     QApplication::processEvents();
     const QPixmap pixmap = target->grab();
@@ -165,6 +178,9 @@ int main(int argc, char **argv)
 #endif
 #ifdef ETSCOPE_HAVE_COMPAREUI
     auto *cmp = new etscope::CompareDocks(&window);
+#endif
+#ifdef ETSCOPE_HAVE_GRAPHUI
+    new etscope::GraphDock(&window, GAP_OR_NULL);
 #endif
     if (auto t = etscope::parseTimeScale(parser.value(unit).toStdString()))
         window.setTargetUnit(*t);

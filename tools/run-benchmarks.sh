@@ -96,6 +96,23 @@ for b in bench_etrecord bench_gap bench_treesort; do
     fi
 done
 
+# Graph view: a ~5,000-node 24-layer transformer ETRecord, generated once with Debian's
+# python3-torch (skipped when torch is not installed).
+graph_exe=$(find "$build" -type f -name bench_graph -perm -u+x 2>/dev/null | head -n1)
+graph_rec=$data/transformer24_etrecord.bin
+if [ -n "$graph_exe" ]; then
+    if [ ! -s "$graph_rec" ]; then
+        /usr/bin/python3 "$src/tests/tools/gen_bench_graph.py" "$graph_rec" >&2 || rm -f "$graph_rec"
+    fi
+    if [ -s "$graph_rec" ]; then
+        add "bench_graph" "$runs" "$graph_exe" "$graph_rec" 1
+        view_exe=$(find "$build" -type f -name bench_graphview -perm -u+x 2>/dev/null | head -n1)
+        [ -z "$view_exe" ] || add "bench_graphview (GUI)" "$runs" "$view_exe" "$graph_rec"
+    elif [ -z "${BENCH_FILTER:-}" ]; then
+        rows+=("bench_graph|no torch to generate the ETRecord|-|-")
+    fi
+fi
+
 size=$(stat -c %s "$etdump")
 echo
 echo "etscope benchmarks: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -m), Release, $runs runs each"

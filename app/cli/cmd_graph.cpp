@@ -1,6 +1,15 @@
 // `graph`: one line per node of an ETRecord program (node, op, output shape, debug handle,
-// module path, source location), or the ETRecord's entry listing with --entries.
+// module path, source location), the ETRecord's entry listing with --entries, or with --svg the
+// picture the GUI's graph view draws (Graphviz SVG, overlays from an ETDump / reference).
 #include "command.h"
+
+#ifdef ETSCOPE_HAVE_GRAPH
+#include "analysis/numericgap.h"
+#include "analysis/referenceset.h"
+#include "etrecord/etrecordsupport.h"
+#include "graph/graphlayout.h"
+#include "graph/programgraph.h"
+#endif
 
 #include "etrecord/etrecord.h"
 #include "etrecord/modulestack.h"
@@ -15,7 +24,98 @@ namespace {
 struct GraphArgs {
     std::string etrecord, method = "forward", entry, output;
     bool entries = false;
+    std::string svg, overlay, etdump, debugBuffer, metric = "MSE";
+    std::vector<std::string> expand;
+    bool placeholders = false;
+    double threshold = 0;
+#ifdef ETSCOPE_HAVE_GRAPH
+    analysis::ReferenceInputs ref;
+#endif
 };
+
+#ifdef ETSCOPE_HAVE_GRAPH
+int writeSvg(GraphArgs &a, const CLI::Option *thresholdOpt)
+{
+    installETRecordSupport();
+    auto rec = readETRecord(a.etrecord);
+    if (!rec)
+        return reportError(rec.error());
+    graph::BuildOptions bo;
+    bo.method = a.method;
+    bo.entry = a.entry;
+    bo.showPlaceholders = a.placeholders;
+    auto g = graph::ProgramGraph::build(*rec, bo);
+    if (!g)
+        return reportError(g.error());
+    graph::Overlay overlay = graph::Overlay::None;
+    if (!a.overlay.empty()) {
+        auto o = graph::parseOverlay(a.overlay);
+        if (!o)
+            return reportError(makeError(ErrorCode::InvalidArgument, "",
+                fmt::format("unknown overlay '{}' (latency, gap, optype, backend, none)", a.overlay)));
+        overlay = *o;
+    } else {
+        overlay = !a.etdump.empty() ? graph::Overlay::Latency : graph::Overlay::Backend;
+    }
+    graph::OverlayData data = graph::overlayFromEvents(*g, {});
+    std::shared_ptr<const Session> session;
+    if (!a.etdump.empty()) {
+        InputOptions in;
+        in.etdump = a.etdump;
+        in.debugBuffer = a.debugBuffer;
+        in.etrecord = a.etrecord;
+        session = loadOrReport(in);
+        if (!session)
+            return 1;
+        data = graph::overlayFromEvents(*g, session->blocks);
+    }
+    if (overlay == graph::Overlay::Latency && !session)
+        return reportError(makeError(ErrorCode::InvalidArgument, a.etrecord, "--overlay latency needs --etdump"));
+    if (overlay == graph::Overlay::Gap) {
+        if (!session || !session->debugBuffer)
+            return reportError(
+                makeError(ErrorCode::InvalidArgument, a.etrecord, "--overlay gap needs --etdump and --debug-buffer"));
+        if (a.ref.etdump.empty() && a.ref.aotOutputs.empty())
+            return reportError(makeError(ErrorCode::InvalidArgument, "",
+                "--overlay gap needs --reference-etdump (+ --reference-debug-buffer) or --aot-outputs"));
+        if (!a.ref.etdump.empty() && a.ref.etrecord.empty())
+            a.ref.etrecord = a.etrecord;
+        auto metric = analysis::parseMetric(a.metric);
+        if (!metric)
+            return reportError(makeError(ErrorCode::InvalidArgument, "", fmt::format("unknown metric '{}'", a.metric)));
+        auto ref = analysis::loadReference(a.ref);
+        if (!ref)
+            return reportError(ref.error());
+        analysis::GapOptions opts;
+        opts.metric = *metric;
+        auto table = analysis::computeNumericGap(*session, *ref, opts);
+        if (!table)
+            return reportError(table.error());
+        graph::addGap(data, *g, session->blocks, *table,
+            thresholdOpt->count() > 0 ? std::optional<double>(a.threshold) : std::nullopt);
+    }
+    graph::ExpansionState state(*g);
+    for (const std::string &e : a.expand) {
+        if (e == "all") {
+            state.expandAll();
+            continue;
+        }
+        const int grp = g->findGroup(e);
+        if (grp < 0)
+            return reportError(
+                makeError(ErrorCode::InvalidArgument, a.etrecord, fmt::format("no module or partition '{}'", e)));
+        state.reveal(*g, grp, true);
+    }
+    const graph::VisibleGraph v = graph::visibleGraph(*g, state);
+    const graph::Coloring colors = graph::colorItems(*g, v, data, overlay);
+    auto svg = graph::renderSvg(*g, v, colors);
+    if (!svg)
+        return reportError(svg.error());
+    if (auto s = writeOutput(a.svg, *svg); !s)
+        return reportError(s.error());
+    return 0;
+}
+#endif
 
 std::string outputShapes(const ExportedProgram &p, const GraphNode &n)
 {
@@ -58,7 +158,36 @@ const Registration graph(
         sub.add_option("--entry", a->entry, "Program entry instead, e.g. exported_program or aten_dialect_output/forward");
         sub.add_flag("--entries", a->entries, "List the ETRecord's entries and their kinds instead");
         sub.add_option("--output,-o", a->output, "Write to this file instead of stdout");
-        return std::function<int()>([a] {
+#ifdef ETSCOPE_HAVE_GRAPH
+        sub.add_option("--svg", a->svg, "Draw the graph (Graphviz SVG) to this file instead, as the GUI's graph view");
+        sub.add_option("--overlay", a->overlay,
+            "With --svg: latency, gap, optype, backend or none "
+            "(default: latency with --etdump, else backend)");
+        sub.add_option(
+            "--expand", a->expand, "With --svg: expand these modules / partitions (dotted path or key), or 'all'");
+        sub.add_flag("--placeholders", a->placeholders, "With --svg: draw graph inputs and weights as nodes");
+        sub.add_option("--etdump,-e", a->etdump, "ETDump of a run (latency overlay)");
+        sub.add_option("--debug-buffer,-b", a->debugBuffer, "Debug buffer of that run (gap overlay)");
+        sub.add_option("--reference-etdump", a->ref.etdump, "Gap overlay: ETDump of the reference run");
+        sub.add_option(
+            "--reference-debug-buffer", a->ref.debugBuffer, "Gap overlay: debug buffer of the reference run");
+        sub.add_option(
+            "--reference-etrecord", a->ref.etrecord, "Gap overlay: ETRecord of the reference run (default: this one)");
+        sub.add_option("--aot-outputs", a->ref.aotOutputs, "Gap overlay: torch.save'd AOT intermediate outputs");
+        sub.add_option("--metric", a->metric, "Gap overlay metric: MSE, L1, SNR, COSINE, MAXABS or MAXREL")
+            ->capture_default_str();
+        auto *th = sub.add_option("--threshold", a->threshold, "Gap overlay: gaps worse than this get warm colours");
+#endif
+        return std::function<int()>([a
+#ifdef ETSCOPE_HAVE_GRAPH
+                                        ,
+                                        th
+#endif
+        ] {
+#ifdef ETSCOPE_HAVE_GRAPH
+            if (!a->svg.empty())
+                return writeSvg(*a, th);
+#endif
             auto rec = readETRecord(a->etrecord);
             if (!rec)
                 return reportError(rec.error());

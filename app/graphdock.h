@@ -1,0 +1,49 @@
+#pragma once
+
+#include "session/session.h"
+
+#include <QObject>
+
+#include <memory>
+
+class QDockWidget;
+
+namespace etscope {
+
+class GapDocks;
+class GraphView;
+class MainWindow;
+namespace graph {
+class ProgramGraph;
+}
+
+// The "Graph" dock: the session's ETRecord program drawn by GraphView, with the latency of the
+// linked events and, once a reference is chosen in GapDocks, the numeric gap. Selection is
+// shared: a click on a node selects its events in the tree (details show its stack trace and
+// source); selecting an event anywhere (tree, heatmap, charts) centres the graph on its node.
+class GraphDock : public QObject
+{
+    Q_OBJECT
+public:
+    GraphDock(MainWindow *window, GapDocks *gap = nullptr);
+    GraphView *view() const { return m_view; }
+    QDockWidget *dock() const { return m_dock; }
+
+private:
+    void onSessionChanged(std::shared_ptr<const Session> session);
+    void showProgram(const QString &entry, bool placeholders);
+    void onGapChanged();
+    void onNodeClicked(int opNode);
+    void onGroupClicked(int group);
+    void selectEvents(const std::vector<std::pair<int, int>> &events);
+
+    MainWindow *m_window;
+    GapDocks *m_gap;
+    GraphView *m_view = nullptr;
+    QDockWidget *m_dock = nullptr;
+    std::shared_ptr<const Session> m_session;
+    std::shared_ptr<const graph::ProgramGraph> m_graph;
+    bool m_selecting = false; // our own selection must not re-centre the graph
+};
+
+} // namespace etscope

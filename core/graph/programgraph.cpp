@@ -1,0 +1,412 @@
+#include "graph/programgraph.h"
+
+#include "analysis/comparator.h"
+#include "analysis/numericgap.h"
+#include "etrecord/modulestack.h"
+#include "events/event.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+namespace etscope::graph {
+
+namespace {
+
+// "aten.addmm.default" -> "addmm", "aten._softmax.default" -> "_softmax".
+std::string shortOpName(const std::string &op)
+{
+    std::string s = op;
+    if (s.starts_with("aten."))
+        s = s.substr(5);
+    if (auto dot = s.rfind('.'); dot != std::string::npos && dot > 0)
+        s = s.substr(0, dot);
+    return s.empty() ? op : s;
+}
+
+std::string shapes(const ExportedProgram &p, const std::vector<std::string> &tensors)
+{
+    std::string out;
+    for (const std::string &t : tensors) {
+        if (t.find("_unused_") != std::string::npos)
+            continue;
+        const TensorMetaInfo *m = p.tensor(t);
+        if (!m)
+            continue;
+        if (!out.empty())
+            out += " ";
+        out += m->shapeText();
+    }
+    return out;
+}
+
+} // namespace
+
+std::size_t ProgramGraph::operatorCount() const
+{
+    return std::size_t(std::count_if(m_nodes.begin(), m_nodes.end(), [](const OpNode &n) { return !n.placeholder; }));
+}
+
+int ProgramGraph::findNode(const std::string &name) const
+{
+    auto it = m_byName.find(name);
+    if (it == m_byName.end() && name.ends_with('_')) // the Inspector's spelling
+        it = m_byName.find(name.substr(0, name.size() - 1));
+    return it == m_byName.end() ? -1 : it->second;
+}
+
+int ProgramGraph::findGroup(const std::string &k) const
+{
+    for (std::size_t i = 1; i < m_groups.size(); ++i)
+        if (m_groups[i].key == k || m_groups[i].label == k)
+            return int(i);
+    return -1;
+}
+
+std::vector<int> ProgramGraph::ancestry(int group) const
+{
+    std::vector<int> out;
+    for (int g = group; g > 0; g = m_groups[std::size_t(g)].parent)
+        out.push_back(g);
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+std::vector<int> ProgramGraph::nodesForHandle(std::int64_t handle) const
+{
+    std::vector<int> out;
+    auto [a, b] = m_byHandle.equal_range(handle);
+    for (auto it = a; it != b; ++it)
+        out.push_back(it->second);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+Result<ProgramGraph> ProgramGraph::build(std::shared_ptr<const ETRecord> record, const BuildOptions &opts)
+{
+    if (!record)
+        return makeError(ErrorCode::InvalidArgument, "", "no ETRecord");
+    const ETRecordProgram *prog = opts.entry.empty() ? record->edgeProgram(opts.method) : record->program(opts.entry);
+    if (!prog || !prog->program) {
+        std::string names;
+        for (const ETRecordProgram &q : record->programs())
+            names += (names.empty() ? "" : ", ") + q.entryName;
+        return makeError(ErrorCode::InvalidArgument, record->path(),
+            fmt::format("no program {}; available: {}",
+                opts.entry.empty() ? "for method '" + opts.method + "'" : "'" + opts.entry + "'",
+                names.empty() ? "none" : names));
+    }
+    ProgramGraph g;
+    g.m_record = record;
+    g.m_entry = prog->entryName;
+    const ExportedProgram &ep = *prog->program;
+    g.m_groups.push_back(Group { Group::Kind::Program, "", prog->entryName, "", -1, 0, {}, {}, 0 });
+
+    // Delegated partitions: delegate instructions and the handles they cover.
+    std::map<std::int64_t, int> partitionOfHandle;
+    if (const ETRecordMethodMaps *maps = record->methodMaps(prog->method.empty() ? opts.method : prog->method)) {
+        for (const auto &[instr, d] : maps->delegates) {
+            Partition p;
+            p.instructionId = instr;
+            p.backend = d.backendName.empty() ? "delegate" : d.backendName;
+            if (auto it = maps->debugHandles.find(instr); it != maps->debugHandles.end())
+                p.handles = it->second.handles;
+            std::sort(p.handles.begin(), p.handles.end());
+            p.handles.erase(std::unique(p.handles.begin(), p.handles.end()), p.handles.end());
+            for (std::int64_t h : p.handles)
+                partitionOfHandle.emplace(h, int(g.m_partitions.size()));
+            g.m_partitions.push_back(std::move(p));
+        }
+    }
+
+    // Placeholders (graph inputs), by tensor name.
+    std::unordered_map<std::string, int> placeholderNode;
+    std::unordered_set<std::string> placeholderNames;
+    for (const GraphArgument &a : ep.inputs)
+        for (const std::string &t : a.tensorNames)
+            placeholderNames.insert(t);
+    auto placeholder = [&](const std::string &t) {
+        if (auto it = placeholderNode.find(t); it != placeholderNode.end())
+            return it->second;
+        OpNode n;
+        n.name = t;
+        n.placeholder = true;
+        n.opName = n.shortOp = "input";
+        for (const SignatureSpec &s : ep.inputSpecs)
+            if (s.argName == t)
+                n.shortOp = n.opName = s.kind;
+        n.shape = shapes(ep, { t });
+        const int idx = int(g.m_nodes.size());
+        g.m_nodes.push_back(std::move(n));
+        g.m_groups[0].nodes.push_back(idx);
+        placeholderNode.emplace(t, idx);
+        return idx;
+    };
+
+    std::unordered_map<std::string, int> producer; // tensor -> OpNode
+    std::unordered_set<std::string> allocated;
+    std::set<std::pair<int, int>> seenEdges;
+    std::map<std::pair<int, std::string>, int> childGroup; // (parent, key) -> group
+    auto groupFor
+        = [&](int parent, Group::Kind kind, const std::string &key, const std::string &label, const std::string &type) {
+              auto [it, fresh] = childGroup.emplace(std::make_pair(parent, key), int(g.m_groups.size()));
+              if (fresh) {
+                  Group grp { kind, key, label, type, parent, g.m_groups[std::size_t(parent)].depth + 1, {}, {}, 0 };
+                  g.m_groups.push_back(std::move(grp));
+                  g.m_groups[std::size_t(parent)].children.push_back(it->second);
+              }
+              return it->second;
+          };
+
+    for (const GraphNode &gn : ep.nodes) {
+        if (gn.isMemoryAlloc()) {
+            for (const GraphArgument &o : gn.outputs)
+                for (const std::string &t : o.tensorNames)
+                    allocated.insert(t);
+            continue;
+        }
+        if (gn.isGetItem()) { // folded into the node whose output it picks
+            int src = -1;
+            for (const NamedArgument &in : gn.inputs)
+                for (const std::string &t : in.arg.tensorNames)
+                    if (auto it = producer.find(t); it != producer.end() && src < 0)
+                        src = it->second;
+            if (src >= 0)
+                for (const GraphArgument &o : gn.outputs)
+                    for (const std::string &t : o.tensorNames)
+                        producer.emplace(t, src);
+            continue;
+        }
+        OpNode n;
+        n.name = gn.name;
+        n.opName = gn.opName;
+        n.shortOp = shortOpName(gn.opName);
+        n.debugHandle = gn.debugHandle;
+        n.source = &gn;
+        std::vector<std::string> outs;
+        for (const GraphArgument &o : gn.outputs)
+            outs.insert(outs.end(), o.tensorNames.begin(), o.tensorNames.end());
+        n.shape = shapes(ep, outs);
+        const int idx = int(g.m_nodes.size());
+        if (gn.debugHandle)
+            if (auto it = partitionOfHandle.find(*gn.debugHandle); it != partitionOfHandle.end())
+                n.partition = it->second;
+
+        int grp = 0;
+        if (n.partition >= 0) {
+            Partition &p = g.m_partitions[std::size_t(n.partition)];
+            grp = groupFor(0, Group::Kind::Partition, fmt::format("partition:{}", p.instructionId),
+                fmt::format("{} #{}", p.backend, n.partition), p.backend);
+            p.group = grp;
+            p.nodes.push_back(idx);
+        }
+        if (gn.moduleStack)
+            for (const ModuleFrame &f : *gn.moduleStack) {
+                std::string label = normalizeModulePath(f.path);
+                grp = groupFor(grp, Group::Kind::Module, f.key, label.empty() ? f.key : label, f.type);
+            }
+        n.group = grp;
+        g.m_groups[std::size_t(grp)].nodes.push_back(idx);
+
+        for (const NamedArgument &in : gn.inputs)
+            for (const std::string &t : in.arg.tensorNames) {
+                int from = -1;
+                if (auto it = producer.find(t); it != producer.end())
+                    from = it->second;
+                else if (placeholderNames.count(t)) {
+                    if (opts.showPlaceholders)
+                        from = placeholder(t);
+                    else if (std::find(n.collapsedInputs.begin(), n.collapsedInputs.end(), t)
+                        == n.collapsedInputs.end())
+                        n.collapsedInputs.push_back(t);
+                }
+                if (from >= 0 && seenEdges.emplace(from, idx).second)
+                    g.m_edges.push_back({ from, idx });
+            }
+        for (const std::string &t : outs)
+            producer.emplace(t, idx);
+        g.m_byName.emplace(n.name, idx);
+        if (n.debugHandle)
+            g.m_byHandle.emplace(*n.debugHandle, idx);
+        g.m_nodes.push_back(std::move(n));
+    }
+    for (auto &[name, idx] : placeholderNode)
+        g.m_byName.emplace(name, idx);
+
+    // Operator counts per subtree (children come after their parents).
+    for (std::size_t i = g.m_groups.size(); i-- > 0;) {
+        Group &grp = g.m_groups[i];
+        for (int n : grp.nodes)
+            grp.totalOps += g.m_nodes[std::size_t(n)].placeholder ? 0 : 1;
+        if (grp.parent >= 0)
+            g.m_groups[std::size_t(grp.parent)].totalOps += grp.totalOps;
+    }
+    return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+ExpansionState::ExpansionState(const ProgramGraph &g)
+{
+    for (const Group &grp : g.groups()) {
+        m_kinds.push_back(grp.kind);
+        m_open.push_back(grp.kind != Group::Kind::Module);
+    }
+}
+
+void ExpansionState::setExpanded(int group, bool on)
+{
+    if (group > 0 && group < int(m_open.size()))
+        m_open[std::size_t(group)] = on;
+}
+
+void ExpansionState::expandAll()
+{
+    std::fill(m_open.begin(), m_open.end(), 1);
+}
+
+void ExpansionState::collapseAll()
+{
+    for (std::size_t i = 1; i < m_open.size(); ++i)
+        m_open[i] = m_kinds[i] != Group::Kind::Module;
+}
+
+void ExpansionState::reveal(const ProgramGraph &g, int group, bool self)
+{
+    for (int a : g.ancestry(group))
+        if (a != group || self)
+            setExpanded(a, true);
+}
+
+std::string VisibleGraph::itemName(const ProgramGraph &g, int item) const
+{
+    const VisibleItem &it = items[std::size_t(item)];
+    if (it.kind == VisibleItem::Kind::Op)
+        return g.nodes()[std::size_t(it.index)].name;
+    const Group &grp = g.groups()[std::size_t(it.index)];
+    return (grp.kind == Group::Kind::Partition ? "partition:" : "module:") + grp.label
+        + (grp.kind == Group::Kind::Module ? "" : "");
+}
+
+VisibleGraph visibleGraph(const ProgramGraph &g, const ExpansionState &state)
+{
+    const auto &groups = g.groups();
+    std::vector<int> collapsedAt(groups.size(), -1); // outermost collapsed group at or above
+    for (std::size_t i = 1; i < groups.size(); ++i) {
+        const int parent = groups[i].parent;
+        collapsedAt[i] = parent > 0 && collapsedAt[std::size_t(parent)] >= 0 ? collapsedAt[std::size_t(parent)]
+            : state.expanded(int(i))                                         ? -1
+                                                                             : int(i);
+    }
+    VisibleGraph v;
+    v.itemOfNode.assign(g.nodes().size(), -1);
+    v.itemOfGroup.assign(groups.size(), -1);
+    for (std::size_t n = 0; n < g.nodes().size(); ++n) {
+        const int grp = g.nodes()[n].group;
+        const int c = collapsedAt[std::size_t(grp)];
+        if (c < 0) {
+            v.itemOfNode[n] = int(v.items.size());
+            v.items.push_back({ VisibleItem::Kind::Op, int(n), grp });
+        } else {
+            if (v.itemOfGroup[std::size_t(c)] < 0) {
+                v.itemOfGroup[std::size_t(c)] = int(v.items.size());
+                v.items.push_back({ VisibleItem::Kind::Group, c, groups[std::size_t(c)].parent });
+            }
+            v.itemOfNode[n] = v.itemOfGroup[std::size_t(c)];
+        }
+    }
+    for (std::size_t i = 1; i < groups.size(); ++i)
+        if (collapsedAt[i] < 0 && groups[i].totalOps + groups[i].nodes.size() > 0)
+            v.clusters.push_back(int(i));
+    std::set<std::pair<int, int>> seen;
+    for (const Edge &e : g.edges()) {
+        const int a = v.itemOfNode[std::size_t(e.from)], b = v.itemOfNode[std::size_t(e.to)];
+        if (a != b && seen.emplace(a, b).second)
+            v.edges.emplace_back(a, b);
+    }
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+std::vector<int> nodesOfEvent(const ProgramGraph &g, const Event &ev)
+{
+    std::vector<int> out;
+    if (ev.debugHandles)
+        for (std::int64_t h : *ev.debugHandles)
+            for (int n : g.nodesForHandle(h))
+                out.push_back(n);
+    if (out.empty())
+        for (const LinkedNode &ln : ev.linkedNodes)
+            if (int n = g.findNode(ln.nodeName); n >= 0)
+                out.push_back(n);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+bool counted(const Event &ev)
+{
+    return !ev.isFramework() && !ev.isOperatorCall();
+}
+
+} // namespace
+
+OverlayData overlayFromEvents(const ProgramGraph &g, const std::vector<EventBlock> &blocks)
+{
+    OverlayData d;
+    const std::size_t n = g.nodes().size();
+    d.nodeEvents.assign(n, {});
+    d.nodeLatency.assign(n, std::nan(""));
+    d.nodeGap.assign(n, std::nan(""));
+    d.nodeGapFlagged.assign(n, 0);
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        if (d.timeUnit.empty())
+            d.timeUnit = std::string(timeScaleName(blocks[b].targetTimeScale));
+        for (std::size_t e = 0; e < blocks[b].events.size(); ++e) {
+            const Event &ev = blocks[b].events[e];
+            if (!counted(ev))
+                continue;
+            const std::vector<int> nodes = nodesOfEvent(g, ev);
+            for (int node : nodes) {
+                d.nodeEvents[std::size_t(node)].push_back({ int(b), int(e) });
+                if (ev.perfData) {
+                    double &l = d.nodeLatency[std::size_t(node)];
+                    l = (std::isnan(l) ? 0.0 : l) + ev.perfData->avg;
+                }
+            }
+            if (!nodes.empty() && ev.perfData) {
+                d.totalLatency += ev.perfData->avg;
+                d.eventLatency[{ int(b), int(e) }] = ev.perfData->avg;
+            }
+        }
+    }
+    return d;
+}
+
+double groupLatency(const ProgramGraph &g, const OverlayData &d, int group)
+{
+    std::set<std::pair<int, int>> events;
+    std::vector<int> stack { group };
+    while (!stack.empty()) {
+        const Group &grp = g.groups()[std::size_t(stack.back())];
+        stack.pop_back();
+        for (int n : grp.nodes)
+            for (const EventRef &r : d.nodeEvents[std::size_t(n)])
+                events.emplace(r.block, r.event);
+        stack.insert(stack.end(), grp.children.begin(), grp.children.end());
+    }
+    double total = 0;
+    for (const auto &[b, e] : events)
+        if (auto it = d.eventLatency.find({ b, e }); it != d.eventLatency.end())
+            total += it->second;
+    return total;
+}
+
+} // namespace etscope::graph

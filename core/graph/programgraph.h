@@ -1,0 +1,201 @@
+#pragma once
+
+// The exported program as a drawable graph (plain C++, shared by the GUI's graph view and
+// `etscope-cli graph --svg`): one node per operator, tensor data-flow edges, nested groups for
+// the nn_module_stack hierarchy and for delegated partitions, a collapse state per group, and
+// the overlay values (latency from linked events, numeric gap) per node and per group.
+
+#include "common/error.h"
+#include "etrecord/etrecord.h"
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace etscope {
+struct EventBlock;
+namespace analysis {
+struct GapTable;
+}
+} // namespace etscope
+
+namespace etscope::graph {
+
+struct OpNode {
+    std::string name; // serialized node name (the Graphviz node / SVG <title>)
+    std::string opName; // Inspector op name, "aten.addmm.default"
+    std::string shortOp; // "addmm"
+    std::string shape; // output shape(s), "[1, 128]"
+    std::optional<std::int64_t> debugHandle;
+    bool placeholder = false; // a graph input (user input, weight) drawn on request
+    int group = 0; // innermost group (0 = the whole program)
+    int partition = -1; // index into ProgramGraph::partitions(), -1 = not delegated
+    std::vector<std::string> collapsedInputs; // placeholders folded into this node ("x", "p_fc1_weight")
+    const GraphNode *source = nullptr; // null for placeholders
+};
+
+struct Edge {
+    int from = -1, to = -1; // OpNode indices
+};
+
+struct Group {
+    enum class Kind { Program, Module, Partition };
+    Kind kind = Kind::Program;
+    std::string key; // module key ("L__self___layers_0") or "partition:<instruction id>"
+    std::string label; // "layers.0", or "XnnpackBackend #0"
+    std::string type; // module type, or the backend name
+    int parent = -1;
+    int depth = 0;
+    std::vector<int> children; // groups, in order of first appearance
+    std::vector<int> nodes; // direct OpNodes
+    std::size_t totalOps = 0; // operator nodes in the subtree (placeholders excluded)
+};
+
+struct Partition {
+    std::int64_t instructionId = -1;
+    std::string backend;
+    std::vector<std::int64_t> handles; // sorted, unique
+    std::vector<int> nodes; // OpNodes carrying one of the handles
+    int group = -1;
+};
+
+struct BuildOptions {
+    std::string method = "forward";
+    std::string entry; // program entry; empty = the Edge program of `method`
+    bool showPlaceholders = false; // graph inputs as their own nodes instead of folded
+};
+
+class ProgramGraph
+{
+public:
+    static Result<ProgramGraph> build(std::shared_ptr<const ETRecord> record, const BuildOptions &opts = {});
+
+    const std::string &entryName() const { return m_entry; }
+    const std::vector<OpNode> &nodes() const { return m_nodes; }
+    const std::vector<Edge> &edges() const { return m_edges; }
+    const std::vector<Group> &groups() const { return m_groups; } // [0] is the program
+    const std::vector<Partition> &partitions() const { return m_partitions; }
+    std::size_t operatorCount() const; // nodes that are not placeholders
+    int findNode(const std::string &name) const; // -1 if none
+    int findGroup(const std::string &keyOrLabel) const; // module key, dotted path or partition key
+    // Groups on the way from the program to `group`, outermost first (the program excluded).
+    std::vector<int> ancestry(int group) const;
+    // OpNodes of a debug handle (several nodes can share one).
+    std::vector<int> nodesForHandle(std::int64_t handle) const;
+
+private:
+    std::shared_ptr<const ETRecord> m_record; // keeps OpNode::source alive
+    std::string m_entry;
+    std::vector<OpNode> m_nodes;
+    std::vector<Edge> m_edges;
+    std::vector<Group> m_groups;
+    std::vector<Partition> m_partitions;
+    std::unordered_map<std::string, int> m_byName;
+    std::unordered_multimap<std::int64_t, int> m_byHandle;
+};
+
+// Which groups are expanded. The program is always expanded.
+class ExpansionState
+{
+public:
+    ExpansionState() = default;
+    // Default: modules collapsed (one box each), partitions expanded (drawn as boxes).
+    explicit ExpansionState(const ProgramGraph &g);
+    bool expanded(int group) const { return group == 0 || (group < int(m_open.size()) && m_open[group]); }
+    void setExpanded(int group, bool on);
+    void expandAll();
+    void collapseAll(); // modules collapsed, partitions kept open
+    // Expands every group on the way to `group` (and the group itself when `self`).
+    void reveal(const ProgramGraph &g, int group, bool self = false);
+
+private:
+    std::vector<char> m_open;
+    std::vector<Group::Kind> m_kinds;
+};
+
+// What is drawn for a given expansion: operator nodes of expanded groups, one box per
+// outermost collapsed group, clusters for expanded groups, edges between what is drawn
+// (deduplicated, none inside a collapsed box).
+struct VisibleItem {
+    enum class Kind { Op, Group };
+    Kind kind = Kind::Op;
+    int index = -1; // OpNode or Group index
+    int cluster = 0; // innermost expanded group holding the item (0 = none)
+};
+struct VisibleGraph {
+    std::vector<VisibleItem> items;
+    std::vector<std::pair<int, int>> edges; // item indices
+    std::vector<int> clusters; // expanded groups other than the program, parents first
+    std::vector<int> itemOfNode; // OpNode -> item
+    std::vector<int> itemOfGroup; // Group -> item (-1 unless drawn as a box)
+    std::string itemName(const ProgramGraph &g, int item) const; // node name, or "module:<label>"
+};
+VisibleGraph visibleGraph(const ProgramGraph &g, const ExpansionState &state);
+
+// Runtime numbers per node. Events are matched to nodes by their debug handles (the Inspector's
+// linking), or by linked node name when the shown program has no handles (ATen graphs).
+struct EventRef {
+    int block = -1, event = -1;
+};
+struct OverlayData {
+    std::vector<std::vector<EventRef>> nodeEvents; // per OpNode, events other than framework/OPERATOR_CALL
+    std::vector<double> nodeLatency; // per OpNode: sum of perf avg of its events, NaN if none
+    std::map<std::pair<int, int>, double> eventLatency; // (block, event) -> perf avg, linked events
+    double totalLatency = 0; // every linked event counted once
+    std::string timeUnit; // "ms"
+    std::vector<double> nodeGap; // per OpNode: worst gap of its rows, NaN if none
+    std::vector<char> nodeGapFlagged; // gap worse than the threshold
+    bool hasGap = false;
+    bool gapHigherIsWorse = true;
+    double gapThreshold = 0;
+    std::string gapMetric, gapReference;
+    bool hasLatency() const { return totalLatency > 0; }
+};
+OverlayData overlayFromEvents(const ProgramGraph &g, const std::vector<EventBlock> &blocks);
+// Adds the gap of `table` (rows matched through their runtime event, then their handles).
+// Rows are flagged when their gap is worse than `threshold` (default per metric: MSE/L1/MAXABS/
+// MAXREL 1e-6, SNR 60 dB, COSINE 0.99999) unless the table already flags rows.
+void addGap(OverlayData &data, const ProgramGraph &g, const std::vector<EventBlock> &blocks,
+    const analysis::GapTable &table, std::optional<double> threshold = {});
+
+// Latency of a group: its subtree's events, each counted once (the module roll-up rule).
+double groupLatency(const ProgramGraph &g, const OverlayData &d, int group);
+
+enum class Overlay { None, Latency, Gap, OpType, Backend };
+std::optional<Overlay> parseOverlay(const std::string &name); // latency, gap, optype, backend, none
+const char *overlayName(Overlay o);
+
+struct Rgb {
+    std::uint8_t r = 255, g = 255, b = 255;
+    bool operator==(const Rgb &) const = default;
+    std::string hex() const; // "#rrggbb"
+};
+
+struct LegendEntry {
+    Rgb color;
+    std::string label;
+};
+struct Coloring {
+    Overlay overlay = Overlay::None;
+    std::vector<Rgb> fill; // per visible item
+    std::vector<std::string> value; // per visible item, short text ("12.3 %", "MSE 4.1e-03"), may be empty
+    std::vector<double> rank; // per visible item: position on the scale in [0, 1], -1 if none
+    std::string title; // legend title
+    std::vector<LegendEntry> legend; // swatches, or gradient stops low -> high
+    bool gradient = false;
+};
+Coloring colorItems(const ProgramGraph &g, const VisibleGraph &v, const OverlayData &d, Overlay o);
+
+// Palette used by the overlays (exposed for tests): heat(0) pale, heat(1) the hottest colour.
+Rgb heatColor(double t);
+Rgb gapColor(double t, bool aboveThreshold); // warm ramp above the threshold, cool below
+Rgb neutralColor();
+Rgb categoricalColor(std::size_t i);
+bool isWarmGapColor(const Rgb &c);
+
+} // namespace etscope::graph

@@ -1,0 +1,137 @@
+// `etscope-cli graph R --svg OUT`: the SVG holds one <title> per operator node, named like the
+// serialized node (expected names from tests/tools/gen_graph_expected.py), colours the chosen
+// overlay, and bad options fail with one line.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+const QString kCli = QStringLiteral(ETSCOPE_BINARY_DIR "/app/cli/etscope-cli");
+const QString kData = QStringLiteral(ETSCOPE_TEST_DATA_DIR "/");
+const QString kSample = QStringLiteral(ETSCOPE_SOURCE_DIR "/resources/samples/xnnpack_mlp/");
+
+struct Run {
+    int code = -1;
+    QString err;
+};
+
+Run run(const QStringList &args)
+{
+    QProcess p;
+    p.start(kCli, args);
+    Run r;
+    if (!p.waitForFinished(60000))
+        return r;
+    r.code = p.exitCode();
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QStringList nodeTitles(const QString &svgPath)
+{
+    QFile f(svgPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QString text = QString::fromUtf8(f.readAll());
+    QRegularExpression title(QStringLiteral("<g id=\"node\\d+\" class=\"node\">\\s*<title>([^<]*)</title>"));
+    QStringList out;
+    for (auto it = title.globalMatch(text); it.hasNext();)
+        out << it.next().captured(1);
+    return out;
+}
+
+QStringList expectedNodes(const QString &file, const QString &entry)
+{
+    QFile f(kData + QStringLiteral("graph/graph_expected.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QStringList out;
+    for (const QJsonValue &v :
+        QJsonDocument::fromJson(f.readAll()).object()[file].toObject()[entry].toObject()["nodes"].toArray())
+        out << v.toString();
+    return out;
+}
+} // namespace
+
+class TestGraphCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void svgHasEveryNodeTitle()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("g.svg"));
+        Run r = run({ QStringLiteral("graph"), kData + QStringLiteral("etrecord/cnn_mlp_etrecord.bin"),
+            QStringLiteral("--svg"), out, QStringLiteral("--expand"), QStringLiteral("all"),
+            QStringLiteral("--overlay"), QStringLiteral("optype") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QStringList titles = nodeTitles(out);
+        QStringList want = expectedNodes(
+            QStringLiteral("cnn_mlp_etrecord.bin"), QStringLiteral("edge_dialect_exported_program/forward"));
+        QCOMPARE(want.size(), 28);
+        titles.sort();
+        want.sort();
+        QCOMPARE(titles, want);
+    }
+
+    void latencyOverlayOnTheXnnpackSample()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("g.svg"));
+        Run r = run({ QStringLiteral("graph"), kSample + QStringLiteral("etrecord.bin"), QStringLiteral("--svg"), out,
+            QStringLiteral("--etdump"), kSample + QStringLiteral("etdump.etdp"), QStringLiteral("--overlay"),
+            QStringLiteral("latency"), QStringLiteral("--expand"), QStringLiteral("all") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QCOMPARE(nodeTitles(out).size(), 15);
+        QVERIFY(text.contains(QStringLiteral("Latency: share of total")));
+        QVERIFY(text.contains(QStringLiteral("XnnpackBackend #1")));
+        QVERIFY(text.contains(QStringLiteral("#800026"))); // heatColor(1): the hottest node
+    }
+
+    void collapsedByDefault()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("g.svg"));
+        Run r = run({ QStringLiteral("graph"), kData + QStringLiteral("etrecord/cnn_mlp_etrecord.bin"),
+            QStringLiteral("--svg"), out });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        // 13 top-level boxes (gen_graph_expected.py: top_level_count).
+        QCOMPARE(nodeTitles(out).size(), 13);
+        Run e = run({ QStringLiteral("graph"), kData + QStringLiteral("etrecord/cnn_mlp_etrecord.bin"),
+            QStringLiteral("--svg"), out, QStringLiteral("--expand"), QStringLiteral("stem.conv") });
+        QVERIFY2(e.code == 0, qPrintable(e.err));
+        QVERIFY(nodeTitles(out).contains(QStringLiteral("aten_convolution_default")));
+    }
+
+    void badOptions()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("g.svg"));
+        const QString rec = kData + QStringLiteral("etrecord/cnn_mlp_etrecord.bin");
+        Run a = run({ QStringLiteral("graph"), rec, QStringLiteral("--svg"), out, QStringLiteral("--overlay"),
+            QStringLiteral("heat") });
+        QCOMPARE(a.code, 1);
+        QVERIFY(a.err.contains(QStringLiteral("unknown overlay 'heat'")));
+        Run b = run({ QStringLiteral("graph"), rec, QStringLiteral("--svg"), out, QStringLiteral("--expand"),
+            QStringLiteral("nope") });
+        QCOMPARE(b.code, 1);
+        QVERIFY(b.err.contains(QStringLiteral("no module or partition 'nope'")));
+        Run c = run({ QStringLiteral("graph"), rec, QStringLiteral("--svg"), out, QStringLiteral("--overlay"),
+            QStringLiteral("gap") });
+        QCOMPARE(c.code, 1);
+        QCOMPARE(c.err.count(QLatin1Char('\n')), 1);
+        QVERIFY(!QFile::exists(out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGraphCli)
+#include "tst_graphcli.moc"

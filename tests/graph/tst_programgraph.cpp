@@ -1,0 +1,348 @@
+// The program graph core (nodes, edges, module clusters, partitions, overlays, Graphviz layout
+// and SVG) on real ETRecords.
+// Expected values:
+// * node/edge counts, module stacks, partitions and the perturbed nodes come from
+//   tests/tools/gen_graph_expected.py, which reads the serialized JSON with zipfile + json only
+//   (tests/data/graph/graph_expected.json).
+// * the slowest event of cnn_mlp_50runs is found here from the session's perf data (the reader,
+//   not the graph code), its node must carry heatColor(1).
+// * the perturbed debug buffer and which instructions differ come from gen_gap_perturbed.py.
+#include "analysis/numericgap.h"
+#include "analysis/referenceset.h"
+#include "etrecord/etrecordsupport.h"
+#include "graph/graphlayout.h"
+#include "graph/programgraph.h"
+#include "testpaths.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+#include <set>
+
+using namespace etscope;
+using namespace etscope::graph;
+
+namespace {
+
+QJsonObject expected()
+{
+    QFile f(QString::fromStdString(test::testData("graph/graph_expected.json")));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("graph_expected.json missing");
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+std::shared_ptr<const ETRecord> record(const std::string &name)
+{
+    auto r = readETRecord(test::testData("etrecord/" + name));
+    if (!r)
+        qFatal("%s", r.error().message().c_str());
+    return *r;
+}
+
+std::shared_ptr<const Session> session(
+    const std::string &etdump, const std::string &debugBuffer, const std::string &etrecord)
+{
+    installETRecordSupport();
+    SessionInputs in;
+    in.etdump = etdump;
+    in.debugBuffer = debugBuffer;
+    in.etrecord = etrecord;
+    auto s = loadSession(in);
+    if (!s)
+        qFatal("%s", s.error().message().c_str());
+    return *s;
+}
+
+std::vector<std::string> moduleKeys(const ProgramGraph &g, int node)
+{
+    std::vector<std::string> keys;
+    for (int a : g.ancestry(g.nodes()[std::size_t(node)].group))
+        if (g.groups()[std::size_t(a)].kind == Group::Kind::Module)
+            keys.push_back(g.groups()[std::size_t(a)].key);
+    return keys;
+}
+
+} // namespace
+
+class TestProgramGraph : public QObject
+{
+    Q_OBJECT
+private slots:
+    void countsMatchSerializedGraph_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("entry");
+        QTest::newRow("xnn edge") << "xnn_mlp_etrecord.bin"
+                                  << "edge_dialect_exported_program/forward";
+        QTest::newRow("cnn edge") << "cnn_mlp_etrecord.bin"
+                                  << "edge_dialect_exported_program/forward";
+        QTest::newRow("cnn encode") << "cnn_mlp_etrecord.bin"
+                                    << "edge_dialect_exported_program/encode";
+        QTest::newRow("cnn aten") << "cnn_mlp_etrecord.bin"
+                                  << "exported_program";
+    }
+    void countsMatchSerializedGraph()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, entry);
+        const QJsonObject exp = expected()[file].toObject()[entry].toObject();
+        BuildOptions o;
+        o.entry = entry.toStdString();
+        auto g = ProgramGraph::build(record(file.toStdString()), o);
+        QVERIFY2(g.ok(), g.ok() ? "" : g.error().message().c_str());
+        const QJsonArray nodes = exp["nodes"].toArray();
+        QCOMPARE(g->operatorCount(), std::size_t(nodes.size()));
+        QCOMPARE(g->edges().size(), std::size_t(exp["edge_count"].toInt()));
+        for (int i = 0; i < nodes.size(); ++i)
+            QCOMPARE(QString::fromStdString(g->nodes()[std::size_t(i)].name), nodes[i].toString());
+        std::set<std::pair<std::string, std::string>> want, got;
+        for (const QJsonValue &e : exp["edges"].toArray())
+            want.emplace(e.toArray()[0].toString().toStdString(), e.toArray()[1].toString().toStdString());
+        for (const Edge &e : g->edges())
+            got.emplace(g->nodes()[std::size_t(e.from)].name, g->nodes()[std::size_t(e.to)].name);
+        QVERIFY(want == got);
+
+        // Drawn fully expanded: one box per operator, every edge drawn.
+        ExpansionState all(*g);
+        all.expandAll();
+        const VisibleGraph v = visibleGraph(*g, all);
+        QCOMPARE(v.items.size(), g->operatorCount());
+        QCOMPARE(v.edges.size(), g->edges().size());
+
+        // Cluster membership = the module stack of each node (keys, outermost first).
+        const QJsonObject modules = exp["modules"].toObject();
+        for (std::size_t n = 0; n < g->nodes().size(); ++n) {
+            std::vector<std::string> want2;
+            for (const QJsonValue &k : modules[QString::fromStdString(g->nodes()[n].name)].toArray())
+                want2.push_back(k.toString().toStdString());
+            QCOMPARE(moduleKeys(*g, int(n)), want2);
+        }
+        if (exp["partitions"].toArray().isEmpty()) {
+            // Collapsed by default: one box per outermost module plus the unowned nodes.
+            const VisibleGraph c = visibleGraph(*g, ExpansionState(*g));
+            QCOMPARE(c.items.size(), std::size_t(exp["top_level_count"].toInt()));
+        }
+    }
+
+    void partitionsAreTheDelegatesHandles()
+    {
+        const QJsonArray parts = expected()["xnn_mlp_etrecord.bin"]
+                                     .toObject()["edge_dialect_exported_program/forward"]
+                                     .toObject()["partitions"]
+                                     .toArray();
+        auto g = ProgramGraph::build(record("xnn_mlp_etrecord.bin"));
+        QVERIFY(g.ok());
+        QCOMPARE(g->partitions().size(), std::size_t(parts.size()));
+        QCOMPARE(parts.size(), 2);
+        for (int i = 0; i < parts.size(); ++i) {
+            const Partition &p = g->partitions()[std::size_t(i)];
+            const QJsonObject e = parts[i].toObject();
+            QCOMPARE(p.instructionId, std::int64_t(e["instruction"].toInt()));
+            QCOMPARE(QString::fromStdString(p.backend), e["backend"].toString());
+            QStringList names;
+            for (int n : p.nodes)
+                names << QString::fromStdString(g->nodes()[std::size_t(n)].name);
+            QStringList want;
+            for (const QJsonValue &n : e["nodes"].toArray())
+                want << n.toString();
+            QCOMPARE(names, want);
+            // Drawn as a box labelled with the backend holding exactly these nodes.
+            const Group &grp = g->groups()[std::size_t(p.group)];
+            QCOMPARE(grp.kind, Group::Kind::Partition);
+            QVERIFY(QString::fromStdString(clusterLabel(*g, p.group)).startsWith(e["backend"].toString()));
+            QCOMPARE(grp.totalOps, std::size_t(want.size()));
+        }
+        // Default view: partitions open, the modules inside collapsed; the layout has a cluster
+        // per partition containing exactly the boxes of its nodes.
+        const ExpansionState st(*g);
+        const VisibleGraph v = visibleGraph(*g, st);
+        auto layout = layoutGraph(*g, v);
+        QVERIFY2(layout.ok(), layout.ok() ? "" : layout.error().message().c_str());
+        QCOMPARE(layout->items.size(), v.items.size());
+        QCOMPARE(layout->edges.size(), v.edges.size());
+        for (const Partition &p : g->partitions()) {
+            const ClusterGeometry *c = nullptr;
+            for (const ClusterGeometry &cg : layout->clusters)
+                if (cg.group == p.group)
+                    c = &cg;
+            QVERIFY(c);
+            for (std::size_t i = 0; i < v.items.size(); ++i) {
+                const ItemGeometry &it = layout->items[i];
+                const bool inside = it.x > c->x && it.x < c->x + c->w && it.y > c->y && it.y < c->y + c->h;
+                bool member = false;
+                for (int n : p.nodes)
+                    member = member || v.itemOfNode[std::size_t(n)] == int(i);
+                QCOMPARE(inside, member);
+            }
+        }
+    }
+
+    void layoutHasNoOverlaps()
+    {
+        auto g = ProgramGraph::build(record("cnn_mlp_etrecord.bin"));
+        QVERIFY(g.ok());
+        ExpansionState st(*g);
+        st.expandAll();
+        const VisibleGraph v = visibleGraph(*g, st);
+        auto l = layoutGraph(*g, v);
+        QVERIFY(l.ok());
+        for (std::size_t i = 0; i < l->items.size(); ++i) {
+            const ItemGeometry &a = l->items[i];
+            QVERIFY(a.x - a.w / 2 >= -0.5 && a.x + a.w / 2 <= l->width + 0.5);
+            QVERIFY(a.y - a.h / 2 >= -0.5 && a.y + a.h / 2 <= l->height + 0.5);
+            for (std::size_t j = i + 1; j < l->items.size(); ++j) {
+                const ItemGeometry &b = l->items[j];
+                QVERIFY(std::abs(a.x - b.x) * 2 >= a.w + b.w - 0.5 || std::abs(a.y - b.y) * 2 >= a.h + b.h - 0.5);
+            }
+        }
+        std::atomic<bool> cancel { true };
+        auto c = layoutGraph(*g, v, &cancel);
+        QVERIFY(!c.ok());
+    }
+
+    void expandCollapseModule()
+    {
+        auto g = ProgramGraph::build(record("cnn_mlp_etrecord.bin"));
+        QVERIFY(g.ok());
+        ExpansionState st(*g);
+        const std::size_t collapsed = visibleGraph(*g, st).items.size();
+        const int stem = g->findGroup("stem");
+        QVERIFY(stem > 0);
+        QVERIFY(!st.expanded(stem));
+        st.setExpanded(stem, true);
+        const VisibleGraph v = visibleGraph(*g, st);
+        QVERIFY(v.items.size() > collapsed);
+        QCOMPARE(v.clusters, std::vector<int> { stem });
+        QCOMPARE(v.itemOfGroup[std::size_t(stem)], -1);
+    }
+
+    void slowestEventIsHottest()
+    {
+        const std::string dir = ETSCOPE_SOURCE_DIR "/resources/samples/cnn_mlp_50runs/";
+        auto s = session(dir + "etdump.etdp", "", dir + "etrecord.bin");
+        auto g = ProgramGraph::build(s->etrecord);
+        QVERIFY(g.ok());
+        // Slowest linked operator event, straight from the session (Method::execute also gets
+        // handles from the Inspector's linking but is the whole run, not an operator).
+        double slowest = -1;
+        std::vector<std::int64_t> handles;
+        for (const EventBlock &b : s->blocks)
+            for (const Event &e : b.events)
+                if (e.perfData && e.debugHandles && !e.isOperatorCall() && !e.isFramework()
+                    && e.perfData->avg > slowest) {
+                    slowest = e.perfData->avg;
+                    handles = *e.debugHandles;
+                }
+        QVERIFY(slowest > 0);
+        QVERIFY(!handles.empty());
+        const OverlayData d = overlayFromEvents(*g, s->blocks);
+        ExpansionState st(*g);
+        st.expandAll();
+        const VisibleGraph v = visibleGraph(*g, st);
+        const Coloring c = colorItems(*g, v, d, Overlay::Latency);
+        for (int n : g->nodesForHandle(handles.front()))
+            QCOMPARE(c.fill[std::size_t(v.itemOfNode[std::size_t(n)])], heatColor(1.0));
+        // Collapsed: module boxes take the roll-up; the hottest box is the one holding that node.
+        const VisibleGraph vc = visibleGraph(*g, ExpansionState(*g));
+        const Coloring cc = colorItems(*g, vc, d, Overlay::Latency);
+        const int hotItem = vc.itemOfNode[std::size_t(g->nodesForHandle(handles.front()).front())];
+        double best = -1;
+        int bestItem = -1;
+        for (std::size_t i = 0; i < vc.items.size(); ++i)
+            if (cc.rank[i] > best) {
+                best = cc.rank[i];
+                bestItem = int(i);
+            }
+        QCOMPARE(cc.fill[std::size_t(bestItem)], heatColor(1.0));
+        Q_UNUSED(hotItem)
+        // Module box values: events counted once, like the module roll-up.
+        for (std::size_t i = 0; i < vc.items.size(); ++i)
+            if (vc.items[i].kind == VisibleItem::Kind::Group)
+                QVERIFY(groupLatency(*g, d, vc.items[i].index) <= d.totalLatency + 1e-12);
+    }
+
+    void perturbedNodesAndOnlyThemAreAboveThreshold()
+    {
+        const QJsonObject exp = expected();
+        std::set<std::string> want;
+        for (const QJsonValue &n : exp["gap_perturbed_nodes"].toArray())
+            want.insert(n.toString().toStdString());
+        QCOMPARE(want.size(), std::size_t(4));
+        const std::string cnn = test::sharedFixture("runtime/cnn_mlp_intermediates/");
+        const std::string rec = test::testData("etrecord/cnn_mlp_etrecord.bin");
+        auto runtime = session(cnn + "etdump.etdp", test::testData("analysis/cnn_mlp_perturbed.bin"), rec);
+        auto refSession = session(cnn + "etdump.etdp", cnn + "debug_output.bin", rec);
+        auto ref = analysis::referenceFromSession(*refSession);
+        QVERIFY(ref.ok());
+        analysis::GapOptions o;
+        o.metric = analysis::Metric::MSE;
+        auto table = analysis::computeNumericGap(*runtime, *ref, o);
+        QVERIFY(table.ok());
+        auto g = ProgramGraph::build(runtime->etrecord);
+        QVERIFY(g.ok());
+        OverlayData d = overlayFromEvents(*g, runtime->blocks);
+        addGap(d, *g, runtime->blocks, *table, 0.0); // any non-zero MSE is above the threshold
+        ExpansionState st(*g);
+        st.expandAll();
+        const VisibleGraph v = visibleGraph(*g, st);
+        const Coloring c = colorItems(*g, v, d, Overlay::Gap);
+        std::set<std::string> warm;
+        for (std::size_t i = 0; i < v.items.size(); ++i)
+            if (isWarmGapColor(c.fill[i]))
+                warm.insert(g->nodes()[std::size_t(v.items[i].index)].name);
+        QVERIFY(warm == want);
+        // Collapsed: exactly the module boxes holding a perturbed node are warm.
+        const VisibleGraph vc = visibleGraph(*g, ExpansionState(*g));
+        const Coloring cc = colorItems(*g, vc, d, Overlay::Gap);
+        std::set<int> wantItems;
+        for (const std::string &n : want)
+            wantItems.insert(vc.itemOfNode[std::size_t(g->findNode(n))]);
+        for (std::size_t i = 0; i < vc.items.size(); ++i)
+            QCOMPARE(isWarmGapColor(cc.fill[i]), wantItems.count(int(i)) == 1);
+    }
+
+    void svgTitlesAreNodeNames()
+    {
+        auto g = ProgramGraph::build(record("xnn_mlp_etrecord.bin"));
+        QVERIFY(g.ok());
+        ExpansionState st(*g);
+        st.expandAll();
+        const VisibleGraph v = visibleGraph(*g, st);
+        const OverlayData d = overlayFromEvents(*g, {});
+        auto svg = renderSvg(*g, v, colorItems(*g, v, d, Overlay::Backend));
+        QVERIFY(svg.ok());
+        const QString text = QString::fromStdString(*svg);
+        QRegularExpression title(QStringLiteral("<g id=\"node\\d+\" class=\"node\">\\s*<title>([^<]*)</title>"));
+        QStringList titles;
+        for (auto it = title.globalMatch(text); it.hasNext();)
+            titles << it.next().captured(1);
+        QStringList want;
+        for (const QJsonValue &n : expected()["xnn_mlp_etrecord.bin"]
+                                       .toObject()["edge_dialect_exported_program/forward"]
+                                       .toObject()["nodes"]
+                                       .toArray())
+            want << n.toString();
+        titles.sort();
+        want.sort();
+        QCOMPARE(titles, want);
+        QVERIFY(text.contains(QStringLiteral("XnnpackBackend #0")));
+    }
+
+    void badInput()
+    {
+        auto g
+            = ProgramGraph::build(record("xnn_mlp_etrecord.bin"), BuildOptions { "forward", "no_such_entry", false });
+        QVERIFY(!g.ok());
+        QVERIFY(QString::fromStdString(g.error().message()).contains(QStringLiteral("no_such_entry")));
+        QVERIFY(!ProgramGraph::build(nullptr).ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProgramGraph)
+#include "tst_programgraph.moc"
