@@ -102,8 +102,10 @@ private slots:
         QVERIFY(wrong.err.contains("not an ETDump"));
         const Run buf = run({u"outputs"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_intermediates/etdump.etdp"),
                              u"--debug-buffer"_qs, fixture("upstream/docs_tutorial.etdp")});
-        QCOMPARE(buf.code, 0); // tensors past the end are reported per tensor, not read
-        QVERIFY(buf.out.contains("error:"));
+        // A buffer that cannot hold the ETDump's tensors is refused as a whole (issue 15).
+        QCOMPARE(buf.code, 1);
+        QVERIFY(buf.err.contains("not the debug buffer of"));
+        QCOMPARE(buf.err.count('\n'), 1);
     }
 
     void etrecordColumns()
