@@ -109,6 +109,42 @@ MannWhitneyResult mannWhitneyU(const std::vector<double> &a, const std::vector<d
     return r;
 }
 
+namespace {
+
+// np.percentile(resample, 50) without building the resample: `counts[i]` copies of sorted[i].
+// Same positions and the same _lerp as numpyPercentileSorted on the sorted resample.
+double medianOfResample(const std::vector<double> &sorted, const std::vector<std::uint32_t> &counts, std::size_t n)
+{
+    const double virtualIndex = static_cast<double>(n - 1) * (50.0 / 100.0);
+    const double prev = std::floor(virtualIndex);
+    const auto lo = static_cast<std::size_t>(prev);
+    const std::size_t hi = std::min(lo + 1, n - 1);
+    double a = 0, b = 0;
+    std::size_t seen = 0;
+    bool haveA = false;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        seen += counts[i];
+        if (!haveA && seen > lo) {
+            a = sorted[i];
+            haveA = true;
+        }
+        if (seen > hi) {
+            b = sorted[i];
+            break;
+        }
+    }
+    const double t = virtualIndex - prev;
+    const double diff = b - a;
+    return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
+}
+
+bool anyNaN(const std::vector<double> &v)
+{
+    return std::any_of(v.begin(), v.end(), [](double x) { return std::isnan(x); });
+}
+
+} // namespace
+
 Interval bootstrapMedianDifference(
     const std::vector<double> &a, const std::vector<double> &b, const BootstrapOptions &options)
 {
@@ -116,15 +152,44 @@ Interval bootstrapMedianDifference(
         return {};
     SplitMix64 rng(options.seed);
     std::vector<double> diffs(static_cast<std::size_t>(options.iterations));
-    std::vector<double> ra(a.size()), rb(b.size());
-    for (double &d : diffs) {
-        for (double &x : ra)
-            x = a[rng.index(a.size())];
-        for (double &x : rb)
-            x = b[rng.index(b.size())];
-        std::sort(ra.begin(), ra.end());
-        std::sort(rb.begin(), rb.end());
-        d = numpyPercentileSorted(rb, 50) - numpyPercentileSorted(ra, 50);
+    if (anyNaN(a) || anyNaN(b)) { // numpy's NaN propagation: the plain way
+        std::vector<double> ra(a.size()), rb(b.size());
+        for (double &d : diffs) {
+            for (double &x : ra)
+                x = a[rng.index(a.size())];
+            for (double &x : rb)
+                x = b[rng.index(b.size())];
+            d = numpyPercentile(rb, 50) - numpyPercentile(ra, 50);
+        }
+    } else {
+        // Draw indices into the ORIGINAL order (that is the documented scheme), count them per
+        // sorted position, and read the median off the counts: O(n) per replicate, no sort.
+        auto sortedWithRank = [](const std::vector<double> &v, std::vector<double> &sorted,
+                                  std::vector<std::size_t> &rank) {
+            std::vector<std::size_t> order(v.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return v[x] < v[y]; });
+            sorted.resize(v.size());
+            rank.resize(v.size());
+            for (std::size_t i = 0; i < order.size(); ++i) {
+                sorted[i] = v[order[i]];
+                rank[order[i]] = i;
+            }
+        };
+        std::vector<double> sa, sb;
+        std::vector<std::size_t> rankA, rankB;
+        sortedWithRank(a, sa, rankA);
+        sortedWithRank(b, sb, rankB);
+        std::vector<std::uint32_t> ca(a.size()), cb(b.size());
+        for (double &d : diffs) {
+            std::fill(ca.begin(), ca.end(), 0);
+            std::fill(cb.begin(), cb.end(), 0);
+            for (std::size_t i = 0; i < a.size(); ++i)
+                ++ca[rankA[rng.index(a.size())]];
+            for (std::size_t i = 0; i < b.size(); ++i)
+                ++cb[rankB[rng.index(b.size())]];
+            d = medianOfResample(sb, cb, b.size()) - medianOfResample(sa, ca, a.size());
+        }
     }
     std::sort(diffs.begin(), diffs.end());
     const double tail = 100.0 * (1.0 - options.level) / 2.0;

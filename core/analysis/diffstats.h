@@ -5,6 +5,7 @@
 // use_continuity=True), and a percentile bootstrap interval of the median difference driven by
 // a tiny documented PRNG so that numpy can reproduce the exact intervals.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -23,7 +24,8 @@ MannWhitneyResult mannWhitneyU(const std::vector<double> &a, const std::vector<d
 
 // SplitMix64 (Steele, Lea, Flood 2014): state += 0x9E3779B97F4A7C15; z = state;
 // z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9; z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
-// return z ^ (z >> 31) (all arithmetic mod 2^64). Indices are next() % n (the bias is < n / 2^64).
+// return z ^ (z >> 31) (all arithmetic mod 2^64). An index below n is (next() * n) >> 64, the
+// high half of the 128-bit product (Lemire's multiply-shift; bias < n / 2^64, no division).
 class SplitMix64
 {
 public:
@@ -31,7 +33,11 @@ public:
         : m_state(seed)
     { }
     std::uint64_t next();
-    std::size_t index(std::size_t n) { return static_cast<std::size_t>(next() % n); }
+    std::size_t index(std::size_t n)
+    {
+        __extension__ using U128 = unsigned __int128;
+        return static_cast<std::size_t>((static_cast<U128>(next()) * n) >> 64);
+    }
 
 private:
     std::uint64_t m_state;
@@ -51,7 +57,7 @@ struct Interval {
 
 // Percentile bootstrap of median(b*) − median(a*). Scheme (reproduced by
 // tests/tools/gen_diff_stats.py): one SplitMix64 seeded with `seed`; for each of `iterations`
-// replicates draw |a| indices into a, then |b| indices into b (next() % n each), take both medians
+// replicates draw |a| indices into a, then |b| indices into b (index(n) each), take both medians
 // as np.percentile(x, 50), store the difference; the interval is np.percentile(diffs,
 // 100·(1−level)/2) and np.percentile(diffs, 100·(1+level)/2) (linear). Empty inputs give {0, 0}.
 Interval bootstrapMedianDifference(

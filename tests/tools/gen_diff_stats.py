@@ -10,7 +10,7 @@ Mann-Whitney: scipy.stats.mannwhitneyu(a, b, alternative='two-sided') with its d
 
 Bootstrap: the scheme etscope documents in core/analysis/diffstats.h, implemented here
 independently: one SplitMix64 generator seeded with `seed`; per replicate draw len(a) indices
-into a then len(b) indices into b as next() % n; the replicate is
+into a then len(b) indices into b as (next() * n) >> 64; the replicate is
 np.percentile(b*, 50) - np.percentile(a*, 50); the interval is np.percentile(diffs, t) and
 np.percentile(diffs, 100 - t) with t = 100 * (1 - level) / 2.
 """
@@ -43,8 +43,8 @@ def bootstrap(a, b, iterations, level, seed):
     rng = SplitMix64(seed)
     diffs = np.empty(iterations)
     for i in range(iterations):
-        ia = [rng.next() % len(a) for _ in a]
-        ib = [rng.next() % len(b) for _ in b]
+        ia = [(rng.next() * len(a)) >> 64 for _ in a]
+        ib = [(rng.next() * len(b)) >> 64 for _ in b]
         diffs[i] = np.percentile(np.asarray(b)[ib], 50) - np.percentile(np.asarray(a)[ia], 50)
     t = 100 * (1 - level) / 2
     return float(np.percentile(diffs, t)), float(np.percentile(diffs, 100 - t))

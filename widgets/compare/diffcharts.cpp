@@ -131,7 +131,7 @@ void DiffWaterfallChart::setDiff(std::shared_ptr<const LatencyDiff> diff, int ma
         m_barRows.push_back(i);
     }
     const double rest = diff->total.delta() - shown;
-    if (std::abs(rest) > 0) {
+    if (std::abs(rest) > 1e-9 * std::max(std::abs(diff->total.a), std::abs(diff->total.b))) { // not just rounding
         addBar(tr("others"), rest >= 0 ? level : level + rest, rest > 0 ? rest : 0, rest < 0 ? -rest : 0, 0);
         level += rest;
         m_levels.push_back(level);
@@ -247,7 +247,12 @@ void DiffHistogramWidget::setRow(const DiffRow *row, const QString &unit)
     x->setLabelsAngle(-60);
     x->setTitleText(tr("latency (%1), bin centres").arg(unit));
     auto *y = new QValueAxis;
-    y->setLabelFormat(QStringLiteral("%d"));
+    int maxCount = 1;
+    for (int i = 0; i < n; ++i)
+        maxCount = std::max({maxCount, int(ca[i]), int(cb[i])});
+    y->setRange(0, maxCount);
+    y->setTickCount(std::min(maxCount, 5) + 1);
+    y->setLabelFormat(QStringLiteral("%.0f"));
     y->setTitleText(tr("runs"));
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
