@@ -30,18 +30,10 @@ double p50(const DiffSide &s)
     return s.perf ? s.perf->p50 : std::nan("");
 }
 
-// Cells that might hold the separator, a quote or a newline are quoted (RFC 4180 style).
+// Cells that might hold the separator, a quote or a newline are quoted, as `tsv` quotes them.
 std::string cell(const std::string &s, char sep)
 {
-    if (s.find_first_of(std::string(1, sep) + "\"\n\r") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
+    return csvField(s, sep);
 }
 
 nlohmann::json jnum(double v)

@@ -453,8 +453,6 @@ std::string formatFancyGrid(const std::vector<EventBlock> &blocks, const TableOp
     return renderFancyGrid(headers, cells);
 }
 
-namespace {
-// csv.QUOTE_MINIMAL as pandas' to_csv uses it.
 std::string csvField(const std::string &s, char sep)
 {
     if (s.find_first_of(std::string{sep, '"', '\n', '\r'}) == std::string::npos)
@@ -467,7 +465,6 @@ std::string csvField(const std::string &s, char sep)
     }
     return out + "\"";
 }
-} // namespace
 
 std::string formatDelimited(const std::vector<EventBlock> &blocks, char sep, const TableOptions &options)
 {

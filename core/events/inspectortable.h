@@ -33,6 +33,9 @@ std::vector<std::string> inspectorTableHeaders(TimeScale target, const TableOpti
 // Python-style renderings of Event fields, as pandas/tabulate show them.
 std::string pythonRepr(const std::string &s);                       // 'text' with escapes
 std::string pythonFloatRepr(double v);                              // shortest round-trip, like repr()
+// One TSV/CSV field quoted as csv.QUOTE_MINIMAL (what pandas' to_csv does): quoted only when it
+// holds the separator, a quote or a line break; quotes doubled.
+std::string csvField(const std::string &s, char sep);
 std::string opTypesText(const std::vector<std::string> &opTypes);   // "['a', 'b']" or truncated form
 std::string startTimeText(const std::vector<std::uint64_t> &starts); // "[1, 2]"
 

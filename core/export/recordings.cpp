@@ -127,15 +127,7 @@ std::string pyFloat(double v)
 // pandas' QUOTE_MINIMAL, as the single-file TSV writes fields.
 std::string field(const std::string &s, char sep)
 {
-    if (s.find_first_of(std::string { sep, '"', '\n', '\r' }) == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
+    return csvField(s, sep);
 }
 
 void appendNumber(fmt::memory_buffer &b, double v)
