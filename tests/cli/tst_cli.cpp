@@ -1,4 +1,5 @@
 // End-to-end: the etscope-cli binary on real fixtures and on bad input.
+#include "clirun.h"
 #include "testpaths.h"
 
 #include <QFile>
@@ -7,20 +8,11 @@
 #include <QTest>
 
 namespace {
-const QString kCli = QStringLiteral(ETSCOPE_BINARY_DIR "/app/cli/etscope-cli");
 
-struct Run {
-    int code;
-    QByteArray out, err;
-};
-
+using Run = etscope::test::CliRun;
 Run run(const QStringList &args)
 {
-    QProcess p;
-    p.start(kCli, args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return etscope::test::runCli(args);
 }
 
 QByteArray readFile(const QString &path)

@@ -4,6 +4,7 @@
 // factor, Method::execute (which contains them) `slower`, everything else `unchanged`.
 #include "etdumprescale.h"
 #include "etdumpwriter.h"
+#include "clirun.h"
 #include "testpaths.h"
 
 #include <QJsonArray>
@@ -16,20 +17,11 @@
 using namespace etscope::test;
 
 namespace {
-const QString kCli = QStringLiteral(ETSCOPE_BINARY_DIR "/app/cli/etscope-cli");
 
-struct Run {
-    int code;
-    QByteArray out, err;
-};
-
+using Run = etscope::test::CliRun;
 Run run(const QStringList &args)
 {
-    QProcess p;
-    p.start(kCli, args);
-    p.waitForFinished(60000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
+    return etscope::test::runCli(args);
 }
 
 QString fixture(const char *rel)

@@ -1,5 +1,6 @@
 // etscope-cli trace / many-recording tsv, jsonl and diff end to end on real fixtures (formats
 // and numbers are checked in tests/export; here: the command lines, files and exit codes).
+#include "clirun.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -11,20 +12,11 @@
 #include <QTest>
 
 namespace {
-const QString kCli = QStringLiteral(ETSCOPE_BINARY_DIR "/app/cli/etscope-cli");
 
-struct Run {
-    int code;
-    QByteArray out, err;
-};
-
+using Run = etscope::test::CliRun;
 Run run(const QStringList &args)
 {
-    QProcess p;
-    p.start(kCli, args);
-    p.waitForFinished(120000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
+    return etscope::test::runCli(args);
 }
 
 QString fixture(const char *rel)
