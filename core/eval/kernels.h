@@ -126,4 +126,19 @@ int hardwareThreads();
 void parallelFor(
     std::int64_t n, int threads, std::int64_t grain, const std::function<void(std::int64_t, std::int64_t)> &fn);
 
+// ---- helpers shared by the kernel families
+// A kernel with one output.
+inline Result<std::vector<Tensor>> one(Result<Tensor> r)
+{
+    if (!r)
+        return r.error();
+    return std::vector<Tensor>{std::move(*r)};
+}
+
 } // namespace etscope::eval
+
+// Unwraps a Result into `var` or returns its error from the enclosing kernel.
+#define ETSCOPE_EVAL_TRY(var, expr)                                                                                    \
+    auto var = (expr);                                                                                                 \
+    if (!var)                                                                                                          \
+        return var.error();

@@ -463,12 +463,6 @@ template <typename Fn> void regUnary(std::initializer_list<const char *> keys, F
     });
 }
 
-Result<std::vector<Tensor>> one(Result<Tensor> r)
-{
-    if (!r)
-        return r.error();
-    return std::vector<Tensor> { std::move(*r) };
-}
 
 float geluErf(float x)
 {

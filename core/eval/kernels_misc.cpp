@@ -11,17 +11,8 @@ namespace etscope::eval {
 
 namespace {
 
-#define TRY(var, expr)                                                                                                 \
-    auto var = (expr);                                                                                                 \
-    if (!var)                                                                                                          \
-        return var.error();
+#define TRY ETSCOPE_EVAL_TRY
 
-Result<std::vector<Tensor>> one(Result<Tensor> r)
-{
-    if (!r)
-        return r.error();
-    return std::vector<Tensor> { std::move(*r) };
-}
 
 // Scale / zero point given as a number or a 1-element tensor (.tensor overloads).
 Result<double> number(const KernelArgs &a, int index, const char *name)

@@ -14,22 +14,13 @@ namespace etscope::eval {
 
 namespace {
 
-#define TRY(var, expr)                                                                                                 \
-    auto var = (expr);                                                                                                 \
-    if (!var)                                                                                                          \
-        return var.error();
+#define TRY ETSCOPE_EVAL_TRY
 
 using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMatD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using MapC = Eigen::Map<const RowMat>;
 using Map = Eigen::Map<RowMat>;
 
-Result<std::vector<Tensor>> one(Result<Tensor> r)
-{
-    if (!r)
-        return r.error();
-    return std::vector<Tensor> { std::move(*r) };
-}
 
 bool floating(ScalarType t)
 {

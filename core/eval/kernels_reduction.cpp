@@ -14,17 +14,8 @@ namespace etscope::eval {
 
 namespace {
 
-#define TRY(var, expr)                                                                                                 \
-    auto var = (expr);                                                                                                 \
-    if (!var)                                                                                                          \
-        return var.error();
+#define TRY ETSCOPE_EVAL_TRY
 
-Result<std::vector<Tensor>> one(Result<Tensor> r)
-{
-    if (!r)
-        return r.error();
-    return std::vector<Tensor> { std::move(*r) };
-}
 
 // A tensor rearranged so that reduced dims are innermost: outer x inner elements.
 struct Reduction {

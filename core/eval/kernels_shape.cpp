@@ -12,17 +12,8 @@ namespace etscope::eval {
 
 namespace {
 
-Result<std::vector<Tensor>> one(Result<Tensor> r)
-{
-    if (!r)
-        return r.error();
-    return std::vector<Tensor> { std::move(*r) };
-}
 
-#define TRY(var, expr)                                                                                                 \
-    auto var = (expr);                                                                                                 \
-    if (!var)                                                                                                          \
-        return var.error();
+#define TRY ETSCOPE_EVAL_TRY
 
 Result<std::vector<std::int64_t>> inferShape(std::vector<std::int64_t> shape, std::int64_t numel)
 {
