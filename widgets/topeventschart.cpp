@@ -140,6 +140,9 @@ void TopEventsChart::rebuild()
     m_chart->addSeries(series);
     auto *yAxis = new QBarCategoryAxis;
     yAxis->append(labels);
+    // QtCharts elides category labels to "…" whenever it thinks a label's band is too thin,
+    // even with room to spare; the names are already capped at 40 characters above.
+    yAxis->setTruncateLabels(false);
     auto *xAxis = new QValueAxis;
     xAxis->setRange(0, maxAvg * 1.05);
     xAxis->applyNiceNumbers(); // round tick values (0.1, 0.2, …) instead of range/4 fractions
