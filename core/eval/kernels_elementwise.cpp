@@ -649,8 +649,11 @@ void registerElementwiseKernels()
             return one(unaryInt(*x, [](std::int64_t v) { return std::int64_t((v > 0) - (v < 0)); }));
         return one(unaryFloat(*x, a.threads, [](auto v) { return v != v ? v : decltype(v)((v > 0) - (v < 0)); }));
     });
-    for (auto [key, mode] : { std::pair { "aten.floor.default", 0 }, { "aten.ceil.default", 1 },
+    for (const auto &entry : { std::pair { "aten.floor.default", 0 }, { "aten.ceil.default", 1 },
              { "aten.round.default", 2 }, { "aten.trunc.default", 3 } }) {
+        // Plain copies, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+        const char *key = entry.first;
+        const int mode = entry.second;
         registerKernel({ key }, [mode](const KernelArgs &a) -> Result<std::vector<Tensor>> {
             auto x = a.tensor(0, "self");
             if (!x)

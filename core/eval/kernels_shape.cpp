@@ -618,17 +618,19 @@ void registerShapeKernels()
         TRY(v, a.scalar(1, "fill_value"));
         return factory(a, x->sizes, x->dtype, v->d, v->i, v->isFloat, v->isBool);
     });
+    // val = val below: clang 14 (the fuzz build) cannot capture a structured binding directly.
     for (auto [key, val] :
         { std::pair { "aten.zeros.default", 0 }, { "aten.ones.default", 1 }, { "aten.empty.memory_format", 0 } }) {
-        registerKernel({ key }, [factory, val](const KernelArgs &a) -> Result<std::vector<Tensor>> {
+        registerKernel({ key }, [factory, val = val](const KernelArgs &a) -> Result<std::vector<Tensor>> {
             TRY(size, a.ints(0, "size"));
             TRY(dt, a.dtype(-1, "dtype"));
             return one(filled(dt->value_or(defaultFloat()), *size, val, val, false));
         });
     }
+    // val = val below: clang 14 (the fuzz build) cannot capture a structured binding directly.
     for (auto [key, val] : { std::pair { "aten.zeros_like.default", 0 }, { "aten.ones_like.default", 1 },
              { "aten.empty_like.default", 0 } }) {
-        registerKernel({ key }, [val](const KernelArgs &a) -> Result<std::vector<Tensor>> {
+        registerKernel({ key }, [val = val](const KernelArgs &a) -> Result<std::vector<Tensor>> {
             TRY(x, a.tensor(0, "self"));
             TRY(dt, a.dtype(-1, "dtype"));
             return one(filled(dt->value_or(x->dtype), x->sizes, val, val, false));
