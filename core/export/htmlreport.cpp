@@ -134,10 +134,14 @@ string histogram(const string &id, const string &title, const PerfData &p, const
         R"(<title>{}</title><text x="4" y="14" font-weight="600">{}</text>)", esc(title), esc(shorten(title, 48)));
     if (v.empty())
         return s + "</svg>";
-    const double lo = p.min, hi = p.max > p.min ? p.max : p.min + 1e-12;
+    // Range of the finite runs: PerfData's min/max are NaN as soon as one run is (numpy's rule).
+    const auto [minIt, maxIt] = std::minmax_element(v.begin(), v.end());
+    const double lo = *minIt, hi = *maxIt > *minIt ? *maxIt : *minIt + 1e-12;
     std::vector<int> counts(bins, 0);
-    for (double d : v)
-        ++counts[std::min(bins - 1, static_cast<int>((d - lo) / (hi - lo) * bins))];
+    for (double d : v) {
+        const double f = (d - lo) / (hi - lo) * bins; // inf/inf = NaN when the range overflows
+        ++counts[std::isfinite(f) ? static_cast<int>(std::clamp(f, 0.0, double(bins - 1))) : 0];
+    }
     const int maxCount = *std::max_element(counts.begin(), counts.end());
     const double bw = double(W - left - 8) / bins, ph = H - top - bottom;
     for (int i = 0; i < bins; ++i) {
@@ -148,8 +152,10 @@ string histogram(const string &id, const string &title, const PerfData &p, const
             num(lo + (i + 1) * (hi - lo) / bins), esc(unit), counts[i]);
     }
     const double x50 = left + (p.p50 - lo) / (hi - lo) * (W - left - 8);
-    s += fmt::format(R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#cf222e" stroke-dasharray="3,2"/>)",
-        x50, top, H - bottom);
+    if (std::isfinite(x50))
+        s += fmt::format(
+            R"(<line x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}" stroke="#cf222e" stroke-dasharray="3,2"/>)", x50, top,
+            H - bottom);
     s += fmt::format(R"(<text x="{}" y="{}">{}</text><text x="{}" y="{}" text-anchor="end">{} {}</text>)", left,
         H - bottom + 14, num(lo), W - 8, H - bottom + 14, num(hi), esc(unit));
     s += fmt::format(R"(<text x="{}" y="{}" class="muted">p50 {} · {} runs</text>)", left, H - 4, num(p.p50), v.size());
@@ -214,7 +220,7 @@ string timeline(const std::vector<Span> &spansIn, double ticksPerUnit, const str
 // Blue (good) → yellow → red (bad), t in [0, 1].
 string heatColor(double t)
 {
-    t = std::clamp(t, 0.0, 1.0);
+    t = std::isnan(t) ? 0.0 : std::clamp(t, 0.0, 1.0);
     auto mix = [](int a, int b, double f) { return static_cast<int>(std::lround(a + (b - a) * f)); };
     int r, g, b;
     if (t < 0.5) {
