@@ -17,7 +17,11 @@ inline CliRun runCli(const QStringList &args, int timeoutMs = 120000)
 {
     QProcess p;
     p.start(QStringLiteral(ETSCOPE_BINARY_DIR "/app/cli/etscope-cli"), args);
-    p.waitForFinished(timeoutMs);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill(); // a hang is a failure, never exit code 0
+        p.waitForFinished();
+        return {-1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
     return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
         p.readAllStandardError() };
 }

@@ -1,6 +1,8 @@
 // etscope-cli graph / modules end to end. Expected node lists come from etrecord_expected.json
 // (written by tests/tools/gen_etrecord_fixtures.py); the module tree shape from the model the
 // generator traced (stem, blocks.0, head, classifier with their children).
+#include "clirun.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -10,7 +12,6 @@
 #include <QTest>
 
 namespace {
-const QString kCli = QStringLiteral(ETSCOPE_BINARY_DIR "/app/cli/etscope-cli");
 const QString kData = QStringLiteral(ETSCOPE_TEST_DATA_DIR "/etrecord/");
 const QString kRuntime = QStringLiteral(ETSCOPE_SHARED_DIR "/fixtures/runtime/");
 
@@ -22,15 +23,8 @@ struct Run {
 
 Run run(const QStringList &args)
 {
-    QProcess p;
-    p.start(kCli, args);
-    Run r;
-    if (!p.waitForFinished(60000))
-        return r;
-    r.code = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    const etscope::test::CliRun r = etscope::test::runCli(args);
+    return {r.code, QString::fromUtf8(r.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts), QString::fromUtf8(r.err)};
 }
 } // namespace
 

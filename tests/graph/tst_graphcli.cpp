@@ -1,6 +1,8 @@
 // `etscope-cli graph R --svg OUT`: the SVG holds one <title> per operator node, named like the
 // serialized node (expected names from tests/tools/gen_graph_expected.py), colours the chosen
 // overlay, and bad options fail with one line.
+#include "clirun.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -12,7 +14,6 @@
 #include <QTest>
 
 namespace {
-const QString kCli = QStringLiteral(ETSCOPE_BINARY_DIR "/app/cli/etscope-cli");
 const QString kData = QStringLiteral(ETSCOPE_TEST_DATA_DIR "/");
 const QString kSample = QStringLiteral(ETSCOPE_SOURCE_DIR "/resources/samples/xnnpack_mlp/");
 
@@ -23,14 +24,8 @@ struct Run {
 
 Run run(const QStringList &args)
 {
-    QProcess p;
-    p.start(kCli, args);
-    Run r;
-    if (!p.waitForFinished(60000))
-        return r;
-    r.code = p.exitCode();
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    const etscope::test::CliRun r = etscope::test::runCli(args);
+    return {r.code, QString::fromUtf8(r.err)};
 }
 
 QStringList nodeTitles(const QString &svgPath)
