@@ -910,8 +910,13 @@ void registerNnKernels()
         TRY(HxW, a.integer(5, "HxW"));
         TRY(G, a.integer(6, "group"));
         TRY(eps, a.number(7, "eps", 1e-5));
-        if (*G <= 0 || *C % *G || *N * *C * *HxW != x->numel())
+        // Checked before multiplying: the sizes come from the graph and may be anything.
+        const std::int64_t numel = x->numel();
+        if (*G <= 0 || *N < 0 || *C < 0 || *HxW < 0 || *C % *G || (*N && *C > numel / *N)
+            || (*N * *C && *HxW > numel / (*N * *C)) || *N * *C * *HxW != numel)
             return kernelError("native_group_norm: N, C, HxW and group do not match the input");
+        if ((*w && (*w)->numel() != *C) || (*b && (*b)->numel() != *C))
+            return kernelError(fmt::format("native_group_norm: weight/bias do not have {} channels", *C));
         const std::int64_t inner = (*C / *G) * *HxW;
         auto st = normalizeGroups(toDoubles(*x), *N * *G, inner, *eps);
         for (std::int64_t n = 0; n < *N; ++n)
