@@ -23,7 +23,7 @@ bool isDelegateCall(const Event &e)
     return !e.isDelegatedOp && e.name == kDelegateCall;
 }
 
-double statValue(const PerfData &p, int column)
+double statValue(const PerfStats &p, int column)
 {
     switch (column) {
     case EventTreeModel::P10Column: return p.p10;
@@ -239,7 +239,7 @@ QString EventTreeModel::formatDuration(double value)
 QString EventTreeModel::moduleText(const Event &event)
 {
     // The innermost module of the first linked node is what a user recognises from the model code.
-    for (const LinkedNode &node : event.linkedNodes) {
+    for (const LinkedNode &node : event.linkedNodes()) {
         if (node.moduleStack && !node.moduleStack->empty()) {
             const ModuleFrame &f = node.moduleStack->back();
             QString type = toQString(f.type);
@@ -254,12 +254,12 @@ QString EventTreeModel::moduleText(const Event &event)
 
 QString EventTreeModel::debugHandlesText(const Event &event)
 {
-    if (!event.debugHandles)
+    if (!event.debugHandles())
         return {};
     QStringList parts;
-    for (auto h : *event.debugHandles)
+    for (auto h : *event.debugHandles())
         parts << QString::number(h);
-    if (event.debugHandlesIsScalar && parts.size() == 1)
+    if (event.debugHandlesIsScalar() && parts.size() == 1)
         return parts.front();
     return QString(QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']'));
 }
@@ -327,9 +327,9 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
     case Qt::DisplayRole:
         switch (column) {
         case NameColumn: return e.name.empty() ? tr("(unnamed)") : toQString(e.name);
-        case OpTypesColumn: return e.opTypes.empty() ? QString() : toQString(opTypesText(e.opTypes));
+        case OpTypesColumn: return e.opTypes().empty() ? QString() : toQString(opTypesText(e.opTypes()));
         case DelegatedColumn: return e.isDelegatedOp ? tr("yes") : QString();
-        case BackendColumn: return e.delegateBackendName ? toQString(*e.delegateBackendName) : QString();
+        case BackendColumn: return e.delegateBackendName() ? toQString(*e.delegateBackendName()) : QString();
         case DebugHandlesColumn: return debugHandlesText(e);
         case ModuleColumn: return moduleText(e);
         case InstructionColumn: return QString::number(e.instructionId);
@@ -342,11 +342,11 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
     case SortRole:
         switch (column) {
         case NameColumn: return toQString(e.name);
-        case OpTypesColumn: return toQString(opTypesText(e.opTypes));
+        case OpTypesColumn: return toQString(opTypesText(e.opTypes()));
         case DelegatedColumn: return e.isDelegatedOp;
-        case BackendColumn: return e.delegateBackendName ? toQString(*e.delegateBackendName) : QString();
+        case BackendColumn: return e.delegateBackendName() ? toQString(*e.delegateBackendName()) : QString();
         case DebugHandlesColumn:
-            return e.debugHandles && !e.debugHandles->empty() ? qlonglong(e.debugHandles->front()) : qlonglong(-1);
+            return e.debugHandles() && !e.debugHandles()->empty() ? qlonglong(e.debugHandles()->front()) : qlonglong(-1);
         case ModuleColumn: return moduleText(e);
         case InstructionColumn: return e.instructionId;
         case RunsColumn: return e.perfData ? qulonglong(e.perfData->raw.size()) : qulonglong(0);
@@ -360,15 +360,15 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
         if (column == NameColumn) {
             QString tip = toQString(e.name);
             if (e.isDelegatedOp)
-                tip += tr("\ndelegate identifier: %1").arg(toQString(delegateDebugIdText(e.delegateDebugIdentifier)));
+                tip += tr("\ndelegate identifier: %1").arg(toQString(delegateDebugIdText(e.delegateDebugIdentifier())));
             return tip;
         }
         if (isStatColumn(column) && e.perfData)
             // The cell is rounded to 6 digits; the tooltip has every digit.
             return QString(formatFull(statValue(*e.perfData, column)) + QLatin1Char(' ') + unitName());
-        if (column == OpTypesColumn && !e.opTypes.empty()) {
+        if (column == OpTypesColumn && !e.opTypes().empty()) {
             QStringList ops;
-            for (const auto &op : e.opTypes)
+            for (const auto &op : e.opTypes())
                 ops << toQString(op);
             return ops.join(QLatin1Char('\n'));
         }
@@ -409,23 +409,23 @@ QString EventTreeModel::filterText(const Node &node, const Event &e) const
     QString &cached = m_filterTexts[id];
     if (!cached.isNull())
         return cached;
-    const bool plain = e.opTypes.empty() && e.linkedNodes.empty() && !e.delegateBackendName;
+    const bool plain = e.opTypes().empty() && e.linkedNodes().empty() && !e.delegateBackendName();
     if (plain) {
-        auto it = m_nameCache.find(e.name);
+        auto it = m_nameCache.find(e.name.data()); // names are interned: one entry per distinct name
         if (it == m_nameCache.end())
-            it = m_nameCache.emplace(e.name, toQString(e.name)).first;
+            it = m_nameCache.emplace(e.name.data(), toQString(e.name)).first;
         cached = it->second;
         return cached;
     }
     QString text = toQString(e.name);
-    for (const auto &op : e.opTypes)
+    for (const auto &op : e.opTypes())
         text += QLatin1Char('\n') + toQString(op);
-    for (const LinkedNode &ln : e.linkedNodes)
+    for (const LinkedNode &ln : e.linkedNodes())
         if (ln.moduleStack)
             for (const ModuleFrame &f : *ln.moduleStack)
                 text += QLatin1Char('\n') + toQString(normalizeModulePath(f.path)) + QLatin1Char(' ') + toQString(f.type);
-    if (e.delegateBackendName)
-        text += QLatin1Char('\n') + toQString(*e.delegateBackendName);
+    if (e.delegateBackendName())
+        text += QLatin1Char('\n') + toQString(*e.delegateBackendName());
     cached = text;
     return cached;
 }

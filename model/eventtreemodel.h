@@ -94,7 +94,7 @@ private:
     // and scattered, so reading them inside the comparator is dominated by cache misses.
     mutable std::vector<double> m_sortKeys[NUM_COLUMNS];
     mutable std::vector<QString> m_filterTexts;
-    mutable std::unordered_map<std::string, QString> m_nameCache;
+    mutable std::unordered_map<const char *, QString> m_nameCache;
 };
 
 } // namespace etscope

@@ -7,7 +7,7 @@
 
 namespace etscope {
 
-HistogramBins computeHistogram(const std::vector<double> &values, int maxBins)
+HistogramBins computeHistogram(std::span<const double> values, int maxBins)
 {
     std::vector<double> v;
     v.reserve(values.size());

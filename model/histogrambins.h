@@ -2,6 +2,7 @@
 
 #include <QList>
 
+#include <span>
 #include <vector>
 
 namespace etscope {
@@ -14,6 +15,6 @@ struct HistogramBins {
 
 // Freedman–Diaconis bin width (2·IQR/n^(1/3)), capped to [1, maxBins] bins; falls back to
 // Sturges when the IQR is zero (many identical timings with a few outliers). NaN/Inf skipped.
-HistogramBins computeHistogram(const std::vector<double> &values, int maxBins = 40);
+HistogramBins computeHistogram(std::span<const double> values, int maxBins = 40);
 
 } // namespace etscope

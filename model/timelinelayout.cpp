@@ -16,10 +16,10 @@ TimelineLayout layoutTimeline(const EventBlock &block, std::size_t run, double t
     std::uint64_t t0 = std::numeric_limits<std::uint64_t>::max();
     for (int i = 0; i < int(block.events.size()); ++i) {
         const Event &ev = block.events[i];
-        if (run >= ev.startTimes.size() || run >= ev.endTimes.size())
+        if (run >= ev.startTimes().size() || run >= ev.endTimes().size())
             continue;
-        const std::uint64_t s = ev.startTimes[run];
-        const std::uint64_t e = std::max(s, ev.endTimes[run]);
+        const std::uint64_t s = ev.startTimes()[run];
+        const std::uint64_t e = std::max(s, ev.endTimes()[run]);
         raw.push_back({i, s, e});
         t0 = std::min(t0, s);
     }

@@ -235,7 +235,7 @@ void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockInd
     const Event &e = block.events[eventIndex];
     QString sub = tr("block %1 · instruction %2").arg(toQString(block.name).toHtmlEscaped()).arg(e.instructionId);
     if (e.isDelegatedOp)
-        sub += tr(" · delegated") + (e.delegateBackendName ? QStringLiteral(" (") + toQString(*e.delegateBackendName).toHtmlEscaped() + QLatin1Char(')') : QString());
+        sub += tr(" · delegated") + (e.delegateBackendName() ? QStringLiteral(" (") + toQString(*e.delegateBackendName()).toHtmlEscaped() + QLatin1Char(')') : QString());
     m_title->setText(QStringLiteral("<b style='font-size:large'>") + toQString(e.name.empty() ? std::string("(unnamed)") : e.name).toHtmlEscaped()
                      + QStringLiteral("</b><br/><span style='color:gray'>") + sub + QStringLiteral("</span>"));
     fillProperties(block, e);
@@ -243,10 +243,10 @@ void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockInd
     fillModules(e);
     fillDebugData(*m_session, e);
     fillMetadata(e);
-    m_tabs->setTabEnabled(1, !e.linkedNodes.empty());
+    m_tabs->setTabEnabled(1, !e.linkedNodes().empty());
     m_tabs->setTabEnabled(2, m_modules->topLevelItemCount() > 0);
-    m_tabs->setTabEnabled(3, !e.debugData.empty());
-    m_tabs->setTabEnabled(4, !e.delegateDebugMetadatas.empty());
+    m_tabs->setTabEnabled(3, !e.debugData().empty());
+    m_tabs->setTabEnabled(4, !e.delegateDebugMetadatas().empty());
 }
 
 void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
@@ -254,7 +254,7 @@ void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
     const QString unit = toQString(timeScaleName(block.targetTimeScale));
     auto *stats = new QTreeWidgetItem(m_properties, {tr("Statistics (%1)").arg(unit)});
     if (e.perfData) {
-        const PerfData &p = *e.perfData;
+        const EventPerf &p = *e.perfData;
         const std::pair<const char *, double> rows[] = {{"p10", p.p10}, {"p50", p.p50}, {"p90", p.p90},
                                                         {"avg", p.avg}, {"min", p.min}, {"max", p.max}};
         for (const auto &[k, v] : rows)
@@ -277,16 +277,16 @@ void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
     addRow(ident, tr("chain index"), QString::number(e.chainIndex));
     addRow(ident, tr("delegated"), e.isDelegatedOp ? tr("yes") : tr("no"));
     if (e.isDelegatedOp)
-        addRow(ident, tr("delegate identifier"), toQString(delegateDebugIdText(e.delegateDebugIdentifier)));
-    if (e.delegateBackendName)
-        addRow(ident, tr("backend"), toQString(*e.delegateBackendName));
-    if (e.debugHandles)
+        addRow(ident, tr("delegate identifier"), toQString(delegateDebugIdText(e.delegateDebugIdentifier())));
+    if (e.delegateBackendName())
+        addRow(ident, tr("backend"), toQString(*e.delegateBackendName()));
+    if (e.debugHandles())
         addRow(ident, tr("debug handles"), EventTreeModel::debugHandlesText(e));
-    if (!e.opTypes.empty())
-        addRow(ident, tr("op types"), toQString(opTypesText(e.opTypes)));
-    addRow(ident, tr("num outputs"), QString::number(e.numOutputs));
-    if (!e.startTimes.empty())
-        addRow(ident, tr("start (raw ticks, run 0)"), QString::number(e.startTimes.front()));
+    if (!e.opTypes().empty())
+        addRow(ident, tr("op types"), toQString(opTypesText(e.opTypes())));
+    addRow(ident, tr("num outputs"), QString::number(e.numOutputs()));
+    if (!e.startTimes().empty())
+        addRow(ident, tr("start (raw ticks, run 0)"), QString::number(e.startTimes().front()));
 
     if (e.perfData) {
         m_rawItem = new QTreeWidgetItem(m_properties, {tr("Raw values (%1 runs)").arg(e.perfData->raw.size())});
@@ -304,7 +304,7 @@ void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
 void DetailsPanel::fillFrames(const Event &e)
 {
     QString allText;
-    for (const LinkedNode &node : e.linkedNodes) {
+    for (const LinkedNode &node : e.linkedNodes()) {
         auto *top = new QTreeWidgetItem(m_frames, {toQString(node.nodeName)});
         QFont bold = top->font(0);
         bold.setBold(true);
@@ -437,7 +437,7 @@ void DetailsPanel::activateFrame(QTreeWidgetItem *item)
 void DetailsPanel::fillModules(const Event &e)
 {
     // Merge the nn_module_stack of every linked node into one tree keyed by module path.
-    for (const LinkedNode &node : e.linkedNodes) {
+    for (const LinkedNode &node : e.linkedNodes()) {
         if (!node.moduleStack)
             continue;
         QTreeWidgetItem *parent = nullptr;
@@ -508,7 +508,7 @@ void DetailsPanel::fillDebugData(const Session &session, const Event &e)
             text += tr("  [%1 NaN, %2 Inf]").arg(s.nanCount).arg(s.infCount);
         item->setText(5, text);
     };
-    for (const RuntimeValue &v : e.debugData) {
+    for (const RuntimeValue &v : e.debugData()) {
         const QString label = QStringLiteral("#") + QString::number(index++);
         switch (v.kind) {
         case RuntimeValue::Kind::Tensor:
@@ -541,8 +541,8 @@ void DetailsPanel::fillDebugData(const Session &session, const Event &e)
 void DetailsPanel::fillMetadata(const Event &e)
 {
     QString text;
-    for (std::size_t i = 0; i < e.delegateDebugMetadatas.size(); ++i) {
-        const std::string &m = e.delegateDebugMetadatas[i];
+    for (std::size_t i = 0; i < e.delegateDebugMetadatas().size(); ++i) {
+        const std::string &m = e.delegateDebugMetadatas()[i];
         text += tr("run %1 (%2 bytes):\n").arg(i).arg(m.size());
         text += isPrintable(m) ? toQString(m) + QLatin1Char('\n') : hexDump(m);
     }

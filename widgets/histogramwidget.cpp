@@ -87,11 +87,11 @@ void HistogramWidget::setClipToP99(bool on)
     m_clipBox->setChecked(on); // rebuilds when it changes
 }
 
-void HistogramWidget::setValues(const QString &eventName, const std::vector<double> &values, double p10, double p50,
+void HistogramWidget::setValues(const QString &eventName, std::span<const double> values, double p10, double p50,
                                 double p90, const QString &unit)
 {
     m_name = eventName;
-    m_values = values;
+    m_values.assign(values.begin(), values.end());
     m_p10 = p10;
     m_p50 = p50;
     m_p90 = p90;

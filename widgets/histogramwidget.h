@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+#include <span>
 #include <vector>
 
 class QLabel;
@@ -21,7 +22,7 @@ class HistogramWidget : public QWidget
 public:
     explicit HistogramWidget(QWidget *parent = nullptr);
 
-    void setValues(const QString &eventName, const std::vector<double> &values, double p10, double p50, double p90,
+    void setValues(const QString &eventName, std::span<const double> values, double p10, double p50, double p90,
                    const QString &unit);
     void clear();
 

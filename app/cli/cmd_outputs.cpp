@@ -65,11 +65,11 @@ const Registration outputs("outputs", "Summarise run outputs and intermediate ou
                                        for (const auto &v : block.runOutput)
                                            describeValue(out, v, buffer, "    ");
                                        for (const Event &e : block.events) {
-                                           if (e.debugData.empty())
+                                           if (e.debugData().empty())
                                                continue;
                                            out += fmt::format("  {} (instruction {}): {} values\n", e.name.empty() ? "<unnamed>" : e.name,
-                                                              e.instructionId, e.debugData.size());
-                                           for (const auto &v : e.debugData)
+                                                              e.instructionId, e.debugData().size());
+                                           for (const auto &v : e.debugData())
                                                describeValue(out, v, buffer, "    ");
                                        }
                                    }

@@ -108,7 +108,7 @@ bool included(const Event &e, const DiffOptions &o)
 
 bool linked(const Event &e)
 {
-    return e.debugHandles && !e.debugHandles->empty();
+    return e.debugHandles() && !e.debugHandles()->empty();
 }
 
 // Per-run sums over a group of events of one block (all events of a block have one value per run).
@@ -121,7 +121,7 @@ std::optional<PerfData> sumPerRun(const Side &side, const std::vector<EventPos> 
             continue;
         const auto &raw = e.perfData->raw;
         if (!sum)
-            sum = raw;
+            sum.emplace(raw.begin(), raw.end());
         else {
             sum->resize(std::min(sum->size(), raw.size()));
             for (std::size_t i = 0; i < sum->size(); ++i)
@@ -150,7 +150,7 @@ std::string groupLabel(const Side &side, const std::vector<EventPos> &refs)
 
 std::string modulePath(const Event &e)
 {
-    for (const LinkedNode &n : e.linkedNodes) {
+    for (const LinkedNode &n : e.linkedNodes()) {
         if (!n.moduleStack || n.moduleStack->empty())
             continue;
         for (const ModuleFrame &f : *n.moduleStack) {
@@ -191,15 +191,15 @@ void describe(DiffRow &row, const Side &sa, const Side &sb, const DiffOptions &o
     auto opTypeOf = [](const Event &e) -> std::string {
         if (e.name == kDelegateCall)
             return kDelegateCall;
-        if (!e.opTypes.empty())
-            return e.opTypes.front();
-        return e.name;
+        if (!e.opTypes().empty())
+            return e.opTypes().front();
+        return std::string(e.name);
     };
     row.opType = opTypeOf(*rep);
     auto backendOf = [](const Event *e) -> std::string {
         if (!e)
             return {};
-        return e->delegateBackendName ? *e->delegateBackendName : std::string("portable");
+        return e->delegateBackendName() ? *e->delegateBackendName() : std::string("portable");
     };
     const std::string ba = backendOf(ea), bb = backendOf(eb);
     row.backend = !ea ? bb : !eb || ba == bb ? ba : ba + " -> " + bb;
@@ -286,7 +286,7 @@ void pairByGraph(const std::vector<EventPos> &as, const std::vector<EventPos> &b
     std::map<std::int64_t, std::size_t> owner;
     for (std::size_t i = 0; i < n; ++i) {
         const Event &e = i < la.size() ? sa.event(la[i]) : sb.event(lb[i - la.size()]);
-        for (std::int64_t h : *e.debugHandles) {
+        for (std::int64_t h : *e.debugHandles()) {
             auto [it, inserted] = owner.emplace(h, i);
             if (!inserted)
                 comp.unite(i, it->second);

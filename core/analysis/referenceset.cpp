@@ -25,14 +25,14 @@ Result<OpOutputs> entryFor(const Session &s, int bi, int ei)
     o.eventIndex = ei;
     o.instructionId = ev.instructionId;
     o.chainIndex = ev.chainIndex;
-    if (ev.debugHandles)
-        o.debugHandles = *ev.debugHandles;
-    o.ops = {ev.name};
-    o.numOutputs = ev.numOutputs;
+    if (ev.debugHandles())
+        o.debugHandles = *ev.debugHandles();
+    o.ops = {std::string(ev.name)};
+    o.numOutputs = ev.numOutputs();
     o.delegated = ev.isDelegatedOp || ev.name == kDelegateCall;
-    o.backend = ev.delegateBackendName.value_or(std::string());
-    o.stack = ev.linkedNodes;
-    for (const auto &v : ev.debugData) {
+    o.backend = ev.delegateBackendName().value_or(std::string());
+    o.stack = ev.linkedNodes();
+    for (const auto &v : ev.debugData()) {
         auto nv = loadRuntimeValue(v, s.debugBuffer);
         if (!nv)
             return nv.error();
@@ -55,7 +55,7 @@ bool sessionHasHandles(const Session &s)
 {
     for (const auto &b : s.blocks)
         for (const auto &e : b.events)
-            if (e.debugHandles && !e.opTypes.empty())
+            if (e.debugHandles() && !e.opTypes().empty())
                 return true;
     return false;
 }
@@ -70,7 +70,7 @@ Result<std::vector<OpOutputs>> collectByInstruction(const Session &s)
         std::map<std::pair<std::int64_t, std::int32_t>, int> seen;
         for (int ei = 0; ei < int(events.size()); ++ei) {
             const Event &ev = events[std::size_t(ei)];
-            if (ev.debugData.empty() || ev.isFramework() || ev.isOperatorCall())
+            if (ev.debugData().empty() || ev.isFramework() || ev.isOperatorCall())
                 continue;
             auto e = entryFor(s, bi, ei);
             if (!e)
@@ -93,7 +93,7 @@ Result<std::vector<OpOutputs>> collectByHandle(const Session &s, std::vector<std
         const auto &events = s.blocks[std::size_t(bi)].events;
         for (int ei = 0; ei < int(events.size()); ++ei) {
             const Event &ev = events[std::size_t(ei)];
-            if (ev.opTypes.empty() || ev.isOperatorCall() || !ev.debugHandles)
+            if (ev.opTypes().empty() || ev.isOperatorCall() || !ev.debugHandles())
                 continue;
             cands.push_back({bi, ei});
         }
@@ -110,8 +110,8 @@ Result<std::vector<OpOutputs>> collectByHandle(const Session &s, std::vector<std
             bool finer = false;
             for (const Cand &d : cands) {
                 const Event &o = eventOf(d);
-                if (o.isDelegatedOp && !o.debugData.empty() && o.delegateBackendName == ev.delegateBackendName
-                    && intersects(*o.debugHandles, *ev.debugHandles)) {
+                if (o.isDelegatedOp && !o.debugData().empty() && o.delegateBackendName() == ev.delegateBackendName()
+                    && intersects(*o.debugHandles(), *ev.debugHandles())) {
                     finer = true;
                     break;
                 }

@@ -60,16 +60,16 @@ void checkMismatch(
             if (!maps || !maps->debugHandles.count(e.instructionId))
                 unmatched.insert(e.instructionId);
             const std::string kernel = kernelOperatorName(e.name);
-            if (kernel.empty() || e.opTypes.empty())
+            if (kernel.empty() || e.opTypes().empty())
                 continue;
             ++report.comparedKernels;
             bool any = false;
-            for (const std::string &op : e.opTypes)
+            for (const std::string &op : e.opTypes())
                 any = any || sameOperator(kernel, opTypeOperatorName(op));
             if (!any) {
                 ++report.mismatchedKernels;
                 if (report.mismatchExample.empty())
-                    report.mismatchExample = e.name + " -> " + e.opTypes.front();
+                    report.mismatchExample = std::string(e.name) + " -> " + e.opTypes().front();
             }
         }
     report.runtimeInstructions = instructions.size();
@@ -150,45 +150,43 @@ Result<LinkReport> linkETRecord(std::vector<EventBlock> &blocks, const ETRecord 
     std::unordered_set<std::string> warnedMissingDelegate;
     std::unordered_set<std::int64_t> warnedDangling;
     for (EventBlock &block : blocks) {
+        EventStore &store = block.storage();
         for (Event &e : block.events) {
-            e.debugHandles.reset();
-            e.debugHandlesIsScalar = false;
-            e.opTypes.clear();
-            e.numOutputs = 1;
-            e.linkedNodes.clear();
-            e.delegateBackendName.reset();
+            if (e.extra)
+                store.extra(e).clearLink();
             if (!maps)
                 continue;
             auto dh = maps->debugHandles.find(e.instructionId);
             if (dh == maps->debugHandles.end())
                 continue;
+            EventExtra &x = store.extra(e);
             if (auto no = maps->numOutputs.find(e.instructionId); no != maps->numOutputs.end())
-                e.numOutputs = static_cast<int>(no->second);
+                x.numOutputs = static_cast<int>(no->second);
             auto del = maps->delegates.find(e.instructionId);
             if (!e.isDelegatedOp) {
-                e.debugHandles = dh->second.handles;
-                e.debugHandlesIsScalar = dh->second.isScalar;
+                x.debugHandles = dh->second.handles;
+                x.debugHandlesIsScalar = dh->second.isScalar;
                 if (e.name == kDelegateCall && del != maps->delegates.end())
-                    e.delegateBackendName = del->second.backendName;
+                    x.delegateBackendName = del->second.backendName;
             } else if (del == maps->delegates.end()) {
-                e.debugHandles = dh->second.handles;
-                e.debugHandlesIsScalar = dh->second.isScalar;
+                x.debugHandles = dh->second.handles;
+                x.debugHandlesIsScalar = dh->second.isScalar;
                 if (warnedMissingDelegate.insert(std::to_string(e.instructionId)).second)
                     report.warnings.push_back(fmt::format(
                         "{}: instruction {} has delegated events but no delegate_map entry; using its debug handles",
                         record.path(), e.instructionId));
             } else {
-                e.delegateBackendName = del->second.backendName;
+                x.delegateBackendName = del->second.backendName;
                 if (const auto *h
-                    = lookupDelegate(del->second, e.delegateDebugIdentifier, options.delegateSubstringQuirk))
-                    e.debugHandles = *h;
+                    = lookupDelegate(del->second, x.delegateDebugIdentifier, options.delegateSubstringQuirk))
+                    x.debugHandles = *h;
             }
-            if (!e.debugHandles)
+            if (!x.debugHandles)
                 continue;
             ++report.linkedEvents;
             if (e.isFramework())
                 continue;
-            for (std::int64_t h : *e.debugHandles) {
+            for (std::int64_t h : *x.debugHandles) {
                 auto it = byHandle.find(h);
                 if (it == byHandle.end()) {
                     if (graph) {
@@ -203,17 +201,17 @@ Result<LinkReport> linkETRecord(std::vector<EventBlock> &blocks, const ETRecord 
                 for (const GraphNode *n : it->second) {
                     const std::string name = n->inspectorName();
                     bool seen = false;
-                    for (const LinkedNode &ln : e.linkedNodes)
+                    for (const LinkedNode &ln : x.linkedNodes)
                         if (ln.nodeName == name) {
                             seen = true;
                             break;
                         }
                     if (!seen)
-                        e.linkedNodes.push_back(LinkedNode { name, n->stackTrace, n->moduleStack });
-                    e.opTypes.push_back(n->opName);
+                        x.linkedNodes.push_back(LinkedNode { name, n->stackTrace, n->moduleStack });
+                    x.opTypes.push_back(n->opName);
                 }
             }
-            if (!e.opTypes.empty())
+            if (!e.opTypes().empty())
                 ++report.eventsWithOpTypes;
         }
     }
@@ -229,7 +227,7 @@ double findTotalForModule(const std::vector<EventBlock> &blocks, std::string_vie
             if (e.name == kOperatorCall)
                 continue;
             bool found = false;
-            for (const LinkedNode &n : e.linkedNodes) {
+            for (const LinkedNode &n : e.linkedNodes()) {
                 if (!n.moduleStack || n.moduleStack->empty())
                     continue;
                 for (const ModuleFrame &f : *n.moduleStack)

@@ -25,7 +25,7 @@ ModuleRollupNode buildModuleRollup(const std::vector<EventBlock> &blocks)
                 continue;
             // First grow the tree (this may move children), then credit by walking it again.
             bool any = false;
-            for (const LinkedNode &n : e.linkedNodes) {
+            for (const LinkedNode &n : e.linkedNodes()) {
                 if (!n.moduleStack || n.moduleStack->empty())
                     continue;
                 any = true;
@@ -59,7 +59,7 @@ ModuleRollupNode buildModuleRollup(const std::vector<EventBlock> &blocks)
                 }
             };
             credit(root);
-            for (const LinkedNode &n : e.linkedNodes) {
+            for (const LinkedNode &n : e.linkedNodes()) {
                 if (!n.moduleStack)
                     continue;
                 ModuleRollupNode *at = &root;

@@ -8,20 +8,6 @@
 
 namespace etscope {
 
-bool isFrameworkEventName(const std::string &name)
-{
-    return name == kMethodInit || name == kProgramLoadMethod || name == kMethodExecute;
-}
-
-std::string delegateDebugIdText(const DelegateDebugId &id)
-{
-    if (const auto *i = std::get_if<std::int64_t>(&id))
-        return std::to_string(*i);
-    if (const auto *s = std::get_if<std::string>(&id))
-        return *s;
-    return {};
-}
-
 namespace {
 
 constexpr std::uint64_t kMaxU32 = 0xffffffffull;
@@ -145,23 +131,12 @@ PartSignature debugPart(const DebugEventRecord &d)
     return s;
 }
 
-// Inspector's _populate_event_signature_fields.
-void applySignature(Event &ev, const PartSignature &sig, const StringPool &pool)
-{
-    if (!sig.present)
-        return;
-    DelegateDebugId id;
-    if (sig.hasDelegateInt)
-        id = static_cast<std::int64_t>(sig.delegateInt);
-    else if (sig.delegateStr != StringPool::Empty)
-        id = pool.str(sig.delegateStr);
-    const bool delegated = !std::holds_alternative<std::monostate>(id);
-    std::string name = delegated ? delegateDebugIdText(id) : pool.str(sig.name);
-    if (!name.empty())
-        ev.name = std::move(name);
-    ev.delegateDebugIdentifier = std::move(id);
-    ev.isDelegatedOp = delegated;
-}
+// Inspector's _populate_event_signature_fields: the identity a signature part gives an Event.
+struct EventIdentity {
+    std::string_view name;
+    DelegateDebugId delegateId;
+    bool delegated = false;
+};
 
 // One InstructionEvent of a run (indices into the run's record vectors).
 struct InstructionEvent {
@@ -170,21 +145,25 @@ struct InstructionEvent {
     std::vector<std::uint32_t> debugs; // non-output debug events
 };
 
-// What one EventSignature gathers over the runs of a group besides the Event itself (which is
-// built in place in the block: Events are large, so they are never moved or copied).
-struct EventAccumulator {
-    std::vector<double> durations;
-    std::vector<StringPool::Id> metadata; // per run; materialised only if some are non-empty
-    bool haveDebug = false;
-    bool anyMetadata = false;
-};
-
+// The runs merged into one EventBlock. Per-run samples are collected run-major (one row of
+// `perfEvents` values per run) and laid out per Event in the store when the build ends; a
+// block of one run (profiles whose events do not merge) is adopted as is.
 struct Group {
     std::size_t firstRun = 0;
+    std::size_t runs = 0;
     EventBlock block;
-    std::vector<EventAccumulator> events;
+    std::vector<std::uint32_t> perfSlot;       // per event: column in the run-major rows, or none
+    std::uint32_t perfEvents = 0;
+    std::vector<double> durations;             // [run][perfSlot]
+    std::vector<std::uint64_t> ticks;          // [run][perfSlot] start, end
+    std::vector<std::uint32_t> eventOfSlot;    // per perfSlot: the event
+    std::vector<std::pair<std::size_t, StringPool::Id>> metadata; // non-empty ones at run * perfEvents + slot
+    std::vector<bool> anyMetadata;             // per perfSlot
+    std::vector<bool> haveDebug;               // per event
     bool haveOutputs = false;
 };
+
+constexpr std::uint32_t kNoSlot = 0xffffffffu;
 
 class Builder
 {
@@ -316,17 +295,28 @@ public:
                 g.block.bundledInputIndex = run.bundledInputIndex;
                 g.block.sourceTimeScale = m_opt.time.source;
                 g.block.targetTimeScale = m_opt.time.target;
-                g.events.resize(entries.size());
+                g.block.store = m_store;
                 g.block.events.resize(entries.size());
-                for (std::size_t k = 0; k < entries.size(); ++k)
-                    initEvent(g.block.events[k], m_signatures[entries[k].sigId]);
+                g.perfSlot.resize(entries.size(), kNoSlot);
+                g.haveDebug.resize(entries.size(), false);
+                for (std::size_t k = 0; k < entries.size(); ++k) {
+                    const EventSignature &sig = m_signatures[entries[k].sigId];
+                    initEvent(g.block.events[k], sig);
+                    if (sig.profile.present) {
+                        g.perfSlot[k] = g.perfEvents++;
+                        g.eventOfSlot.push_back(static_cast<std::uint32_t>(k));
+                    }
+                }
+                g.anyMetadata.resize(g.perfEvents, false);
+                g.durations.reserve(g.perfEvents);
+                g.ticks.reserve(2 * std::size_t(g.perfEvents));
                 m_groups.push_back(std::move(g));
             }
             Group &g = m_groups[git->second];
             g.block.runIndices.push_back(r);
+            ++g.runs;
             for (std::size_t k = 0; k < entries.size(); ++k)
-                addRun(g, g.block.events[k], g.events[k], run, entries[k].profileIdx,
-                       instructionEvents[entries[k].instructionEvent]);
+                addRun(g, k, run, entries[k].profileIdx, instructionEvents[entries[k].instructionEvent]);
             collectOutputs(g, run);
             collectAllocations(g, run);
         }
@@ -334,16 +324,7 @@ public:
         std::vector<EventBlock> blocks;
         blocks.reserve(m_groups.size());
         for (Group &g : m_groups) {
-            for (std::size_t k = 0; k < g.events.size(); ++k) {
-                EventAccumulator &acc = g.events[k];
-                Event &ev = g.block.events[k];
-                if (!acc.durations.empty())
-                    ev.perfData = PerfData::fromRaw(std::move(acc.durations));
-                if (acc.anyMetadata)
-                    for (const StringPool::Id id : acc.metadata)
-                        ev.delegateDebugMetadatas.push_back(m_file.strings.str(id));
-            }
-            g.events.clear();
+            finishSamples(g);
             blocks.push_back(std::move(g.block));
         }
         return blocks;
@@ -368,11 +349,48 @@ private:
         return it->second;
     }
 
-    void initEvent(Event &ev, const EventSignature &sig) const
+    std::string_view internName(StringPool::Id id)
+    {
+        if (id >= m_names.size())
+            m_names.resize(id + 1);
+        if (m_names[id].data() == nullptr)
+            m_names[id] = m_store->intern(m_file.strings.str(id));
+        return m_names[id];
+    }
+
+    // Inspector's _populate_event_signature_fields, profile part then debug part.
+    void applySignature(Event &ev, const PartSignature &sig, DelegateDebugId &id)
+    {
+        if (!sig.present)
+            return;
+        DelegateDebugId sid;
+        if (sig.hasDelegateInt)
+            sid = static_cast<std::int64_t>(sig.delegateInt);
+        else if (sig.delegateStr != StringPool::Empty)
+            sid = m_file.strings.str(sig.delegateStr);
+        const bool delegated = !std::holds_alternative<std::monostate>(sid);
+        std::string_view name;
+        if (sig.hasDelegateInt)
+            name = m_store->intern(std::to_string(sig.delegateInt));
+        else if (delegated)
+            name = internName(sig.delegateStr);
+        else
+            name = internName(sig.name);
+        if (!name.empty())
+            ev.name = name;
+        id = std::move(sid);
+        ev.isDelegatedOp = delegated;
+    }
+
+    void initEvent(Event &ev, const EventSignature &sig)
     {
         ev.instructionId = sig.instructionId;
-        applySignature(ev, sig.profile, m_file.strings);
-        applySignature(ev, sig.debug, m_file.strings);
+        ev.name = internName(StringPool::Empty);
+        DelegateDebugId id;
+        applySignature(ev, sig.profile, id);
+        applySignature(ev, sig.debug, id);
+        if (!std::holds_alternative<std::monostate>(id))
+            m_store->extra(ev).delegateDebugIdentifier = std::move(id);
     }
 
     double duration(const Event &ev, const ProfileEventRecord &p, std::vector<std::string> &warnings) const
@@ -411,42 +429,98 @@ private:
                            ev.name, e, s);
     }
 
-    void addRun(Group &g, Event &ev, EventAccumulator &acc, const RunData &run, std::int64_t profileIdx,
-                const InstructionEvent &ie)
+    void addRun(Group &g, std::size_t k, const RunData &run, std::int64_t profileIdx, const InstructionEvent &ie)
     {
+        Event &ev = g.block.events[k];
         if (profileIdx >= 0) {
             const auto &p = run.profileEvents[static_cast<std::size_t>(profileIdx)];
-            if (acc.durations.empty())
+            const std::uint32_t slot = g.perfSlot[k];
+            if (g.runs == 1)
                 ev.chainIndex = p.chainIndex;
-            acc.durations.push_back(duration(ev, p, g.block.warnings));
-            ev.startTimes.push_back(p.startTime);
-            ev.endTimes.push_back(p.endTime);
-            acc.anyMetadata |= p.delegateDebugMetadata != StringPool::Empty;
-            acc.metadata.push_back(p.delegateDebugMetadata);
+            g.durations.push_back(duration(ev, p, g.block.warnings));
+            g.ticks.push_back(p.startTime);
+            g.ticks.push_back(p.endTime);
+            if (p.delegateDebugMetadata != StringPool::Empty) {
+                g.anyMetadata[slot] = true;
+                g.metadata.push_back({ (g.runs - 1) * g.perfEvents + slot, p.delegateDebugMetadata });
+            }
         }
         if (ie.debugs.empty())
             return;
-        if (!acc.haveDebug) {
-            acc.haveDebug = true;
-            ev.debugEventsPerRun = ie.debugs.size();
-            ev.debugData.reserve(ie.debugs.size());
+        if (!g.haveDebug[k]) {
+            g.haveDebug[k] = true;
+            EventExtra &x = m_store->extra(ev);
+            x.debugEventsPerRun = ie.debugs.size();
+            x.debugData.reserve(ie.debugs.size());
             for (const std::uint32_t d : ie.debugs)
-                ev.debugData.push_back(run.debugEvents[d].value);
+                x.debugData.push_back(run.debugEvents[d].value);
             if (profileIdx < 0)
                 ev.chainIndex = static_cast<std::int64_t>(run.debugEvents[ie.debugs.front()].chainIndex);
             return;
         }
         if (ev.debugDataDiffersAcrossRuns)
             return;
-        bool same = ie.debugs.size() == ev.debugData.size();
+        const auto &first = ev.debugData();
+        bool same = ie.debugs.size() == first.size();
         for (std::size_t i = 0; same && i < ie.debugs.size(); ++i)
-            same = valuesEqual(ev.debugData[i], run.debugEvents[ie.debugs[i]].value);
+            same = valuesEqual(first[i], run.debugEvents[ie.debugs[i]].value);
         if (!same) {
             ev.debugDataDiffersAcrossRuns = true;
             addWarning(g.block.warnings, fmt::format(
                 "debug data of event '{}' (instruction {}) differs between runs; showing the first run's",
                 ev.name, ev.instructionId));
         }
+    }
+
+    // Lays the run-major samples out per Event (durations, then start and end ticks) and
+    // computes the statistics.
+    void finishSamples(Group &g)
+    {
+        const std::size_t R = g.runs, P = g.perfEvents;
+        if (P == 0)
+            return;
+        const double *dur;
+        const std::uint64_t *tick;
+        std::vector<double> byEvent;
+        if (R == 1) {
+            dur = m_store->adoptDoubles(std::move(g.durations));
+        } else {
+            double *d = m_store->allocateDoubles(R * P);
+            for (std::size_t r = 0; r < R; ++r)
+                for (std::size_t j = 0; j < P; ++j)
+                    d[j * R + r] = g.durations[r * P + j];
+            std::vector<double>().swap(g.durations);
+            dur = d;
+        }
+        if (R == 1) {
+            tick = m_store->adoptTicks(std::move(g.ticks)); // start, end per event: already per Event
+        } else {
+            std::uint64_t *t = m_store->allocateTicks(2 * R * P);
+            for (std::size_t r = 0; r < R; ++r)
+                for (std::size_t j = 0; j < P; ++j) {
+                    t[j * 2 * R + r] = g.ticks[2 * (r * P + j)];
+                    t[j * 2 * R + R + r] = g.ticks[2 * (r * P + j) + 1];
+                }
+            std::vector<std::uint64_t>().swap(g.ticks);
+            tick = t;
+        }
+        EventPerf *perfs = m_store->allocatePerfs(P);
+        for (std::size_t k = 0; k < g.block.events.size(); ++k) {
+            const std::uint32_t j = g.perfSlot[k];
+            if (j == kNoSlot)
+                continue;
+            Event &ev = g.block.events[k];
+            EventPerf &perf = perfs[j];
+            perf.raw = { dur + j * R, R };
+            static_cast<PerfStats &>(perf) = PerfStats::of(perf.raw);
+            ev.perfData = &perf;
+            ev.ticks = tick + j * 2 * R;
+            if (g.anyMetadata[j])
+                m_store->extra(ev).delegateDebugMetadatas.resize(R);
+        }
+        for (const auto &[at, id] : g.metadata) // run-major order: run at / P, slot at % P
+            if (const std::uint32_t k = g.eventOfSlot[at % P]; k != kNoSlot)
+                m_store->extra(g.block.events[k]).delegateDebugMetadatas[at / P] = m_file.strings.str(id);
     }
 
     // Value equality as the Inspector checks it: same kind and shape, equal contents. Contents are
@@ -541,6 +615,8 @@ private:
     std::vector<std::uint32_t> m_lastAtPosition;
     std::unordered_map<EventSignature, std::uint32_t, EventSignatureHash> m_signatureIndex;
     std::vector<Group> m_groups;
+    std::shared_ptr<EventStore> m_store = std::make_shared<EventStore>(); // shared by all blocks
+    std::vector<std::string_view> m_names; // StringPool id -> interned name
     std::unordered_map<RunSignature, std::uint32_t, RunSignatureHash> m_groupIndex;
 };
 

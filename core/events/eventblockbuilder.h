@@ -6,6 +6,7 @@
 #include "events/event.h"
 
 #include <functional>
+#include <string_view>
 #include <vector>
 
 namespace etscope {
@@ -17,7 +18,7 @@ struct InspectorOptions {
     const DebugBuffer *debugBuffer = nullptr;
     // Converts a delegated event's timestamps (event name, raw ticks) to the target unit.
     // Default, as in the Inspector: ticks / scale.
-    std::function<double(const std::string &eventName, std::uint64_t ticks)> delegateTimeConverter;
+    std::function<double(std::string_view eventName, std::uint64_t ticks)> delegateTimeConverter;
 };
 
 // Turns the runs of an ETDump into EventBlocks with the Inspector's grouping rules

@@ -15,7 +15,7 @@ namespace {
 
 const char *const kStatNames[] = {"p10", "p50", "p90", "avg", "min", "max"};
 
-double statValue(const PerfData &p, int i)
+double statValue(const PerfStats &p, int i)
 {
     switch (i) {
     case 0: return p.p10;
@@ -199,21 +199,21 @@ std::vector<GridCell> rowCells(std::size_t index, const TableRow &r, const Table
     std::vector<GridCell> cells;
     cells.emplace_back(static_cast<std::int64_t>(index));
     cells.emplace_back(r.block->name);
-    cells.emplace_back(e.name);
+    cells.emplace_back(std::string(e.name));
     for (int i = 0; i < 6; ++i) {
         if (e.perfData)
             cells.emplace_back(statValue(*e.perfData, i));
         else
             cells.emplace_back(std::monostate{});
     }
-    cells.emplace_back(opTypesText(e.opTypes));
+    cells.emplace_back(opTypesText(e.opTypes()));
     cells.emplace_back(e.isDelegatedOp);
-    if (e.delegateBackendName)
-        cells.emplace_back(*e.delegateBackendName);
+    if (e.delegateBackendName())
+        cells.emplace_back(*e.delegateBackendName());
     else
         cells.emplace_back(std::monostate{});
     if (e.perfData)
-        cells.emplace_back(startTimeText(e.startTimes));
+        cells.emplace_back(startTimeText(e.startTimes()));
     else
         cells.emplace_back(std::monostate{});
     if (options.includeModuleColumn)
@@ -225,7 +225,7 @@ std::vector<GridCell> rowCells(std::size_t index, const TableRow &r, const Table
 
 std::string eventModulePath(const Event &e)
 {
-    for (const LinkedNode &n : e.linkedNodes)
+    for (const LinkedNode &n : e.linkedNodes())
         if (n.moduleStack && !n.moduleStack->empty())
             return n.moduleStack->back().path;
     return {};
@@ -309,7 +309,7 @@ std::string opTypesText(const std::vector<std::string> &opTypes)
     return out + "]";
 }
 
-std::string startTimeText(const std::vector<std::uint64_t> &starts)
+std::string startTimeText(std::span<const std::uint64_t> starts)
 {
     std::string out;
     out.reserve(starts.size() * 12 + 2);
@@ -509,14 +509,14 @@ std::string formatJson(const std::vector<EventBlock> &blocks, const TableOptions
                 o[kStatNames[i]] = nullptr;
         }
         o["unit"] = std::string(timeScaleName(r.block->targetTimeScale));
-        o["op_types"] = e.opTypes;
+        o["op_types"] = e.opTypes();
         o["is_delegated_op"] = e.isDelegatedOp;
-        o["delegate_backend_name"] = e.delegateBackendName ? ordered_json(*e.delegateBackendName) : ordered_json(nullptr);
-        o["start_time"] = e.startTimes;
+        o["delegate_backend_name"] = e.delegateBackendName() ? ordered_json(*e.delegateBackendName()) : ordered_json(nullptr);
+        o["start_time"] = std::vector<std::uint64_t>(e.startTimes().begin(), e.startTimes().end());
         o["instruction_id"] = e.instructionId;
         o["runs"] = e.perfData ? e.perfData->raw.size() : 0;
-        if (e.debugHandles)
-            o["debug_handles"] = *e.debugHandles;
+        if (e.debugHandles())
+            o["debug_handles"] = *e.debugHandles();
         else
             o["debug_handles"] = nullptr;
         o["module"] = eventModulePath(e);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -37,7 +38,7 @@ std::string pythonFloatRepr(double v);                              // shortest 
 // holds the separator, a quote or a line break; quotes doubled.
 std::string csvField(const std::string &s, char sep);
 std::string opTypesText(const std::vector<std::string> &opTypes);   // "['a', 'b']" or truncated form
-std::string startTimeText(const std::vector<std::uint64_t> &starts); // "[1, 2]"
+std::string startTimeText(std::span<const std::uint64_t> starts); // "[1, 2]"
 
 // tabulate(df, headers="keys", tablefmt="fancy_grid") as print_data_tabular prints it.
 std::string formatFancyGrid(const std::vector<EventBlock> &blocks, const TableOptions & = {});

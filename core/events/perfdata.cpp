@@ -40,7 +40,7 @@ double pairwiseSum(const double *a, std::size_t n)
 
 } // namespace
 
-double numpyMean(const std::vector<double> &values)
+double numpyMean(std::span<const double> values)
 {
     if (values.empty())
         return std::numeric_limits<double>::quiet_NaN();
@@ -79,10 +79,16 @@ double numpyPercentile(std::vector<double> values, double q)
     return numpyPercentileSorted(values, q);
 }
 
-PerfData PerfData::fromRaw(std::vector<double> raw)
+PerfStats PerfStats::of(std::span<const double> raw)
 {
-    PerfData p;
-    std::vector<double> sorted = raw;
+    PerfStats p;
+    if (raw.size() == 1) {
+        // np.percentile/np.mean of one value is that value (NaN included): most Events of a
+        // profile whose runs do not merge take this path, so no sort and no copy.
+        p.p10 = p.p50 = p.p90 = p.avg = p.min = p.max = raw[0];
+        return p;
+    }
+    std::vector<double> sorted(raw.begin(), raw.end());
     std::sort(sorted.begin(), sorted.end(), [](double l, double r) {
         if (std::isnan(l))
             return false;
@@ -104,6 +110,13 @@ PerfData PerfData::fromRaw(std::vector<double> raw)
                 p.max = raw[i];
         }
     }
+    return p;
+}
+
+PerfData PerfData::fromRaw(std::vector<double> raw)
+{
+    PerfData p;
+    static_cast<PerfStats &>(p) = PerfStats::of(raw);
     p.raw = std::move(raw);
     return p;
 }

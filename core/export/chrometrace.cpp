@@ -85,7 +85,7 @@ public:
     {
         for (const Event &e : block.events)
             m_byKey.try_emplace(
-                Key { e.instructionId, e.chainIndex, delegateDebugIdText(e.delegateDebugIdentifier), e.name }, &e);
+                Key { e.instructionId, e.chainIndex, delegateDebugIdText(e.delegateDebugIdentifier()), e.name }, &e);
     }
 
     const Event *find(std::size_t position, const ProfileEventRecord &p)
@@ -329,31 +329,31 @@ Result<TraceStats> writeChromeTrace(const Session &session, const TraceOptions &
                 fmt::format_to(out, ",\"instruction_id\":{},\"chain\":{},\"delegated\":{}", p.instructionId,
                     p.chainIndex, delegated ? "true" : "false");
                 if (ev) {
-                    if (!ev->opTypes.empty()) {
+                    if (!ev->opTypes().empty()) {
                         b.append(std::string_view(",\"op_types\":["));
-                        for (std::size_t t = 0; t < ev->opTypes.size(); ++t) {
+                        for (std::size_t t = 0; t < ev->opTypes().size(); ++t) {
                             if (t)
                                 b.push_back(',');
-                            appendJsonString(b, ev->opTypes[t]);
+                            appendJsonString(b, ev->opTypes()[t]);
                         }
                         b.push_back(']');
                     }
-                    if (ev->debugHandles) {
+                    if (ev->debugHandles()) {
                         b.append(std::string_view(",\"debug_handles\":["));
-                        for (std::size_t t = 0; t < ev->debugHandles->size(); ++t)
-                            fmt::format_to(out, "{}{}", t ? "," : "", (*ev->debugHandles)[t]);
+                        for (std::size_t t = 0; t < ev->debugHandles()->size(); ++t)
+                            fmt::format_to(out, "{}{}", t ? "," : "", (*ev->debugHandles())[t]);
                         b.push_back(']');
                     }
-                    if (ev->delegateBackendName) {
+                    if (ev->delegateBackendName()) {
                         b.append(std::string_view(",\"delegate_backend\":"));
-                        appendJsonString(b, *ev->delegateBackendName);
+                        appendJsonString(b, *ev->delegateBackendName());
                     }
-                    if (!ev->linkedNodes.empty()) {
+                    if (!ev->linkedNodes().empty()) {
                         if (const std::string module = eventModulePath(*ev); !module.empty()) {
                             b.append(std::string_view(",\"module\":"));
                             appendJsonString(b, module);
                         }
-                        for (const LinkedNode &n : ev->linkedNodes) {
+                        for (const LinkedNode &n : ev->linkedNodes()) {
                             if (!n.stackTrace)
                                 continue;
                             if (const std::string frame = topStackFrame(*n.stackTrace); !frame.empty()) {

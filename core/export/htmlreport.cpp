@@ -120,7 +120,7 @@ string barChart(const string &id, const std::vector<Bar> &bars, const string &un
     return s;
 }
 
-string histogram(const string &id, const string &title, const PerfData &p, const string &unit)
+string histogram(const string &id, const string &title, const EventPerf &p, const string &unit)
 {
     const int W = 330, H = 150, left = 36, bottom = 28, top = 22, bins = 20;
     std::vector<double> v;
@@ -344,7 +344,7 @@ bool chartable(const Event &e)
 string eventLabel(const EventBlock &b, const Event &e)
 {
     // The instruction id tells repeated operators (three convolutions) apart.
-    const string name = e.instructionId >= 0 ? fmt::format("{} #{}", e.name, e.instructionId) : e.name;
+    const string name = e.instructionId >= 0 ? fmt::format("{} #{}", e.name, e.instructionId) : string(e.name);
     return b.name == "Execute" ? name : b.name + " · " + name;
 }
 
@@ -391,10 +391,10 @@ void appendTable(string &h, const std::vector<std::shared_ptr<const Session>> &s
                 else
                     h += "<td></td>";
             }
-            h += "<td>" + esc(opTypesText(e.opTypes)) + "</td>";
+            h += "<td>" + esc(opTypesText(e.opTypes())) + "</td>";
             h += e.isDelegatedOp ? "<td>True</td>" : "<td>False</td>";
-            h += "<td>" + esc(e.delegateBackendName.value_or("")) + "</td>";
-            h += "<td>" + esc(e.perfData ? shorten(startTimeText(e.startTimes), 120) : string()) + "</td>";
+            h += "<td>" + esc(e.delegateBackendName().value_or("")) + "</td>";
+            h += "<td>" + esc(e.perfData ? shorten(startTimeText(e.startTimes()), 120) : string()) + "</td>";
             h += "</tr>\n";
         }
     }

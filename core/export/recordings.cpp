@@ -105,15 +105,19 @@ RecordingSummary summarize(const RecordingInput &in, const RecordingsOptions &op
         RecordingEvent ev;
         ev.blockIndex = static_cast<std::size_t>(r.block - ses.blocks.data());
         ev.block = r.block->name;
-        ev.event = e.name;
-        ev.occurrence = occurrences[{ r.block, e.name }]++;
+        ev.event = std::string(e.name);
+        ev.occurrence = occurrences[{ r.block, ev.event }]++;
         ev.instructionId = e.instructionId;
-        ev.opTypes = e.opTypes;
+        ev.opTypes = e.opTypes();
         ev.delegated = e.isDelegatedOp;
-        ev.delegateDebugId = delegateDebugIdText(e.delegateDebugIdentifier);
-        ev.delegateBackend = e.delegateBackendName.value_or("");
+        ev.delegateDebugId = delegateDebugIdText(e.delegateDebugIdentifier());
+        ev.delegateBackend = e.delegateBackendName().value_or("");
         ev.module = eventModulePath(e);
-        ev.perf = e.perfData;
+        if (e.perfData) { // copied out: the session (and the store it points into) goes away
+            PerfData &p = ev.perf.emplace();
+            static_cast<PerfStats &>(p) = *e.perfData;
+            p.raw.assign(e.perfData->raw.begin(), e.perfData->raw.end());
+        }
         s.events.push_back(std::move(ev));
     }
     return s; // the session (and its mapped file) is released here
@@ -267,14 +271,18 @@ std::vector<EventBlock> poolRecordings(const std::vector<RecordingSummary> &file
             auto [eit, newEvent]
                 = eventIndex.try_emplace({ e.block, e.event, e.occurrence }, bit->second, b.events.size());
             if (newEvent) {
+                EventStore &store = b.storage();
                 Event ev;
-                ev.name = e.event;
+                ev.name = store.intern(e.event);
                 ev.instructionId = e.instructionId;
-                ev.opTypes = e.opTypes;
                 ev.isDelegatedOp = e.delegated;
-                if (!e.delegateBackend.empty())
-                    ev.delegateBackendName = e.delegateBackend;
-                b.events.push_back(std::move(ev));
+                if (!e.opTypes.empty() || !e.delegateBackend.empty()) {
+                    EventExtra &x = store.extra(ev);
+                    x.opTypes = e.opTypes;
+                    if (!e.delegateBackend.empty())
+                        x.delegateBackendName = e.delegateBackend;
+                }
+                b.events.push_back(ev);
                 durations[bit->second].emplace_back();
             }
             if (e.perf) {
@@ -286,7 +294,7 @@ std::vector<EventBlock> poolRecordings(const std::vector<RecordingSummary> &file
     for (std::size_t b = 0; b < blocks.size(); ++b)
         for (std::size_t k = 0; k < blocks[b].events.size(); ++k)
             if (!durations[b][k].empty())
-                blocks[b].events[k].perfData = PerfData::fromRaw(std::move(durations[b][k]));
+                blocks[b].storage().setPerf(blocks[b].events[k], durations[b][k]);
     return blocks;
 }
 

@@ -338,12 +338,12 @@ namespace {
 std::vector<int> nodesOfEvent(const ProgramGraph &g, const Event &ev)
 {
     std::vector<int> out;
-    if (ev.debugHandles)
-        for (std::int64_t h : *ev.debugHandles)
+    if (ev.debugHandles())
+        for (std::int64_t h : *ev.debugHandles())
             for (int n : g.nodesForHandle(h))
                 out.push_back(n);
     if (out.empty())
-        for (const LinkedNode &ln : ev.linkedNodes)
+        for (const LinkedNode &ln : ev.linkedNodes())
             if (int n = g.findNode(ln.nodeName); n >= 0)
                 out.push_back(n);
     std::sort(out.begin(), out.end());

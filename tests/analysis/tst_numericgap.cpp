@@ -178,19 +178,20 @@ private slots:
         auto session = std::make_shared<Session>();
         session->debugBuffer = DebugBuffer::fromFile(MappedFile::fromBytes("hand.bin", buf));
         EventBlock blk;
-        auto ev = [](std::string name, int instr, std::vector<std::int64_t> h, std::vector<RuntimeValue> d) {
+        auto ev = [&blk](std::string name, int instr, std::vector<std::int64_t> h, std::vector<RuntimeValue> d) {
             Event e;
-            e.name = std::move(name);
+            e.name = blk.storage().intern(name);
             e.instructionId = instr;
-            e.debugHandles = std::move(h);
-            e.opTypes = {"aten.x"};
-            e.debugData = std::move(d);
+            EventExtra &x = blk.storage().extra(e);
+            x.debugHandles = std::move(h);
+            x.opTypes = {"aten.x"};
+            x.debugData = std::move(d);
             return e;
         };
         blk.events.push_back(ev("A", 0, {1, 2}, {tv(a)}));
         blk.events.push_back(ev("B", 1, {2, 3}, {tv(b)}));
         Event dc = ev("DELEGATE_CALL", 2, {4, 5}, {tv(arg), tv(out)});
-        dc.delegateBackendName = "XnnpackBackend";
+        blk.storage().extra(dc).delegateBackendName = "XnnpackBackend";
         blk.events.push_back(dc);
         session->blocks.push_back(blk);
 

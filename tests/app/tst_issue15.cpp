@@ -778,8 +778,8 @@ private Q_SLOTS:
         QCOMPARE(page->maximum(), 3); // 2048 values, 1000 a page
         // Every value, across the pages, equals what the core reads from the buffer.
         const Event &e = w.session()->blocks[1].events[0];
-        QCOMPARE(QString::fromStdString(e.name), u"native_call_convolution.out"_qs);
-        auto data = w.session()->debugBuffer->read(e.debugData.front().tensors.front());
+        QCOMPARE(QString::fromStdString(std::string(e.name)), u"native_call_convolution.out"_qs);
+        auto data = w.session()->debugBuffer->read(e.debugData().front().tensors.front());
         QVERIFY(data);
         QCOMPARE(data->values.size(), std::size_t(2048));
         int seen = 0;

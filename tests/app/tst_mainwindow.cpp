@@ -269,7 +269,7 @@ private Q_SLOTS:
         QVERIFY(w.selectEventByName(QStringLiteral("native_call_addmm.out")));
         const Event *e = w.treeModel()->eventAt(w.proxyModel()->mapToSource(w.treeView()->currentIndex()));
         QVERIFY(e);
-        QVERIFY(!e->linkedNodes.empty());
+        QVERIFY(!e->linkedNodes().empty());
         QVERIFY(w.detailsPanel()->frameCount() > 0);
         auto *tabs = w.detailsPanel()->findChild<QTabWidget *>();
         QVERIFY(tabs);

@@ -47,7 +47,7 @@ private slots:
         int maxPoolOutputs = 0;
         for (const Event &e : exe.events)
             if (e.name == "native_call_max_pool2d_with_indices.out")
-                maxPoolOutputs = int(e.debugData.size());
+                maxPoolOutputs = int(e.debugData().size());
         QCOMPARE(maxPoolOutputs, 2);
     }
 

@@ -99,7 +99,7 @@ std::shared_ptr<const Session> load(const std::string &etdump, const std::string
 std::vector<std::string> names(const Event &e)
 {
     std::vector<std::string> out;
-    for (const LinkedNode &n : e.linkedNodes)
+    for (const LinkedNode &n : e.linkedNodes())
         out.push_back(n.nodeName);
     return out;
 }
@@ -143,24 +143,24 @@ private slots:
             for (const Event &e : b.events) {
                 auto h = handles.find(e.instructionId);
                 QVERIFY(h != handles.end()); // every event of this program has instruction 0..27
-                QVERIFY(e.debugHandles);
-                QCOMPARE(*e.debugHandles, h->second);
-                QVERIFY(e.debugHandlesIsScalar);
-                QCOMPARE(e.numOutputs, 1);
-                QVERIFY(!e.delegateBackendName);
+                QVERIFY(e.debugHandles());
+                QCOMPARE(*e.debugHandles(), h->second);
+                QVERIFY(e.debugHandlesIsScalar());
+                QCOMPARE(e.numOutputs(), 1);
+                QVERIFY(!e.delegateBackendName());
                 if (e.isFramework()) {
                     // The Inspector gives framework events instruction 0's handles but no nodes.
                     QCOMPARE(e.instructionId, 0);
-                    QVERIFY(e.opTypes.empty() && e.linkedNodes.empty());
+                    QVERIFY(e.opTypes().empty() && e.linkedNodes().empty());
                     continue;
                 }
                 std::vector<std::string> ops, nodeNames;
                 std::set<std::string> keys;
                 expectedLink(h->second, nodes, ops, nodeNames, keys);
-                QCOMPARE(e.opTypes, ops);
+                QCOMPARE(e.opTypes(), ops);
                 QCOMPARE(names(e), nodeNames);
                 std::set<std::string> gotKeys;
-                for (const LinkedNode &n : e.linkedNodes) {
+                for (const LinkedNode &n : e.linkedNodes()) {
                     QVERIFY(n.stackTrace && n.stackTrace->find("cnn_mlp.py") != std::string::npos);
                     if (n.moduleStack)
                         for (const ModuleFrame &f : *n.moduleStack)
@@ -170,11 +170,11 @@ private slots:
                 if (e.name.starts_with("native_call_")) {
                     ++nativeCalls;
                     // The kernel the runtime ran is among the linked ops: native_call_<op>.<overload>
-                    const std::string op = e.name.substr(12, e.name.find('.') - 12);
+                    const std::string op(e.name.substr(12, e.name.find('.') - 12));
                     bool found = false;
-                    for (const std::string &t : e.opTypes)
+                    for (const std::string &t : e.opTypes())
                         found = found || t.starts_with("aten." + op + ".");
-                    QVERIFY2(found, e.name.c_str());
+                    QVERIFY2(found, std::string(e.name).c_str());
                 }
             }
         QCOMPARE(nativeCalls, std::size_t(28));
@@ -183,7 +183,7 @@ private slots:
         for (const EventBlock &b : session->blocks)
             for (const Event &e : b.events)
                 if (e.name == "native_call_permute_copy.out" && e.instructionId == 12)
-                    QCOMPARE(e.opTypes, (std::vector<std::string>{"aten.permute_copy.default", "aten.addmm.default"}));
+                    QCOMPARE(e.opTypes(), (std::vector<std::string>{"aten.permute_copy.default", "aten.addmm.default"}));
     }
 
     void cnnMlpModuleRollupMatchesFindTotal()
@@ -251,26 +251,26 @@ private slots:
                 if (e.isDelegatedOp) {
                     // XNNPACK registers no identifiers ({}): backend name only.
                     ++delegated;
-                    QCOMPARE(e.delegateBackendName.value_or(""), std::string("XnnpackBackend"));
-                    QVERIFY(!e.debugHandles);
-                    QVERIFY(e.opTypes.empty());
+                    QCOMPARE(e.delegateBackendName().value_or(""), std::string("XnnpackBackend"));
+                    QVERIFY(!e.debugHandles());
+                    QVERIFY(e.opTypes().empty());
                     continue;
                 }
                 if (e.isFramework())
                     continue;
                 const auto &h = handles.at(e.instructionId);
-                QCOMPARE(*e.debugHandles, h);
+                QCOMPARE(*e.debugHandles(), h);
                 std::vector<std::string> ops, nn;
                 std::set<std::string> keys;
                 expectedLink(h, nodes, ops, nn, keys);
-                QCOMPARE(e.opTypes, ops);
+                QCOMPARE(e.opTypes(), ops);
                 if (e.name == kDelegateCall) {
                     ++delegateCalls;
-                    QVERIFY(!e.debugHandlesIsScalar);
-                    QCOMPARE(e.delegateBackendName.value_or(""), std::string("XnnpackBackend"));
-                    QCOMPARE(e.numOutputs, 1);
+                    QVERIFY(!e.debugHandlesIsScalar());
+                    QCOMPARE(e.delegateBackendName().value_or(""), std::string("XnnpackBackend"));
+                    QCOMPARE(e.numOutputs(), 1);
                 } else {
-                    QVERIFY(!e.delegateBackendName);
+                    QVERIFY(!e.delegateBackendName());
                 }
             }
         QCOMPARE(delegated, std::size_t(8)); // README: 8 delegate profile events
@@ -299,8 +299,8 @@ private slots:
         QVERIFY(rec.ok());
         std::vector<EventBlock> blocks(1);
         Event e;
-        e.name = std::to_string(id);
-        e.delegateDebugIdentifier = std::int64_t(id);
+        e.name = blocks[0].storage().intern(std::to_string(id));
+        blocks[0].storage().extra(e).delegateDebugIdentifier = std::int64_t(id);
         e.isDelegatedOp = true;
         e.instructionId = 0;
         blocks[0].events.push_back(e);
@@ -311,22 +311,22 @@ private slots:
         QVERIFY(report.ok());
         QCOMPARE(report->referenceGraph, std::string("edge_dialect_exported_program/encode"));
         const Event &got = blocks[0].events[0];
-        QCOMPARE(got.delegateBackendName.value_or(""), std::string("VulkanBackend"));
+        QCOMPARE(got.delegateBackendName().value_or(""), std::string("VulkanBackend"));
         if (handles.isEmpty()) {
-            QVERIFY(!got.debugHandles);
-            QVERIFY(got.opTypes.empty());
+            QVERIFY(!got.debugHandles());
+            QVERIFY(got.opTypes().empty());
             return;
         }
-        QVERIFY(got.debugHandles);
-        QCOMPARE(got.debugHandles->size(), std::size_t(handles.size()));
+        QVERIFY(got.debugHandles());
+        QCOMPARE(got.debugHandles()->size(), std::size_t(handles.size()));
         std::vector<std::string> ops;
         for (int i = 0; i < handles.size(); ++i) {
-            QCOMPARE((*got.debugHandles)[std::size_t(i)], std::int64_t(handles[i]));
+            QCOMPARE((*got.debugHandles())[std::size_t(i)], std::int64_t(handles[i]));
             // encode graph: handle 1 = convolution, handle 2 = relu (generator)
             ops.push_back(handles[i] == 1 ? "aten.convolution.default" : "aten.relu.default");
         }
-        QCOMPARE(got.opTypes, ops);
-        QCOMPARE(got.linkedNodes.size(), ops.size());
+        QCOMPARE(got.opTypes(), ops);
+        QCOMPARE(got.linkedNodes().size(), ops.size());
     }
 
     void danglingHandleIsAMarkedGap()
@@ -341,8 +341,8 @@ private slots:
         auto report = linkETRecord(blocks, **rec);
         QVERIFY(report.ok());
         QCOMPARE(report->danglingHandles, std::size_t(1));
-        QCOMPARE(*blocks[0].events[0].debugHandles, std::vector<std::int64_t>{999});
-        QVERIFY(blocks[0].events[0].opTypes.empty());
+        QCOMPARE(*blocks[0].events[0].debugHandles(), std::vector<std::int64_t>{999});
+        QVERIFY(blocks[0].events[0].opTypes().empty());
         bool warned = false;
         for (const auto &w : report->warnings)
             warned = warned || w.find("debug handle 999") != std::string::npos;

@@ -155,8 +155,8 @@ private slots:
         for (const auto &b : blocks)
             for (const auto &e : b.events) {
                 ++events;
-                const auto &x = expected.at(b.name + "|" + e.name);
-                QVERIFY(e.perfData.has_value());
+                const auto &x = expected.at(b.name + "|" + std::string(e.name));
+                QVERIFY(e.perfData != nullptr);
                 QCOMPARE(e.perfData->raw.size(), x.at("runs").get<std::size_t>());
                 QVERIFY(std::abs(e.perfData->p50 - x.at("p50").get<double>()) <= 1e-12 * x.at("p50").get<double>());
                 QVERIFY(std::abs(e.perfData->avg - x.at("avg").get<double>()) <= 1e-12 * x.at("avg").get<double>());

@@ -234,10 +234,10 @@ private slots:
         std::vector<std::int64_t> handles;
         for (const EventBlock &b : s->blocks)
             for (const Event &e : b.events)
-                if (e.perfData && e.debugHandles && !e.isOperatorCall() && !e.isFramework()
+                if (e.perfData && e.debugHandles() && !e.isOperatorCall() && !e.isFramework()
                     && e.perfData->avg > slowest) {
                     slowest = e.perfData->avg;
-                    handles = *e.debugHandles;
+                    handles = *e.debugHandles();
                 }
         QVERIFY(slowest > 0);
         QVERIFY(!handles.empty());

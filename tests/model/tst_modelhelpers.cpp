@@ -47,9 +47,9 @@ private Q_SLOTS:
         QCOMPARE(h.binWidth, 19.8);
         QCOMPARE(h.counts, (QList<int>{20, 20, 20, 20, 20}));
         // All equal → one bin.
-        QCOMPARE(computeHistogram({3, 3, 3}).counts, QList<int>{3});
+        QCOMPARE(computeHistogram(std::vector<double>{3, 3, 3}).counts, QList<int>{3});
         // Zero IQR with an outlier: Sturges, ceil(log2(8)) + 1 = 4 bins.
-        const auto s = computeHistogram({1, 1, 1, 1, 1, 1, 1, 9});
+        const auto s = computeHistogram(std::vector<double>{1, 1, 1, 1, 1, 1, 1, 9});
         QCOMPARE(s.counts, (QList<int>{7, 0, 0, 1}));
         QVERIFY(computeHistogram({}).counts.isEmpty());
     }

@@ -60,7 +60,7 @@ private Q_SLOTS:
         // FD width 2·43.328/5^(1/3) = 50.68; range 105.319 → 3 bins of 35.106:
         // [70.429, 105.535) holds 3, [105.535, 140.641) holds 1, the last holds the max.
         HistogramWidget w;
-        w.setValues(QStringLiteral("example"), {175.748, 78.678, 70.429, 122.006, 97.495}, 73.7286, 97.495, 154.2512,
+        w.setValues(QStringLiteral("example"), std::vector<double>{175.748, 78.678, 70.429, 122.006, 97.495}, 73.7286, 97.495, 154.2512,
                     QStringLiteral("ms"));
         QCOMPARE(w.bins().counts, (QList<int>{3, 1, 1}));
         QCOMPARE(w.totalCount(), 5);
@@ -76,7 +76,7 @@ private Q_SLOTS:
     {
         HistogramWidget w;
         w.resize(500, 300);
-        w.setValues(QStringLiteral("x"), {1, 2, 2, 3, 3, 3, 4}, 1.6, 3, 3.4, QStringLiteral("us"));
+        w.setValues(QStringLiteral("x"), std::vector<double>{1, 2, 2, 3, 3, 3, 4}, 1.6, 3, 3.4, QStringLiteral("us"));
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("h.png"));
         const QString svg = dir.filePath(QStringLiteral("h.svg"));
@@ -138,7 +138,7 @@ private Q_SLOTS:
                     if (e.isOperatorCall() || !e.perfData)
                         continue;
                     bool has = false;
-                    for (const LinkedNode &n : e.linkedNodes)
+                    for (const LinkedNode &n : e.linkedNodes())
                         if (n.moduleStack)
                             for (const ModuleFrame &f : *n.moduleStack)
                                 has = has || f.key == key;
@@ -165,7 +165,8 @@ private Q_SLOTS:
         block.name = "Execute";
         Event e;
         e.name = "native_call_convolution.out";
-        e.perfData = PerfData::fromRaw({1.0, 2.0, 3.0});
+        const std::vector<double> raw { 1.0, 2.0, 3.0 };
+        block.storage().setPerf(e, raw);
         LinkedNode node;
         node.nodeName = "aten_convolution_default_";
         node.stackTrace = "  File \"/nowhere/torch/nn/modules/module.py\", line 1501, in _call_impl\n"
@@ -174,9 +175,9 @@ private Q_SLOTS:
             + py.toStdString() + "\", line 23, in forward\n    x23 = 23\n";
         node.moduleStack = std::vector<ModuleFrame>{{"L__self___features", "features", "torch.nn.Sequential"},
                                                     {"L__self___features_0", "features.0", "torch.nn.Conv2d"}};
-        e.linkedNodes.push_back(node);
+        block.storage().extra(e).linkedNodes.push_back(node);
         // Per-run delegate metadata: run 0 binary (hex dump), run 1 text (shown as is).
-        e.delegateDebugMetadatas = {std::string("\x01\x02" "abc", 5), std::string("cycles=1234")};
+        block.storage().extra(e).delegateDebugMetadatas = {std::string("\x01\x02" "abc", 5), std::string("cycles=1234")};
         block.events.push_back(e);
         session->blocks.push_back(block);
 

@@ -183,10 +183,10 @@ QString CompareView::describeSide(
     for (const EventPos &p : side.events) {
         const Event &e = s->blocks[p.block].events[p.event];
         out += tr("  • %1 (instruction %2)").arg(toQString(e.name)).arg(e.instructionId);
-        if (e.delegateBackendName)
-            out += QStringLiteral(" [%1]").arg(toQString(*e.delegateBackendName));
+        if (e.delegateBackendName())
+            out += QStringLiteral(" [%1]").arg(toQString(*e.delegateBackendName()));
         out += QLatin1Char('\n');
-        for (const LinkedNode &n : e.linkedNodes) {
+        for (const LinkedNode &n : e.linkedNodes()) {
             out += QStringLiteral("    node %1\n").arg(toQString(n.nodeName));
             if (n.moduleStack && !n.moduleStack->empty()) {
                 QStringList mods;
