@@ -65,16 +65,19 @@ Setup tableSetup(char sep, bool isTable)
             TableOptions opt;
             opt.includeOperatorCalls = args->all;
             opt.includeModuleColumn = args->modules;
-            std::string text;
-            if (args->json)
-                text = formatJson(session->blocks, opt);
-            else if (isTable)
-                text = formatFancyGrid(session->blocks, opt);
-            else
-                text = formatDelimited(session->blocks, sep, opt);
-            if (auto st = writeOutput(args->output, text); !st)
-                return reportError(st.error());
-            return 0;
+            if (args->json) {
+                if (auto st = writeOutput(args->output, formatJson(session->blocks, opt)); !st)
+                    return reportError(st.error());
+                return 0;
+            }
+            // Streamed: a table of 500k events is hundreds of MB of text.
+            return writeStreamed(args->output, [&](const TextSink &sink) -> Status {
+                const bool ok = isTable ? writeFancyGrid(session->blocks, opt, sink)
+                                        : writeDelimited(session->blocks, sep, opt, sink);
+                if (!ok)
+                    return makeError(ErrorCode::Io, args->output.empty() ? "stdout" : args->output, "write failed");
+                return Ok {};
+            });
         });
     };
 }

@@ -87,6 +87,71 @@ struct EventSignatureHash {
     }
 };
 
+// Open addressing over indices into the signature list: no node per signature, which matters
+// when a profile's runs do not merge and every event brings a new one.
+class SignatureTable
+{
+public:
+    std::uint32_t intern(const EventSignature &sig, std::vector<EventSignature> &list)
+    {
+        if ((list.size() + 1) * 2 > m_slots.size())
+            grow(list);
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::size_t i = slotHash(sig) & mask;; i = (i + 1) & mask) {
+            const std::uint32_t v = m_slots[i];
+            if (v == kEmpty) {
+                m_slots[i] = static_cast<std::uint32_t>(list.size());
+                list.push_back(sig);
+                return m_slots[i];
+            }
+            if (list[v] == sig)
+                return v;
+        }
+    }
+
+    void reserve(std::size_t n, const std::vector<EventSignature> &list)
+    {
+        if (n * 2 > m_slots.size()) {
+            std::size_t size = 64;
+            while (size < n * 2)
+                size *= 2;
+            rehash(size, list);
+        }
+    }
+
+private:
+    // The combined hash keeps sequential instruction ids sequential: spread them over the slots.
+    static std::size_t slotHash(const EventSignature &sig)
+    {
+        std::uint64_t h = 0x9e3779b97f4a7c15ull;
+        auto mix = [&h](std::uint64_t v) {
+            h = (h ^ v) * 0xff51afd7ed558ccdull;
+            h ^= h >> 32;
+        };
+        mix(static_cast<std::uint32_t>(sig.instructionId));
+        for (const PartSignature *p : { &sig.profile, &sig.debug }) {
+            mix((std::uint64_t(p->present) << 33) | (std::uint64_t(p->hasInstr) << 32) | static_cast<std::uint32_t>(p->instr));
+            mix((std::uint64_t(p->name) << 32) | p->delegateStr);
+            mix((std::uint64_t(p->hasDelegateInt) << 32) | static_cast<std::uint32_t>(p->delegateInt));
+        }
+        return static_cast<std::size_t>(h);
+    }
+    void grow(const std::vector<EventSignature> &list) { rehash(std::max<std::size_t>(64, m_slots.size() * 2), list); }
+    void rehash(std::size_t size, const std::vector<EventSignature> &list)
+    {
+        m_slots.assign(size, kEmpty);
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::uint32_t v = 0; v < list.size(); ++v) {
+            std::size_t i = slotHash(list[v]) & mask;
+            while (m_slots[i] != kEmpty)
+                i = (i + 1) & mask;
+            m_slots[i] = v;
+        }
+    }
+    static constexpr std::uint32_t kEmpty = 0xffffffffu;
+    std::vector<std::uint32_t> m_slots;
+};
+
 struct RunSignature {
     std::string name;
     std::vector<std::uint32_t> events; // interned EventSignature ids, in order
@@ -138,11 +203,54 @@ struct EventIdentity {
     bool delegated = false;
 };
 
+// Record indices of one instruction key: nearly always one or two (a kernel's native call
+// and its OPERATOR_CALL), kept inline so that a run of 250k instructions allocates nothing.
+class IndexList
+{
+public:
+    struct Iterator {
+        const IndexList *list;
+        std::size_t i;
+        std::uint32_t operator*() const { return (*list)[i]; }
+        Iterator &operator++()
+        {
+            ++i;
+            return *this;
+        }
+        bool operator!=(const Iterator &o) const { return i != o.i; }
+    };
+    void clear()
+    {
+        m_size = 0;
+        m_more.clear();
+    }
+    void push_back(std::uint32_t v)
+    {
+        if (m_size < kInline)
+            m_inline[m_size] = v;
+        else
+            m_more.push_back(v);
+        ++m_size;
+    }
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    std::uint32_t front() const { return m_inline[0]; }
+    std::uint32_t operator[](std::size_t i) const { return i < kInline ? m_inline[i] : m_more[i - kInline]; }
+    Iterator begin() const { return { this, 0 }; }
+    Iterator end() const { return { this, m_size }; }
+
+private:
+    static constexpr std::size_t kInline = 2;
+    std::uint32_t m_inline[kInline] = {};
+    std::size_t m_size = 0;
+    std::vector<std::uint32_t> m_more;
+};
+
 // One InstructionEvent of a run (indices into the run's record vectors).
 struct InstructionEvent {
     InstructionKey key;
-    std::vector<std::uint32_t> profiles;
-    std::vector<std::uint32_t> debugs; // non-output debug events
+    IndexList profiles;
+    IndexList debugs; // non-output debug events
 };
 
 // The runs merged into one EventBlock. Per-run samples are collected run-major (one row of
@@ -250,6 +358,17 @@ public:
                     ie.debugs.push_back(ref.index);
             }
 
+            // A run that brings more signatures than seen so far (the first run, or a profile whose
+            // runs do not merge) gets its room up front instead of by repeated doubling.
+            if (m_signatures.size() + usedInstructionEvents > m_signatures.capacity()) {
+                const std::size_t want = m_signatures.size() + run.profileEvents.size() + usedInstructionEvents;
+                m_signatures.reserve(want);
+                sigPosStamp.reserve(want);
+                sigPosValue.reserve(want);
+                m_signatureIndex.reserve(want, m_signatures);
+            }
+            entries.reserve(run.events.size());
+
             // §1.2: event signatures, last occurrence wins at the first position.
             for (std::uint32_t i = 0; i < usedInstructionEvents; ++i) {
                 const InstructionEvent &ie = instructionEvents[i];
@@ -342,11 +461,9 @@ private:
         } else {
             m_lastAtPosition.resize(position + 1, kNoSignature);
         }
-        auto [it, inserted] = m_signatureIndex.try_emplace(sig, static_cast<std::uint32_t>(m_signatures.size()));
-        if (inserted)
-            m_signatures.push_back(sig);
-        m_lastAtPosition[position] = it->second;
-        return it->second;
+        const std::uint32_t id = m_signatureIndex.intern(sig, m_signatures);
+        m_lastAtPosition[position] = id;
+        return id;
     }
 
     std::string_view internName(StringPool::Id id)
@@ -613,7 +730,7 @@ private:
     static constexpr std::uint32_t kNoSignature = 0xffffffffu;
     std::vector<EventSignature> m_signatures;
     std::vector<std::uint32_t> m_lastAtPosition;
-    std::unordered_map<EventSignature, std::uint32_t, EventSignatureHash> m_signatureIndex;
+    SignatureTable m_signatureIndex;
     std::vector<Group> m_groups;
     std::shared_ptr<EventStore> m_store = std::make_shared<EventStore>(); // shared by all blocks
     std::vector<std::string_view> m_names; // StringPool id -> interned name

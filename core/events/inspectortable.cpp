@@ -3,10 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+
+#include "common/chunkedwriter.h"
 #include <nlohmann/json.hpp>
 
 namespace etscope {
@@ -114,6 +118,14 @@ CellType cellType(const GridCell &c)
     return CellType::Text;
 }
 
+// Bitwise equal doubles (so -0.0 and 0.0, which print differently, are not taken for each other).
+bool sameNumber(const GridCell &a, const GridCell &b)
+{
+    const auto *x = std::get_if<double>(&a);
+    const auto *y = std::get_if<double>(&b);
+    return x && y && std::memcmp(x, y, sizeof(double)) == 0;
+}
+
 // format(x, "g"): C's %g with precision 6 has the same rules as Python's 'g'.
 std::string formatG(double v)
 {
@@ -193,32 +205,31 @@ std::string repeat(const char *glyph, std::size_t n)
     return out;
 }
 
-std::vector<GridCell> rowCells(std::size_t index, const TableRow &r, const TableOptions &options)
+void rowCells(std::vector<GridCell> &cells, std::size_t index, const TableRow &r, const TableOptions &options)
 {
     const Event &e = *r.event;
-    std::vector<GridCell> cells;
-    cells.emplace_back(static_cast<std::int64_t>(index));
-    cells.emplace_back(r.block->name);
-    cells.emplace_back(std::string(e.name));
+    cells.resize(options.includeModuleColumn ? 14 : 13);
+    cells[0] = static_cast<std::int64_t>(index);
+    cells[1] = r.block->name;
+    cells[2] = std::string(e.name);
     for (int i = 0; i < 6; ++i) {
         if (e.perfData)
-            cells.emplace_back(statValue(*e.perfData, i));
+            cells[std::size_t(3 + i)] = statValue(*e.perfData, i);
         else
-            cells.emplace_back(std::monostate{});
+            cells[std::size_t(3 + i)] = std::monostate{};
     }
-    cells.emplace_back(opTypesText(e.opTypes()));
-    cells.emplace_back(e.isDelegatedOp);
+    cells[9] = opTypesText(e.opTypes());
+    cells[10] = e.isDelegatedOp;
     if (e.delegateBackendName())
-        cells.emplace_back(*e.delegateBackendName());
+        cells[11] = *e.delegateBackendName();
     else
-        cells.emplace_back(std::monostate{});
+        cells[11] = std::monostate{};
     if (e.perfData)
-        cells.emplace_back(startTimeText(e.startTimes()));
+        cells[12] = startTimeText(e.startTimes());
     else
-        cells.emplace_back(std::monostate{});
+        cells[12] = std::monostate{};
     if (options.includeModuleColumn)
-        cells.emplace_back(eventModulePath(e));
-    return cells;
+        cells[13] = eventModulePath(e);
 }
 
 } // namespace
@@ -231,44 +242,80 @@ std::string eventModulePath(const Event &e)
     return {};
 }
 
-std::string pythonFloatRepr(double v)
+std::size_t pythonFloatReprTo(char *out, double v)
 {
+    auto put = [out](const char *t) {
+        const std::size_t n = std::strlen(t);
+        std::memcpy(out, t, n);
+        return n;
+    };
     if (std::isnan(v))
-        return "nan";
+        return put("nan");
     if (std::isinf(v))
-        return v > 0 ? "inf" : "-inf";
+        return put(v > 0 ? "inf" : "-inf");
     if (v == 0)
-        return std::signbit(v) ? "-0.0" : "0.0";
+        return put(std::signbit(v) ? "-0.0" : "0.0");
     // Shortest round-trip digits, then Python's repr layout: positional for 1e-4 <= |v| < 1e16.
-    char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-    std::string sci(buf, res.ptr);
-    const auto epos = sci.find('e');
-    const int exp10 = std::atoi(sci.c_str() + epos + 1);
-    std::string mant = sci.substr(0, epos);
-    const bool neg = mant[0] == '-';
-    if (neg)
-        mant.erase(0, 1);
-    std::string digits;
-    for (char c : mant)
-        if (c != '.')
-            digits += c;
-    std::string out;
+    char sci[40];
+    const char *end = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
+    const char *e = std::find(static_cast<const char *>(sci), end, 'e');
+    int exp10 = 0;
+    std::from_chars(e + 1 + (e[1] == '+'), end, exp10);
+    char digits[24] = {};
+    std::size_t nd = 0;
+    const char *p = sci;
+    std::size_t n = 0;
+    if (*p == '-') {
+        out[n++] = '-';
+        ++p;
+    }
+    for (; p < e; ++p)
+        if (*p != '.')
+            digits[nd++] = *p;
     if (exp10 < -4 || exp10 >= 16) {
-        out = digits.substr(0, 1);
-        if (digits.size() > 1)
-            out += "." + digits.substr(1);
-        out += fmt::format("e{}{:02d}", exp10 < 0 ? '-' : '+', std::abs(exp10));
+        out[n++] = digits[0];
+        if (nd > 1) {
+            out[n++] = '.';
+            std::memcpy(out + n, digits + 1, nd - 1);
+            n += nd - 1;
+        }
+        const int a = std::abs(exp10);
+        out[n++] = 'e';
+        out[n++] = exp10 < 0 ? '-' : '+';
+        if (a < 10)
+            out[n++] = '0';
+        n += std::size_t(std::to_chars(out + n, out + n + 4, a).ptr - (out + n));
     } else if (exp10 < 0) {
-        out = "0." + std::string(static_cast<std::size_t>(-exp10 - 1), '0') + digits;
+        out[n++] = '0';
+        out[n++] = '.';
+        for (int i = 0; i < -exp10 - 1; ++i)
+            out[n++] = '0';
+        std::memcpy(out + n, digits, nd);
+        n += nd;
     } else {
         const auto intLen = static_cast<std::size_t>(exp10 + 1);
-        if (digits.size() <= intLen)
-            out = digits + std::string(intLen - digits.size(), '0') + ".0";
-        else
-            out = digits.substr(0, intLen) + "." + digits.substr(intLen);
+        if (nd <= intLen) {
+            std::memcpy(out + n, digits, nd);
+            n += nd;
+            for (std::size_t i = nd; i < intLen; ++i)
+                out[n++] = '0';
+            out[n++] = '.';
+            out[n++] = '0';
+        } else {
+            std::memcpy(out + n, digits, intLen);
+            n += intLen;
+            out[n++] = '.';
+            std::memcpy(out + n, digits + intLen, nd - intLen);
+            n += nd - intLen;
+        }
     }
-    return neg ? "-" + out : out;
+    return n;
+}
+
+std::string pythonFloatRepr(double v)
+{
+    char buf[kFloatReprMax];
+    return std::string(buf, pythonFloatReprTo(buf, v));
 }
 
 std::string pythonRepr(const std::string &s)
@@ -309,20 +356,26 @@ std::string opTypesText(const std::vector<std::string> &opTypes)
     return out + "]";
 }
 
-std::string startTimeText(std::span<const std::uint64_t> starts)
+void appendStartTimeText(fmt::memory_buffer &out, std::span<const std::uint64_t> starts)
 {
-    std::string out;
-    out.reserve(starts.size() * 12 + 2);
-    out += '[';
+    out.push_back('[');
     char buf[24];
     for (std::size_t i = 0; i < starts.size(); ++i) {
-        if (i)
-            out += ", ";
+        if (i) {
+            out.push_back(',');
+            out.push_back(' ');
+        }
         const auto res = std::to_chars(buf, buf + sizeof buf, starts[i]);
         out.append(buf, res.ptr);
     }
-    out += ']';
-    return out;
+    out.push_back(']');
+}
+
+std::string startTimeText(std::span<const std::uint64_t> starts)
+{
+    fmt::memory_buffer b;
+    appendStartTimeText(b, starts);
+    return fmt::to_string(b);
 }
 
 std::vector<TableRow> inspectorTableRows(const std::vector<EventBlock> &blocks, const TableOptions &options)
@@ -348,109 +401,164 @@ std::vector<std::string> inspectorTableHeaders(TimeScale target, const TableOpti
     return h;
 }
 
-std::string renderFancyGrid(const std::vector<std::string> &headers, const std::vector<std::vector<GridCell>> &rows)
+bool writeFancyGrid(const std::vector<std::string> &headers, std::size_t rowCount, const GridRowFn &rowAt,
+                    const TextSink &sink)
 {
     const std::size_t ncols = headers.size();
-    std::vector<CellType> types(ncols, CellType::Bool); // tabulate starts the reduction at bool
-    for (const auto &r : rows)
-        for (std::size_t c = 0; c < ncols && c < r.size(); ++c)
-            types[c] = std::max(types[c], cellType(r[c]));
-
-    std::vector<std::vector<std::string>> cols(ncols);
-    std::vector<std::size_t> widths(ncols);
+    std::vector<GridCell> cells;
+    // Pass 1: tabulate's column types (it starts the reduction at bool).
+    std::vector<CellType> types(ncols, CellType::Bool);
+    for (std::size_t r = 0; r < rowCount; ++r) {
+        rowAt(r, cells);
+        for (std::size_t c = 0; c < ncols && c < cells.size(); ++c)
+            if (types[c] != CellType::Text)
+                types[c] = std::max(types[c], cellType(cells[c]));
+    }
     std::vector<bool> numeric(ncols);
-    for (std::size_t c = 0; c < ncols; ++c) {
-        numeric[c] = types[c] == CellType::Int || types[c] == CellType::Float;
-        auto &col = cols[c];
-        for (const auto &r : rows)
-            col.push_back(c < r.size() ? formatCell(r[c], types[c]) : std::string());
-        const std::size_t minWidth = visibleWidth(headers[c]) + 2;
-        if (numeric[c]) {
-            // "decimal" alignment: pad right so decimal points line up, then right-align.
-            int maxDec = -1;
-            std::vector<int> dec;
-            for (const auto &s : col) {
-                dec.push_back(afterPoint(s));
-                maxDec = std::max(maxDec, dec.back());
-            }
-            for (std::size_t i = 0; i < col.size(); ++i)
-                col[i] += std::string(static_cast<std::size_t>(maxDec - dec[i]), ' ');
-        } else {
-            for (auto &s : col)
-                if (!s.empty() && (std::isspace(static_cast<unsigned char>(s.front())) ||
-                                   std::isspace(static_cast<unsigned char>(s.back()))))
-                    s = strip(s);
-        }
-        std::size_t w = minWidth;
-        for (const auto &s : col)
-            w = std::max(w, visibleWidth(s));
-        for (auto &s : col) {
-            if (numeric[c])
-                s = padLeft(s, w);
-            else
-                padRightInPlace(s, w);
-        }
-        widths[c] = w;
-    }
-
-    auto line = [&](const char *begin, const char *fill, const char *sep, const char *end) {
-        std::string out = begin;
-        for (std::size_t c = 0; c < ncols; ++c) {
-            if (c)
-                out += sep;
-            out += repeat(fill, widths[c] + 2);
-        }
-        return out + end + "\n";
-    };
-    // Reserve the whole table up front (a 100k-row table is tens of MB): each row line holds its
-    // cells plus padding and one 3-byte glyph per border, and a separator line follows it.
-    std::size_t rowBytes = 3 * (ncols + 1) + 2 * ncols, sepBytes = 3 * (ncols + 1) + 1;
-    for (std::size_t c = 0; c < ncols; ++c) {
-        rowBytes += cols[c].empty() ? widths[c] : cols[c].front().size();
-        sepBytes += 3 * (widths[c] + 2);
-    }
-    std::string out;
-    out.reserve((rows.size() + 2) * (rowBytes + sepBytes + 16));
-    auto dataRow = [&](auto cellAt) {
-        out += "│";
-        for (std::size_t c = 0; c < ncols; ++c) {
-            if (c)
-                out += "│";
-            out += ' ';
-            out += cellAt(c);
-            out += ' ';
-        }
-        out += "│\n";
-    };
-
-    out += line("╒", "═", "╤", "╕");
-    std::vector<std::string> hdr(ncols);
     for (std::size_t c = 0; c < ncols; ++c)
-        hdr[c] = numeric[c] ? padLeft(headers[c], widths[c]) : padRight(headers[c], widths[c]);
-    dataRow([&](std::size_t c) -> const std::string & { return hdr[c]; });
-    out += line("╞", "═", "╪", "╡");
-    const std::string between = line("├", "─", "┼", "┤");
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        dataRow([&](std::size_t c) -> const std::string & { return cols[c][r]; });
-        if (r + 1 < rows.size())
-            out += between;
+        numeric[c] = types[c] == CellType::Int || types[c] == CellType::Float;
+
+    // One cell as tabulate prints it before padding: numbers formatted for their column type,
+    // text stripped when it starts or ends with white space. The row's previous cell is reused
+    // when it holds the same number (a block of one run has six equal statistics).
+    std::vector<std::string> texts(ncols);
+    std::vector<int> decs(ncols, -1);
+    auto formatRow = [&](std::size_t r) {
+        rowAt(r, cells);
+        for (std::size_t c = 0; c < ncols; ++c) {
+            const GridCell empty;
+            const GridCell &cell = c < cells.size() ? cells[c] : empty;
+            if (c > 0 && numeric[c] && numeric[c - 1] && types[c] == types[c - 1] && c - 1 < cells.size()
+                && sameNumber(cell, cells[c - 1])) {
+                texts[c] = texts[c - 1];
+                decs[c] = decs[c - 1];
+                continue;
+            }
+            texts[c] = formatCell(cell, types[c]);
+            if (numeric[c]) {
+                decs[c] = afterPoint(texts[c]);
+            } else if (!texts[c].empty()
+                && (std::isspace(static_cast<unsigned char>(texts[c].front()))
+                    || std::isspace(static_cast<unsigned char>(texts[c].back())))) {
+                texts[c] = strip(texts[c]);
+            }
+        }
+    };
+
+    // Pass 2: widths. Numeric columns use "decimal" alignment: each cell is padded on the right
+    // so that decimal points line up (maxDec - dec spaces), then right-aligned.
+    std::vector<int> maxDec(ncols, -1);
+    std::vector<std::int64_t> maxWidthLessDec(ncols, 0);
+    std::vector<std::size_t> widths(ncols);
+    for (std::size_t c = 0; c < ncols; ++c)
+        widths[c] = visibleWidth(headers[c]) + 2;
+    for (std::size_t r = 0; r < rowCount; ++r) {
+        formatRow(r);
+        for (std::size_t c = 0; c < ncols; ++c) {
+            const std::size_t w = visibleWidth(texts[c]);
+            if (numeric[c]) {
+                maxDec[c] = std::max(maxDec[c], decs[c]);
+                maxWidthLessDec[c] = std::max(maxWidthLessDec[c], std::int64_t(w) - decs[c]);
+            } else {
+                widths[c] = std::max(widths[c], w);
+            }
+        }
     }
-    out += line("╘", "═", "╧", "╛");
+    if (rowCount)
+        for (std::size_t c = 0; c < ncols; ++c)
+            if (numeric[c])
+                widths[c] = std::max<std::size_t>(widths[c], std::size_t(maxWidthLessDec[c] + maxDec[c]));
+
+    // Pass 3: the lines, streamed.
+    ChunkedWriter w(sink);
+    fmt::memory_buffer &out = w.buf();
+    auto append = [&out](std::string_view t) { out.append(t.data(), t.data() + t.size()); };
+    auto spaces = [&out](std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i)
+            out.push_back(' ');
+    };
+    auto line = [&](const char *begin, const char *fill, const char *sep, const char *end) {
+        std::string text = begin;
+        for (std::size_t c = 0; c < ncols; ++c) {
+            if (c)
+                text += sep;
+            text += repeat(fill, widths[c] + 2);
+        }
+        return text + end + "\n";
+    };
+    append(line("╒", "═", "╤", "╕"));
+    append("│");
+    for (std::size_t c = 0; c < ncols; ++c) {
+        if (c)
+            append("│");
+        append(" ");
+        append(numeric[c] ? padLeft(headers[c], widths[c]) : padRight(headers[c], widths[c]));
+        append(" ");
+    }
+    append("│\n");
+    append(line("╞", "═", "╪", "╡"));
+    const std::string between = line("├", "─", "┼", "┤");
+    for (std::size_t r = 0; r < rowCount; ++r) {
+        formatRow(r);
+        append("│");
+        for (std::size_t c = 0; c < ncols; ++c) {
+            if (c)
+                append("│");
+            out.push_back(' ');
+            const std::size_t vw = visibleWidth(texts[c]);
+            if (numeric[c]) {
+                const std::size_t pad = std::size_t(maxDec[c] - decs[c]);
+                spaces(widths[c] > vw + pad ? widths[c] - vw - pad : 0);
+                append(texts[c]);
+                spaces(pad);
+            } else {
+                append(texts[c]);
+                spaces(widths[c] > vw ? widths[c] - vw : 0);
+            }
+            out.push_back(' ');
+        }
+        append("│\n");
+        if (r + 1 < rowCount)
+            append(between);
+        if (!w.maybeFlush())
+            return false;
+    }
+    append(line("╘", "═", "╧", "╛"));
+    return w.flush();
+}
+
+std::string renderFancyGrid(const std::vector<std::string> &headers, const std::vector<std::vector<GridCell>> &rows)
+{
+    std::string out;
+    writeFancyGrid(
+        headers, rows.size(), [&rows](std::size_t r, std::vector<GridCell> &cells) { cells = rows[r]; },
+        [&out](std::string_view chunk) {
+            out.append(chunk);
+            return true;
+        });
     return out;
 }
 
-std::string formatFancyGrid(const std::vector<EventBlock> &blocks, const TableOptions &options)
+bool writeFancyGrid(const std::vector<EventBlock> &blocks, const TableOptions &options, const TextSink &sink)
 {
     const auto rows = inspectorTableRows(blocks, options);
     const TimeScale unit = blocks.empty() ? TimeScale::MS : blocks.front().targetTimeScale;
     std::vector<std::string> headers{""};
     for (auto &h : inspectorTableHeaders(unit, options))
         headers.push_back(std::move(h));
-    std::vector<std::vector<GridCell>> cells;
-    cells.reserve(rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        cells.push_back(rowCells(i, rows[i], options));
-    return renderFancyGrid(headers, cells);
+    return writeFancyGrid(
+        headers, rows.size(), [&](std::size_t i, std::vector<GridCell> &cells) { rowCells(cells, i, rows[i], options); },
+        sink);
+}
+
+std::string formatFancyGrid(const std::vector<EventBlock> &blocks, const TableOptions &options)
+{
+    std::string out;
+    writeFancyGrid(blocks, options, [&out](std::string_view chunk) {
+        out.append(chunk);
+        return true;
+    });
+    return out;
 }
 
 std::string csvField(const std::string &s, char sep)
@@ -466,29 +574,89 @@ std::string csvField(const std::string &s, char sep)
     return out + "\"";
 }
 
+bool writeDelimited(const std::vector<EventBlock> &blocks, char sep, const TableOptions &options, const TextSink &sink)
+{
+    const TimeScale unit = blocks.empty() ? TimeScale::MS : blocks.front().targetTimeScale;
+    ChunkedWriter w(sink);
+    fmt::memory_buffer &out = w.buf();
+    auto append = [&out](std::string_view t) { out.append(t.data(), t.data() + t.size()); };
+    auto field = [&](std::string_view t) {
+        if (t.find_first_of(std::string_view(std::array<char, 4>{ sep, '"', '\n', '\r' }.data(), 4))
+            == std::string_view::npos) {
+            append(t);
+            return;
+        }
+        out.push_back('"');
+        for (char c : t) {
+            if (c == '"')
+                out.push_back('"');
+            out.push_back(c);
+        }
+        out.push_back('"');
+    };
+    for (const auto &h : inspectorTableHeaders(unit, options)) {
+        out.push_back(sep);
+        field(h);
+    }
+    out.push_back('\n');
+    char num[kFloatReprMax];
+    std::size_t index = 0;
+    for (const EventBlock &b : blocks)
+        for (const Event &e : b.events) {
+            if (!options.includeOperatorCalls && e.isOperatorCall())
+                continue;
+            fmt::format_to(std::back_inserter(out), "{}", index++);
+            out.push_back(sep);
+            field(b.name);
+            out.push_back(sep);
+            field(e.name);
+            // Floats as numpy/Python repr (round-trip exact), NaN and None as empty; a block of
+            // one run has six equal statistics, formatted once.
+            double last = 0;
+            std::size_t lastLen = std::size_t(-1);
+            for (int i = 0; i < 6; ++i) {
+                out.push_back(sep);
+                if (!e.perfData)
+                    continue;
+                const double v = statValue(*e.perfData, i);
+                if (std::isnan(v))
+                    continue;
+                if (lastLen == std::size_t(-1) || std::memcmp(&v, &last, sizeof v) != 0) {
+                    lastLen = pythonFloatReprTo(num, v);
+                    last = v;
+                }
+                out.append(num, num + lastLen);
+            }
+            out.push_back(sep);
+            field(opTypesText(e.opTypes()));
+            out.push_back(sep);
+            append(e.isDelegatedOp ? "True" : "False");
+            out.push_back(sep);
+            if (e.delegateBackendName())
+                field(*e.delegateBackendName());
+            out.push_back(sep);
+            if (e.perfData && sep == '\t')
+                appendStartTimeText(out, e.startTimes()); // digits, ", " and brackets: nothing to quote
+            else if (e.perfData)
+                field(startTimeText(e.startTimes()));
+            if (options.includeModuleColumn) {
+                out.push_back(sep);
+                field(eventModulePath(e));
+            }
+            out.push_back('\n');
+            if (!w.maybeFlush())
+                return false;
+        }
+    return w.flush();
+}
+
 std::string formatDelimited(const std::vector<EventBlock> &blocks, char sep, const TableOptions &options)
 {
-    const auto rows = inspectorTableRows(blocks, options);
-    const TimeScale unit = blocks.empty() ? TimeScale::MS : blocks.front().targetTimeScale;
     std::string out;
-    for (const auto &h : inspectorTableHeaders(unit, options)) {
-        out += sep;
-        out += csvField(h, sep);
-    }
-    out += '\n';
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto cells = rowCells(i, rows[i], options);
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            if (c)
-                out += sep;
-            // Floats as numpy/Python repr (round-trip exact), NaN and None as empty.
-            if (const auto *d = std::get_if<double>(&cells[c]))
-                out += std::isnan(*d) ? std::string() : pythonFloatRepr(*d);
-            else
-                out += csvField(formatCell(cells[c], CellType::Text), sep);
-        }
-        out += '\n';
-    }
+    writeDelimited(blocks, sep, options, [&out](std::string_view chunk) {
+        out.append(chunk);
+        return true;
+    });
     return out;
 }
 

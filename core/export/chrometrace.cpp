@@ -1,5 +1,7 @@
 #include "export/chrometrace.h"
 
+#include "common/chunkedwriter.h"
+
 #include "events/inspectortable.h"
 #include "export/jsontext.h"
 
@@ -125,33 +127,7 @@ private:
     std::vector<Cached> m_cache;
 };
 
-class Writer
-{
-public:
-    Writer(const TraceSink &sink, std::size_t chunk)
-        : m_sink(sink)
-        , m_chunk(std::max<std::size_t>(chunk, 4096))
-    { }
-
-    fmt::memory_buffer &buf() { return m_buf; }
-    bool maybeFlush() { return m_buf.size() < m_chunk || flush(); }
-    bool flush()
-    {
-        if (m_buf.size() == 0)
-            return true;
-        m_bytes += m_buf.size();
-        const bool ok = m_sink(std::string_view(m_buf.data(), m_buf.size()));
-        m_buf.clear();
-        return ok;
-    }
-    std::size_t bytes() const { return m_bytes + m_buf.size(); }
-
-private:
-    const TraceSink &m_sink;
-    std::size_t m_chunk;
-    fmt::memory_buffer m_buf;
-    std::size_t m_bytes = 0;
-};
+using Writer = ChunkedWriter;
 
 void appendNs(fmt::memory_buffer &b, std::uint64_t ns)
 {

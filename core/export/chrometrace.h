@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/chunkedwriter.h"
+
 // Chrome Trace Event Format (JSON object form) for ui.perfetto.dev and chrome://tracing: every
 // profile event of the selected runs as a complete event ("ph":"X"), one process per
 // EventBlock, one thread per nesting level (framework / operator / delegate-internal). Events
@@ -30,7 +32,7 @@ struct TraceStats {
 };
 
 // Receives the output in order; returns false when writing failed (the export stops).
-using TraceSink = std::function<bool(std::string_view chunk)>;
+using TraceSink = TextSink;
 
 // Time axis: raw ticks of the session's source time scale as nanoseconds (cycles need
 // session.inputs.time.cyclesPerSecond, refused otherwise), relative to the earliest profile
