@@ -23,6 +23,7 @@ void EventFilterProxy::setFilterText(const QString &text, bool isRegex)
     m_regex = QRegularExpression(isRegex ? text : QRegularExpression::escape(text),
                                  QRegularExpression::CaseInsensitiveOption);
     m_valid = m_regex.isValid();
+    m_matches.clear();
     invalidateFilterFast();
 }
 
@@ -66,9 +67,38 @@ bool EventFilterProxy::anyFilterActive() const
 bool EventFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
+    if (const auto *tree = qobject_cast<const EventTreeModel *>(sourceModel())) {
+        // Straight from the Event, and the text matched once per distinct name: a keystroke
+        // re-filters every row.
+        const Event *e = tree->eventAt(idx);
+        if (!e)
+            return !anyFilterActive(); // blocks show up through their matching events
+        if (m_delegatedOnly && !e->isDelegatedOp)
+            return false;
+        if (m_hideFramework && e->isFramework())
+            return false;
+        if (m_hideOperatorCalls && e->isOperatorCall())
+            return false;
+        if (m_text.isEmpty())
+            return true;
+        if (!m_valid)
+            return false;
+        const int key = tree->filterKey(idx);
+        if (key < 0)
+            return m_regex.match(tree->filterTextAt(idx)).hasMatch();
+        if (m_matchesGeneration != tree->generation()) {
+            m_matches.clear();
+            m_matchesGeneration = tree->generation();
+        }
+        if (std::size_t(key) >= m_matches.size())
+            m_matches.resize(std::size_t(key) + 1, Unknown);
+        auto &m = m_matches[std::size_t(key)];
+        if (m == Unknown)
+            m = m_regex.match(tree->filterTextAt(idx)).hasMatch() ? Yes : No;
+        return m == Yes;
+    }
     const bool isBlock = idx.data(EventIndexRole).toInt() < 0;
     if (isBlock)
-        // Blocks show up through their matching events (recursive filtering), or when unfiltered.
         return !anyFilterActive();
     if (m_delegatedOnly && !idx.data(IsDelegatedRole).toBool())
         return false;
@@ -90,8 +120,8 @@ bool EventFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &righ
         const int rb = tree->blockOfBlockRow(right);
         if (lb >= 0 && rb >= 0)
             return sortOrder() == Qt::DescendingOrder ? lb > rb : lb < rb;
-        if (EventTreeModel::isNumericColumn(left.column()))
-            return tree->numericSortKey(left) < tree->numericSortKey(right);
+        if (lb < 0 && rb < 0)
+            return tree->sortKey(left) < tree->sortKey(right);
     }
     if (left.data(EventIndexRole).toInt() < 0 && right.data(EventIndexRole).toInt() < 0) {
         // Blocks keep file order in both directions; only events inside them are ranked.

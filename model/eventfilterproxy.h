@@ -3,6 +3,9 @@
 #include <QRegularExpression>
 #include <QSortFilterProxyModel>
 
+#include <cstdint>
+#include <vector>
+
 namespace etscope {
 
 // The one filter setup of the app: recursive (a DELEGATE_CALL stays visible when one of its
@@ -42,6 +45,10 @@ private:
     bool m_delegatedOnly = false;
     bool m_hideFramework = false;
     bool m_hideOperatorCalls = false;
+    // Whether each distinct filter text (EventTreeModel::filterKey) matches the current filter.
+    enum Match : std::uint8_t { Unknown, Yes, No };
+    mutable std::vector<Match> m_matches;
+    mutable quint64 m_matchesGeneration = 0;
 };
 
 } // namespace etscope

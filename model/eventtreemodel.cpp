@@ -1,5 +1,9 @@
 #include "eventtreemodel.h"
 
+#include <QHash>
+
+#include <numeric>
+
 #include "etrecord/modulestack.h"
 #include "events/inspectortable.h"
 #include "modelroles.h"
@@ -66,7 +70,9 @@ void EventTreeModel::buildNodes()
     for (auto &keys : m_sortKeys)
         keys.clear();
     m_filterTexts.clear();
-    m_nameCache.clear();
+    m_nameKeys.clear();
+    m_nameTexts.clear();
+    ++m_generation;
     if (!m_session)
         return;
     const auto &blocks = m_session->blocks;
@@ -399,24 +405,31 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
     }
 }
 
+bool EventTreeModel::isPlain(const Event &e)
+{
+    return e.opTypes().empty() && e.linkedNodes().empty() && !e.delegateBackendName();
+}
+
+int EventTreeModel::nameKey(const Event &e) const
+{
+    // Names are interned in the session's store: one key per distinct name.
+    auto [it, fresh] = m_nameKeys.try_emplace(e.name.data(), int(m_nameTexts.size()));
+    if (fresh)
+        m_nameTexts.push_back(toQString(e.name));
+    return it->second;
+}
+
 QString EventTreeModel::filterText(const Node &node, const Event &e) const
 {
-    // Built once per row and kept: re-typing a filter re-reads every row, and most rows share
-    // their text (same kernel name, no ETRecord fields), which implicit sharing makes cheap.
+    if (isPlain(e))
+        return m_nameTexts[std::size_t(nameKey(e))];
+    // Rows with ETRecord fields have text of their own, built once and kept.
+    const std::size_t id = std::size_t(&node - m_nodes.data());
     if (m_filterTexts.size() != m_nodes.size())
         m_filterTexts.assign(m_nodes.size(), QString());
-    const std::size_t id = std::size_t(&node - m_nodes.data());
     QString &cached = m_filterTexts[id];
     if (!cached.isNull())
         return cached;
-    const bool plain = e.opTypes().empty() && e.linkedNodes().empty() && !e.delegateBackendName();
-    if (plain) {
-        auto it = m_nameCache.find(e.name.data()); // names are interned: one entry per distinct name
-        if (it == m_nameCache.end())
-            it = m_nameCache.emplace(e.name.data(), toQString(e.name)).first;
-        cached = it->second;
-        return cached;
-    }
     QString text = toQString(e.name);
     for (const auto &op : e.opTypes())
         text += QLatin1Char('\n') + toQString(op);
@@ -428,6 +441,23 @@ QString EventTreeModel::filterText(const Node &node, const Event &e) const
         text += QLatin1Char('\n') + toQString(*e.delegateBackendName());
     cached = text;
     return cached;
+}
+
+int EventTreeModel::filterKey(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    if (!node || node->event < 0 || !m_session)
+        return -1;
+    const Event &e = m_session->blocks[std::size_t(node->block)].events[std::size_t(node->event)];
+    return isPlain(e) ? nameKey(e) : -1;
+}
+
+QString EventTreeModel::filterTextAt(const QModelIndex &index) const
+{
+    const Node *node = nodeAt(index);
+    if (!node || node->event < 0 || !m_session)
+        return {};
+    return filterText(*node, m_session->blocks[std::size_t(node->block)].events[std::size_t(node->event)]);
 }
 
 QVariant EventTreeModel::data(const QModelIndex &index, int role) const
@@ -459,26 +489,85 @@ double EventTreeModel::numericSortKey(const QModelIndex &index) const
     const int column = index.column();
     if (!index.isValid() || !isNumericColumn(column) || !m_session)
         return -1.0;
+    return sortKey(index);
+}
+
+double EventTreeModel::sortKey(const QModelIndex &index) const
+{
+    const int column = index.column();
+    if (!index.isValid() || column < 0 || column >= NUM_COLUMNS || !m_session)
+        return -1.0;
     std::vector<double> &keys = m_sortKeys[column];
-    if (keys.size() != m_nodes.size()) {
-        keys.resize(m_nodes.size());
+    if (keys.size() != m_nodes.size())
+        fillSortKeys(column, keys);
+    const auto id = index.internalId();
+    return id < keys.size() ? keys[id] : -1.0;
+}
+
+// Per column, one key per node, so that sorting half a million rows compares doubles instead
+// of reading scattered Events and building QVariants in the comparator. Text columns rank the
+// distinct texts (case-insensitively, as SortRole compares them); equal texts share a rank.
+void EventTreeModel::fillSortKeys(int column, std::vector<double> &keys) const
+{
+    keys.assign(m_nodes.size(), -1.0);
+    if (isNumericColumn(column) || column == DelegatedColumn || column == DebugHandlesColumn) {
         for (std::size_t n = 0; n < m_nodes.size(); ++n) {
             const Node &node = m_nodes[n];
-            if (node.event < 0) {
-                keys[n] = -1.0;
+            if (node.event < 0)
                 continue;
-            }
-            const Event &e = m_session->blocks[node.block].events[node.event];
+            const Event &e = m_session->blocks[std::size_t(node.block)].events[std::size_t(node.event)];
             if (column == InstructionColumn)
                 keys[n] = e.instructionId;
             else if (column == RunsColumn)
                 keys[n] = e.perfData ? double(e.perfData->raw.size()) : 0.0;
+            else if (column == DelegatedColumn)
+                keys[n] = e.isDelegatedOp ? 1.0 : 0.0;
+            else if (column == DebugHandlesColumn)
+                keys[n] = e.debugHandles() && !e.debugHandles()->empty() ? double(e.debugHandles()->front()) : -1.0;
             else // same convention as SortRole: rows without timing sort below every measured row
                 keys[n] = e.perfData ? statValue(*e.perfData, column) : -1.0;
         }
+        return;
     }
-    const auto id = index.internalId();
-    return id < keys.size() ? keys[id] : -1.0;
+    QHash<QString, int> textIds;
+    std::vector<QString> texts;
+    std::vector<int> nodeText(m_nodes.size(), -1);
+    for (std::size_t n = 0; n < m_nodes.size(); ++n) {
+        const Node &node = m_nodes[n];
+        if (node.event < 0)
+            continue;
+        const Event &e = m_session->blocks[std::size_t(node.block)].events[std::size_t(node.event)];
+        if (column == NameColumn) {
+            const int k = nameKey(e);
+            if (std::size_t(k) >= texts.size())
+                texts.resize(std::size_t(k) + 1);
+            texts[std::size_t(k)] = m_nameTexts[std::size_t(k)];
+            nodeText[n] = k;
+            continue;
+        }
+        const QString t = data(createIndex(int(node.row), column, quintptr(n)), SortRole).toString();
+        auto it = textIds.find(t);
+        if (it == textIds.end()) {
+            it = textIds.insert(t, int(texts.size()));
+            texts.push_back(t);
+        }
+        nodeText[n] = it.value();
+    }
+    std::vector<int> order(texts.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&texts](int a, int b) {
+        return QString::compare(texts[std::size_t(a)], texts[std::size_t(b)], Qt::CaseInsensitive) < 0;
+    });
+    std::vector<double> rank(texts.size(), 0.0);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        // Texts equal but for case compare equal: same rank.
+        const bool tie = i > 0
+            && QString::compare(texts[std::size_t(order[i])], texts[std::size_t(order[i - 1])], Qt::CaseInsensitive) == 0;
+        rank[std::size_t(order[i])] = tie ? rank[std::size_t(order[i - 1])] : double(i);
+    }
+    for (std::size_t n = 0; n < m_nodes.size(); ++n)
+        if (nodeText[n] >= 0)
+            keys[n] = rank[std::size_t(nodeText[n])];
 }
 
 QModelIndex EventTreeModel::indexForEvent(int blockIndex, int eventIndex) const

@@ -63,6 +63,15 @@ public:
     int blockOfBlockRow(const QModelIndex &index) const;
     static bool isNumericColumn(int column);
     double numericSortKey(const QModelIndex &index) const;
+    // Sort key of any column (text columns: rank of the text among all rows), precomputed once
+    // per column; ordering by it is the same as by SortRole.
+    double sortKey(const QModelIndex &index) const;
+    // Rows with the same key >= 0 have the same filter text (plain events: their interned
+    // name), so a filter is matched once per distinct text; -1: the row's text is its own.
+    int filterKey(const QModelIndex &index) const;
+    QString filterTextAt(const QModelIndex &index) const;
+    // Changes whenever the rows are rebuilt (keys from an older generation are void).
+    quint64 generation() const { return m_generation; }
 
     static QString formatDuration(double value);
     static QString moduleText(const Event &event);
@@ -84,6 +93,9 @@ private:
     QVariant blockData(const Node &node, int column, int role) const;
     void buildNodes();
     QString filterText(const Node &node, const Event &e) const;
+    static bool isPlain(const Event &e);
+    int nameKey(const Event &e) const;
+    void fillSortKeys(int column, std::vector<double> &keys) const;
 
     std::shared_ptr<const Session> m_session;
     std::vector<Node> m_nodes;
@@ -94,7 +106,9 @@ private:
     // and scattered, so reading them inside the comparator is dominated by cache misses.
     mutable std::vector<double> m_sortKeys[NUM_COLUMNS];
     mutable std::vector<QString> m_filterTexts;
-    mutable std::unordered_map<const char *, QString> m_nameCache;
+    mutable std::unordered_map<const char *, int> m_nameKeys; // interned name -> key
+    mutable std::vector<QString> m_nameTexts;                  // key -> name
+    quint64 m_generation = 0;
 };
 
 } // namespace etscope

@@ -86,6 +86,24 @@ if [ ! -s "$farm/device0999/etdump.etdp" ]; then
 fi
 add "etscope-cli tsv over 1,000 ETDumps x 50 runs (process)" "$runs" "$cli" tsv "$farm" -o "$data/farm.tsv"
 add "etscope-cli tsv --format jsonl over 1,000 ETDumps (process)" "$runs" "$cli" tsv "$farm" --format jsonl -o "$data/farm.jsonl"
+# Profiles whose events do not merge: one run of N/2 instructions gives N distinct events (the
+# shape of a large unrolled graph). 562k is the size the scale issue was measured on.
+distinct=$data/distinct_562k.etdp
+[ -s "$distinct" ] && [ "$distinct" -nt "$gen" ] || "$gen" "$distinct" 1 281250 >&2
+add "etscope-cli tsv, 562k distinct events (process)" "$runs" "$cli" tsv --etdump "$distinct" -o "$data/distinct.tsv"
+add "etscope-cli table, 562k distinct events (process)" "$runs" "$cli" table --etdump "$distinct" -o "$data/distinct.txt"
+add "etscope-cli tsv, 881k events merged into 441 rows (process)" "$runs" "$cli" tsv --etdump "$etdump" -o "$data/merged.tsv"
+# Sweep: the cost per event and the core model's bytes per event should stay flat with size.
+sweep=()
+if [ -z "${BENCH_FILTER:-}" ] || grep -qiE -- "$BENCH_FILTER" <<<"sweep"; then
+for n in 25000 100000 250000 1000000; do
+    f=$data/distinct_$n.etdp
+    [ -s "$f" ] && [ "$f" -nt "$gen" ] || "$gen" "$f" 1 $((n / 2)) >/dev/null
+    line=$("$build/tests/bench/bench_etdump" "$f" 3 | grep '^per event:')
+    sweep+=("$(printf '%8d distinct events: %s' "$n" "${line#per event: }")")
+done
+fi
+
 # Benchmarks of other areas, when built. Each runs with its own defaults.
 for b in bench_etrecord bench_gap bench_treesort; do
     exe=$(find "$build" -type f -name "$b" -perm -u+x 2>/dev/null | head -n1)
@@ -124,4 +142,9 @@ for r in "${rows[@]}"; do
     IFS='|' read -r n m c p <<<"$r"
     printf '%-66s %11s %16s %14s\n' "$n" "$m" "$c" "$p"
 done
+if [ ${#sweep[@]} -gt 0 ]; then
+    echo
+    echo "readETDump + buildEventBlocks per event (in-process, median of 3; GLIBC_TUNABLES as set by the caller):"
+    printf '%s\n' "${sweep[@]}"
+fi
 exit $status

@@ -69,8 +69,7 @@ const std::optional<std::string> &Event::delegateBackendName() const
 
 // Numbers live in chunks that are never moved. Chunks grow geometrically so that a small
 // profile does not pay for a large one; a large request gets a chunk of its own.
-template<typename T>
-class ChunkArena
+template <typename T> class ChunkArena
 {
 public:
     T *allocate(std::size_t n)
@@ -113,7 +112,9 @@ struct EventStore::Impl {
     std::size_t nameBytes = 0;
 };
 
-EventStore::EventStore() : d(std::make_unique<Impl>()) {}
+EventStore::EventStore()
+    : d(std::make_unique<Impl>())
+{ }
 EventStore::~EventStore() = default;
 
 std::string_view EventStore::intern(std::string_view s)
@@ -137,7 +138,7 @@ std::uint64_t *EventStore::allocateTicks(std::size_t n)
 }
 
 void EventStore::setPerf(Event &e, std::span<const double> durations, std::span<const std::uint64_t> starts,
-                         std::span<const std::uint64_t> ends)
+    std::span<const std::uint64_t> ends)
 {
     const std::size_t n = durations.size();
     double *raw = allocateDoubles(n);
@@ -191,7 +192,7 @@ EventExtra &EventStore::extra(Event &e)
 std::size_t EventStore::bytes() const
 {
     return d->nameBytes + d->doubles.bytes() + d->ticks.bytes() + d->perfs.bytes()
-           + d->extras.size() * sizeof(EventExtra);
+        + d->extras.size() * sizeof(EventExtra);
 }
 
 EventStore &EventBlock::storage()

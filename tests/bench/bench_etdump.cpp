@@ -1,6 +1,8 @@
 // In-process ETDump benchmark: readETDump (map + verify + decode) then buildEventBlocks (the
 // Inspector's grouping and per-event statistics), repeated; prints one BENCH line per
-// iteration for tools/run-benchmarks.sh and a summary.
+// iteration for tools/run-benchmarks.sh and a summary with the cost per event (µs) and the
+// core model's bytes per event (Event handles + the EventStore behind them), so that growth
+// across a sweep of file sizes is visible at a glance.
 //
 //   bench_etdump FILE.etdp [ITERATIONS=5]
 #include "etdump/etdumpfile.h"
@@ -31,7 +33,7 @@ int main(int argc, char **argv)
     }
     const int iterations = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
     std::vector<double> load, group;
-    std::size_t events = 0, blocks = 0;
+    std::size_t events = 0, blocks = 0, modelBytes = 0;
     for (int i = 0; i < iterations; ++i) {
         const double c0 = cpuSeconds();
         const auto t0 = std::chrono::steady_clock::now();
@@ -49,6 +51,16 @@ int main(int argc, char **argv)
         const auto t2 = std::chrono::steady_clock::now();
         events = (*etdump)->eventCount();
         blocks = result->size();
+        // Stores are shared by the blocks of one build: count each once.
+        std::vector<const etscope::EventStore *> stores;
+        modelBytes = 0;
+        for (const auto &b : *result) {
+            modelBytes += b.events.capacity() * sizeof(etscope::Event);
+            if (b.store && std::find(stores.begin(), stores.end(), b.store.get()) == stores.end()) {
+                stores.push_back(b.store.get());
+                modelBytes += b.store->bytes();
+            }
+        }
         load.push_back(std::chrono::duration<double>(t1 - t0).count());
         group.push_back(std::chrono::duration<double>(t2 - t1).count());
         const double cpu = cpuSeconds() - c0;
@@ -61,5 +73,8 @@ int main(int argc, char **argv)
     };
     std::printf("%zu events, %zu event blocks; median readETDump %.3f s, buildEventBlocks %.3f s\n", events, blocks,
                 median(load), median(group));
+    const double n = double(std::max<std::size_t>(events, 1));
+    std::printf("per event: %.3f us (read + build), core model %.1f bytes (%zu bytes in all)\n",
+                (median(load) + median(group)) * 1e6 / n, double(modelBytes) / n, modelBytes);
     return 0;
 }
