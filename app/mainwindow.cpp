@@ -16,7 +16,6 @@
 #include "widgetexport.h"
 
 #include "etdump/etdumpfile.h"
-#include "etrecord/etrecordsupport.h"
 #include "events/inspectortable.h"
 
 #include <QAction>
@@ -85,12 +84,6 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     , m_loader(new SessionLoader(this))
 {
     initEtscopeResources();
-    static const bool etrecordInstalled = [] {
-        // loadSession reads ETRecords through a hook; install it before the first load.
-        installETRecordSupport();
-        return true;
-    }();
-    Q_UNUSED(etrecordInstalled);
     setWindowTitle(tr("etscope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/etscope.svg")));
     setAcceptDrops(true);

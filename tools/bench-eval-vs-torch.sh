@@ -20,7 +20,7 @@ jobs=${JOBS:-2}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DETSCOPE_BUILD_TESTS=ON -DETSCOPE_BUILD_GUI=OFF \
-      -DETSCOPE_SANITIZE=OFF -DETSCOPE_FUZZ=OFF -DETSCOPE_SKIP_AREAS="app;model;widgets" "${launcher[@]}" >/dev/null
+      -DETSCOPE_SANITIZE=OFF -DETSCOPE_FUZZ=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" --target bench_eval -j"$jobs" >/dev/null
 
 data=$build/bench-data

@@ -7,10 +7,6 @@
 
 #include <fmt/format.h>
 
-#ifdef ETSCOPE_HAVE_ETRECORD
-#include "etrecord/etrecordsupport.h"
-#endif
-
 #include <cstdio>
 
 namespace etscope::cli {
@@ -36,9 +32,6 @@ const Registration compareOutputs(
         sub.add_option("--block", a->block, "Block whose run outputs to compare (default: last with outputs)");
         sub.add_flag("--full", a->full, "Full precision instead of the Inspector's 2-decimal rounding");
         return std::function<int()>([a] {
-#ifdef ETSCOPE_HAVE_ETRECORD
-            installETRecordSupport(); // --etrecord links events to debug handles
-#endif
             // Without another reference, the ETRecord's reference_outputs are the reference.
             if (!analysis::hasReference(a->ref))
                 a->ref.etrecordOutputs = a->in.etrecord;

@@ -9,14 +9,8 @@
 
 #include <fmt/format.h>
 
-#ifdef ETSCOPE_HAVE_ETRECORD
-#include "etrecord/etrecordsupport.h"
-#endif
-
-#ifdef ETSCOPE_HAVE_EVALGAP
 #include "etrecord/etrecord.h"
 #include "evalgap/evalgap.h"
-#endif
 
 #include <cstdio>
 
@@ -35,7 +29,6 @@ struct GapArgs {
     bool isolate = false;
 };
 
-#ifdef ETSCOPE_HAVE_EVALGAP
 Result<analysis::ReferenceSet> evaluatorReference(const Session &s, const GapArgs &a)
 {
     if (!s.etrecord)
@@ -53,7 +46,6 @@ Result<analysis::ReferenceSet> evaluatorReference(const Session &s, const GapArg
         std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
     return a.isolate ? std::move(*ref->isolated) : std::move(ref->accumulated);
 }
-#endif
 
 const Registration gap(
     "gap", "Per-operator numeric gap between this run and a reference (calculate_numeric_gap)", [](CLI::App &sub) {
@@ -85,9 +77,6 @@ const Registration gap(
             ->check(CLI::IsMember({ "auto", "instruction", "handle" }));
         sub.add_option("--tsv", a->tsv, "Also write the table as TSV to this file ('-' = stdout only TSV)");
         return std::function<int()>([a, th] {
-#ifdef ETSCOPE_HAVE_ETRECORD
-            installETRecordSupport(); // --etrecord links events to debug handles
-#endif
             auto metric = analysis::parseMetric(a->metric);
             if (!metric)
                 return reportError(
@@ -97,11 +86,6 @@ const Registration gap(
                 return reportError(makeError(ErrorCode::InvalidArgument, "",
                     "give --etrecord (its graph is evaluated as the reference), "
                     "--reference-etdump (+ --reference-debug-buffer) or --aot-outputs"));
-#ifndef ETSCOPE_HAVE_EVALGAP
-            if (builtIn)
-                return reportError(makeError(ErrorCode::Unsupported, a->in.etrecord,
-                    "built without the evaluator; give --reference-etdump or --aot-outputs"));
-#endif
             if (!builtIn && (a->isolate || !a->inputs.empty() || !a->referenceGraph.empty()))
                 return reportError(makeError(ErrorCode::InvalidArgument, "",
                     "--isolate, --inputs and --reference-graph apply to the built-in "
@@ -118,11 +102,9 @@ const Registration gap(
                 return reportError(makeError(ErrorCode::InvalidArgument, a->in.etdump,
                     "--debug-buffer is required to read intermediate outputs"));
             Result<analysis::ReferenceSet> ref = makeError(ErrorCode::InvalidArgument, "", "no reference");
-#ifdef ETSCOPE_HAVE_EVALGAP
             if (builtIn)
                 ref = evaluatorReference(*session, *a);
             else
-#endif
                 ref = analysis::loadReference(a->ref);
             if (!ref)
                 return reportError(ref.error());

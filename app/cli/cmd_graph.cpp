@@ -3,13 +3,10 @@
 // picture the GUI's graph view draws (Graphviz SVG, overlays from an ETDump / reference).
 #include "command.h"
 
-#ifdef ETSCOPE_HAVE_GRAPH
 #include "analysis/numericgap.h"
 #include "analysis/referenceset.h"
-#include "etrecord/etrecordsupport.h"
 #include "graph/graphlayout.h"
 #include "graph/programgraph.h"
-#endif
 
 #include "etrecord/etrecord.h"
 #include "etrecord/modulestack.h"
@@ -28,15 +25,11 @@ struct GraphArgs {
     std::vector<std::string> expand;
     bool placeholders = false;
     double threshold = 0;
-#ifdef ETSCOPE_HAVE_GRAPH
     analysis::ReferenceInputs ref;
-#endif
 };
 
-#ifdef ETSCOPE_HAVE_GRAPH
 int writeSvg(GraphArgs &a, const CLI::Option *thresholdOpt)
 {
-    installETRecordSupport();
     auto rec = readETRecord(a.etrecord);
     if (!rec)
         return reportError(rec.error());
@@ -115,7 +108,6 @@ int writeSvg(GraphArgs &a, const CLI::Option *thresholdOpt)
         return reportError(s.error());
     return 0;
 }
-#endif
 
 std::string outputShapes(const ExportedProgram &p, const GraphNode &n)
 {
@@ -158,7 +150,6 @@ const Registration graph(
         sub.add_option("--entry", a->entry, "Program entry instead, e.g. exported_program or aten_dialect_output/forward");
         sub.add_flag("--entries", a->entries, "List the ETRecord's entries and their kinds instead");
         sub.add_option("--output,-o", a->output, "Write to this file instead of stdout");
-#ifdef ETSCOPE_HAVE_GRAPH
         sub.add_option("--svg", a->svg, "Draw the graph (Graphviz SVG) to this file instead, as the GUI's graph view");
         sub.add_option("--overlay", a->overlay,
             "With --svg: latency, gap, optype, backend or none "
@@ -177,17 +168,9 @@ const Registration graph(
         sub.add_option("--metric", a->metric, "Gap overlay metric: MSE, L1, SNR, COSINE, MAXABS or MAXREL")
             ->capture_default_str();
         auto *th = sub.add_option("--threshold", a->threshold, "Gap overlay: gaps worse than this get warm colours");
-#endif
-        return std::function<int()>([a
-#ifdef ETSCOPE_HAVE_GRAPH
-                                        ,
-                                        th
-#endif
-        ] {
-#ifdef ETSCOPE_HAVE_GRAPH
+        return std::function<int()>([a, th] {
             if (!a->svg.empty())
                 return writeSvg(*a, th);
-#endif
             auto rec = readETRecord(a->etrecord);
             if (!rec)
                 return reportError(rec.error());

@@ -2,7 +2,6 @@
 // total equals the Inspector's find_total_for_module for that module.
 #include "command.h"
 
-#include "etrecord/etrecordsupport.h"
 #include "etrecord/modulerollup.h"
 
 #include <fmt/format.h>
@@ -38,10 +37,8 @@ const Registration modules(
                      "Match delegate identifiers by substring like the Python Inspector (default: exact)");
         sub.add_option("--output,-o", a->output, "Write to this file instead of stdout");
         return std::function<int()>([a] {
-            LinkOptions opts;
-            opts.method = a->method;
-            opts.delegateSubstringQuirk = a->quirk;
-            installETRecordSupport(opts);
+            a->in.link.method = a->method;
+            a->in.link.delegateSubstringQuirk = a->quirk;
             auto session = loadOrReport(a->in);
             if (!session)
                 return 1;

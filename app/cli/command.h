@@ -35,6 +35,7 @@ struct InputOptions {
     std::string etdump, debugBuffer, etrecord, bundledProgram;
     std::string sourceTimeScale = "ns", targetTimeScale = "ms";
     double cyclesPerSecond = 0;
+    LinkOptions link; // how --etrecord is linked (commands with linking options set it)
 };
 void addInputOptions(CLI::App &sub, InputOptions &opts, bool etdumpRequired = true);
 // Parses the time scales and loads the session; prints the one-line error and returns null on failure.

@@ -2,9 +2,6 @@
 #include "command.h"
 
 #include "etdump/etdumpfile.h"
-#ifdef ETSCOPE_HAVE_ETRECORD
-#include "etrecord/etrecordsupport.h"
-#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +51,7 @@ std::shared_ptr<const Session> loadOrReport(const InputOptions &o)
     in.debugBuffer = o.debugBuffer;
     in.etrecord = o.etrecord;
     in.bundledProgram = o.bundledProgram;
+    in.link = o.link;
     in.time.source = *parseTimeScale(o.sourceTimeScale);
     in.time.target = *parseTimeScale(o.targetTimeScale);
     if (o.cyclesPerSecond > 0)
@@ -140,9 +138,6 @@ void reexecWithHugePages(char **argv)
 int main(int argc, char **argv)
 {
     reexecWithHugePages(argv);
-#ifdef ETSCOPE_HAVE_ETRECORD
-    etscope::installETRecordSupport(); // every command's --etrecord links events to the graph
-#endif
     using namespace etscope::cli;
     CLI::App app{"etscope-cli: inspect ExecuTorch ETDump, debug buffer and ETRecord files"};
     app.require_subcommand(0, 1);

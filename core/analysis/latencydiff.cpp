@@ -1,8 +1,6 @@
 #include "analysis/latencydiff.h"
 
-#ifdef ETSCOPE_HAVE_ETRECORD
 #include "etrecord/modulestack.h"
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -154,11 +152,7 @@ std::string modulePath(const Event &e)
         if (!n.moduleStack || n.moduleStack->empty())
             continue;
         for (const ModuleFrame &f : *n.moduleStack) {
-#ifdef ETSCOPE_HAVE_ETRECORD
             std::string p = normalizeModulePath(f.path);
-#else
-            std::string p = f.path;
-#endif
             if (!p.empty())
                 return p;
         }

@@ -7,11 +7,9 @@
 #include <set>
 #include <tuple>
 
-#ifdef ETSCOPE_HAVE_ETRECORD
 #include "etrecord/etrecord.h"
 #include "etrecord/pyvalue.h"
 #include "etrecord/torchsave.h"
-#endif
 
 namespace etscope::analysis {
 
@@ -243,7 +241,6 @@ Result<ReferenceSet> referenceFromBundled(const BundledProgram &bp, int testCase
     return r;
 }
 
-#ifdef ETSCOPE_HAVE_ETRECORD
 namespace {
 
 Result<NumTensor> pyTensor(const PyValue &v, const std::string &path)
@@ -343,7 +340,6 @@ Result<ReferenceSet> referenceFromETRecord(const std::string &path, int testCase
     }
     return r;
 }
-#endif
 
 } // namespace etscope::analysis
 
@@ -370,11 +366,7 @@ Result<ReferenceSet> loadReference(const ReferenceInputs &in)
         return referenceFromSession(**s);
     }
     if (!in.aotOutputs.empty()) {
-#ifdef ETSCOPE_HAVE_ETRECORD
         return referenceFromAotOutputs(in.aotOutputs);
-#else
-        return makeError(ErrorCode::Unsupported, in.aotOutputs, "built without torch.save support");
-#endif
     }
     if (!in.bundledProgram.empty()) {
         auto bp = BundledProgram::open(in.bundledProgram);
@@ -383,11 +375,7 @@ Result<ReferenceSet> loadReference(const ReferenceInputs &in)
         return referenceFromBundled(**bp, in.testCase);
     }
     if (!in.etrecordOutputs.empty()) {
-#ifdef ETSCOPE_HAVE_ETRECORD
         return referenceFromETRecord(in.etrecordOutputs, in.testCase);
-#else
-        return makeError(ErrorCode::Unsupported, in.etrecordOutputs, "built without ETRecord support");
-#endif
     }
     return makeError(ErrorCode::InvalidArgument, "", "no reference given");
 }

@@ -66,7 +66,6 @@ NumValue toNumValue(const BundledValue &v);
 // Program outputs of one block of a session (blockIndex < 0: the last block with outputs).
 Result<std::vector<NumValue>> sessionRunOutputs(const Session &s, int blockIndex = -1);
 
-#ifdef ETSCOPE_HAVE_ETRECORD
 // An AOT intermediate outputs file: a torch.save'd dict whose keys are a debug handle (int) or
 // a tuple of ints, and whose values are a tensor or a list/tuple of tensors, e.g.
 //   torch.save({(1,): conv_out, (2,): relu_out, (3, 4): [values, indices]}, "aot.pt")
@@ -77,7 +76,6 @@ Result<ReferenceSet> referenceFromAotOutputs(const std::string &path);
 // outputs; testCase < 0 counts from the end (Inspector default: -1, the last).
 Result<ReferenceSet> referenceFromETRecord(
     const std::string &path, int testCase = -1, const std::string &method = "forward");
-#endif
 
 } // namespace etscope::analysis
 

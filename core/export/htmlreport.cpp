@@ -3,9 +3,7 @@
 #include "events/inspectortable.h"
 #include "export/jsontext.h"
 
-#ifdef ETSCOPE_EXPORT_HAVE_ETRECORD
 #include "etrecord/modulerollup.h"
-#endif
 
 #include <fmt/format.h>
 
@@ -500,7 +498,6 @@ string renderHtmlReport(const ReportInputs &in)
             *events[i].second->perfData, unit);
     h += "</div>\n";
 
-#ifdef ETSCOPE_EXPORT_HAVE_ETRECORD
     if (first.etrecord) {
         const ModuleRollupNode root = buildModuleRollup(first.blocks);
         std::vector<Bar> bars;
@@ -526,7 +523,6 @@ string renderHtmlReport(const ReportInputs &in)
         h += "<h3>Module roll-up (sum of average latency per nn.Module)</h3>"
             + barChart("module-rollup", bars, unit, "#8250df");
     }
-#endif
 
     // Timeline: first run of the first block that executed the method (else the first block).
     if (first.etdump && !first.blocks.empty()) {

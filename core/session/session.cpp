@@ -1,26 +1,17 @@
 #include "session/session.h"
 
+#include "etrecord/etrecord.h"
+
 #include <fmt/format.h>
 
 namespace etscope {
 
 namespace {
-SessionLinker &etrecordLinker()
-{
-    static SessionLinker linker;
-    return linker;
-}
-
 Error cancelled(const std::string &file)
 {
     return makeError(ErrorCode::InvalidArgument, file, "cancelled");
 }
 } // namespace
-
-void setETRecordLinker(SessionLinker linker)
-{
-    etrecordLinker() = std::move(linker);
-}
 
 Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, const ProgressFn &progress)
 {
@@ -75,13 +66,21 @@ Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, 
             session->warnings.push_back(fmt::format("{}: block '{}': {}", inputs.etdump, b.name, w));
 
     if (!inputs.etrecord.empty()) {
-        if (!etrecordLinker())
-            return makeError(ErrorCode::Unsupported, inputs.etrecord,
-                "ETRecord support is not installed in this program (installETRecordSupport)");
-        if (!report(800, "linking ETRecord"))
+        if (!report(800, "reading ETRecord"))
             return cancelled(inputs.etrecord);
-        if (auto linked = etrecordLinker()(*session, progress); !linked)
+        auto record = readETRecord(inputs.etrecord);
+        if (!record)
+            return record.error();
+        session->etrecord = record.value();
+        for (const std::string &w : (*record)->warnings())
+            session->warnings.push_back(w);
+        if (!report(900, "linking ETRecord"))
+            return cancelled(inputs.etrecord);
+        auto linked = linkETRecord(session->blocks, **record, inputs.link);
+        if (!linked)
             return linked.error();
+        for (const std::string &w : linked->warnings)
+            session->warnings.push_back(w);
     }
 
     report(1000, "done");

@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "etdump/debugbuffer.h"
 #include "etdump/etdumpfile.h"
+#include "etrecord/linker.h"
 #include "events/event.h"
 #include "events/eventblockbuilder.h"
 
@@ -23,6 +24,7 @@ struct SessionInputs {
     std::string etrecord;
     std::string bundledProgram;
     TimeConversion time;
+    LinkOptions link; // how `etrecord` is linked to the events (method, reference graph, quirks)
 };
 
 // Progress in [0, 1000]; return false to cancel.
@@ -38,17 +40,12 @@ struct Session {
     std::vector<EventBlock> blocks;
     std::vector<std::string> warnings; // non-fatal problems, one line each, file named
 
-    // Filled by the ETRecord layer (core/etrecord) when an ETRecord is given; null otherwise.
-    std::shared_ptr<const ETRecord> etrecord;
+    std::shared_ptr<const ETRecord> etrecord; // null unless inputs.etrecord was given
 };
 
-// Reads session.inputs.etrecord, stores it in session.etrecord and links session.blocks.
-// etscope_core cannot depend on the ETRecord library, so that library installs this hook
-// (etscope::installETRecordSupport()); without it loadSession refuses ETRecord inputs.
-using SessionLinker = std::function<Status(Session &, const ProgressFn &)>;
-void setETRecordLinker(SessionLinker linker);
-
-// Loads and links. A cancelled load returns ErrorCode::InvalidArgument with reason "cancelled".
+// Reads the ETDump (and debug buffer), builds the EventBlocks and, when an ETRecord is given,
+// reads it and links the blocks to it with inputs.link. A cancelled load returns
+// ErrorCode::InvalidArgument with reason "cancelled".
 Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, const ProgressFn &progress = {});
 
 } // namespace etscope

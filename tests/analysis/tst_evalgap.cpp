@@ -5,7 +5,6 @@
 // tests/data/analysis/evaluator_gap_expected.json; the perturbed debug buffer and its known
 // perturbations (instructions 3, 14, 25) come from tests/tools/gen_gap_perturbed.py.
 #include "analysis/numericgap.h"
-#include "etrecord/etrecordsupport.h"
 #include "evalgap/evalgap.h"
 #include "session/session.h"
 #include "testpaths.h"
@@ -25,7 +24,6 @@ namespace {
 
 std::shared_ptr<const Session> load(const std::string &fixture, const std::string &buffer, const std::string &etrecord)
 {
-    installETRecordSupport();
     SessionInputs in;
     in.etdump = test::sharedFixture("runtime/" + fixture + "/etdump.etdp");
     in.debugBuffer = buffer.empty() ? test::sharedFixture("runtime/" + fixture + "/debug_output.bin") : buffer;

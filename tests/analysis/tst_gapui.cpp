@@ -16,10 +16,6 @@
 
 #include <cmath>
 
-#ifdef ETSCOPE_HAVE_ETRECORD
-#include "etrecord/etrecordsupport.h"
-#endif
-
 using namespace etscope;
 using namespace etscope::analysis;
 using namespace etscope::gapui;
@@ -162,12 +158,10 @@ private slots:
         savePng(v, "gap_triage.png");
     }
 
-#ifdef ETSCOPE_HAVE_ETRECORD
     // Real XNNPACK delegate calls vs the AOT file of tests/tools/gen_gap_aot_xnnpack.py
     // (delegate 2: MSE 2.5e-4 > delegate 0: 2.3e-5).
     void triageOnRealDelegates()
     {
-        installETRecordSupport();
         const std::string dir = ETSCOPE_SHARED_DIR "/fixtures/runtime/xnnpack_mlp_intermediates/";
         SessionInputs in;
         in.etdump = dir + "etdump.etdp";
@@ -198,7 +192,6 @@ private slots:
         QCOMPARE(w.severity(2, 0), 1.0);
         savePng(w, "gap_heatmap_xnnpack.png");
     }
-#endif
 
     void compareResultsChart()
     {

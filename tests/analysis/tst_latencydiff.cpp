@@ -10,7 +10,6 @@
 #include "analysis/latencydiff.h"
 #include "etdumprescale.h"
 #include "etdumpwriter.h"
-#include "etrecord/etrecordsupport.h"
 #include "session/session.h"
 #include "testpaths.h"
 
@@ -64,7 +63,6 @@ class TestLatencyDiff : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { installETRecordSupport(); }
 
     void selfIsUnchanged_data()
     {

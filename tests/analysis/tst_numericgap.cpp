@@ -23,10 +23,6 @@
 #include <cmath>
 #include <cstring>
 
-#ifdef ETSCOPE_HAVE_ETRECORD
-#include "etrecord/etrecordsupport.h"
-#endif
-
 using namespace etscope;
 using namespace etscope::analysis;
 
@@ -289,12 +285,10 @@ private slots:
         QCOMPARE(cast[0].mse, 0.0); // both sides cast the same way
     }
 
-#ifdef ETSCOPE_HAVE_ETRECORD
     // AOT outputs file written by real torch.save (tests/tools/gen_gap_aot.py, which also
     // derives the expected rows with numpy) against the real run linked with its ETRecord.
     void aotOutputsFile()
     {
-        installETRecordSupport();
         QFile f(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/analysis/cnn_mlp_aot_expected.json"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonObject exp = QJsonDocument::fromJson(f.readAll()).object();
@@ -355,7 +349,6 @@ private slots:
     // tests/tools/gen_gap_aot_xnnpack.py perturbed both delegate outputs and computed the MSEs.
     void aotOutputsThroughDelegates()
     {
-        installETRecordSupport();
         QFile f(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/analysis/xnn_mlp_aot_expected.json"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonArray rows = QJsonDocument::fromJson(f.readAll()).object()["rows"].toArray();
@@ -389,7 +382,6 @@ private slots:
         QCOMPARE(t->rows[0].debugHandles, (std::vector<std::int64_t>{1, 1, 2, 3, 3, 4, 5}));
         QVERIFY(!t->rows[0].stackTraces.empty());
     }
-#endif
 
     void roundingMatchesPython()
     {

@@ -5,7 +5,6 @@
 // names and per-module totals are computed here from that JSON with the Inspector's rules, and
 // from the events' own perf averages; they never come from the linker under test.
 #include "etrecord/etrecord.h"
-#include "etrecord/etrecordsupport.h"
 #include "etrecord/linker.h"
 #include "etrecord/modulerollup.h"
 #include "session/session.h"
@@ -116,17 +115,47 @@ class TestETRecordLink : public QObject
 {
     Q_OBJECT
 private slots:
-    void withoutSupportInstalledLoadingRefuses()
+    // loadSession reads and links the ETRecord itself (no hook to install), with the caller's
+    // LinkOptions; a file that is not an ETRecord is refused with an error naming it.
+    void sessionLinksWithTheGivenOptions()
     {
-        setETRecordLinker({});
         SessionInputs in;
         in.etdump = kRuntime + "cnn_mlp_50runs/etdump.etdp";
         in.etrecord = (kData + QStringLiteral("cnn_mlp_etrecord.bin")).toStdString();
-        auto s = loadSession(in);
-        QVERIFY(!s.ok());
-        QCOMPARE(s.error().code, ErrorCode::Unsupported);
-        QVERIFY(s.error().message().starts_with(in.etrecord));
-        installETRecordSupport();
+        auto linked = loadSession(in);
+        QVERIFY2(linked.ok(), linked.ok() ? "" : linked.error().message().c_str());
+        QVERIFY((*linked)->etrecord);
+        std::size_t withNodes = 0;
+        for (const EventBlock &b : (*linked)->blocks)
+            for (const Event &e : b.events)
+                withNodes += !e.linkedNodes.empty();
+        QVERIFY(withNodes > 0);
+
+        // A method the ETRecord has no debug_handle_map for: loads, links nothing, says so.
+        in.link.method = "no_such_method";
+        auto other = loadSession(in);
+        QVERIFY2(other.ok(), other.ok() ? "" : other.error().message().c_str());
+        for (const EventBlock &b : (*other)->blocks)
+            for (const Event &e : b.events)
+                QVERIFY(e.linkedNodes.empty());
+        QVERIFY(std::any_of((*other)->warnings.begin(), (*other)->warnings.end(),
+            [](const std::string &w) { return w.find("'no_such_method'") != std::string::npos; }));
+
+        // A reference graph the ETRecord does not hold is an error, not a silent default.
+        in.link = {};
+        in.link.referenceGraph = "no_such_entry";
+        auto missing = loadSession(in);
+        QVERIFY(!missing.ok());
+        QCOMPARE(missing.error().code, ErrorCode::InvalidArgument);
+        QVERIFY(missing.error().message().starts_with(in.etrecord));
+        QVERIFY(missing.error().message().find("'no_such_entry'") != std::string::npos);
+
+        // Not an ETRecord at all (the ETDump itself).
+        in.link = {};
+        in.etrecord = in.etdump;
+        auto wrong = loadSession(in);
+        QVERIFY(!wrong.ok());
+        QVERIFY(wrong.error().message().starts_with(in.etrecord));
     }
 
     void cnnMlpOpTypesAndModules()

@@ -4,7 +4,6 @@
 // ETRecord's forward debug_handle_map 4 entries (0..3), so 24 runtime instructions are unmatched.
 // The xnn_mlp graph has no convolution, so no convolution kernel can be linked to its own op.
 #include "etrecord/etrecord.h"
-#include "etrecord/etrecordsupport.h"
 #include "etrecord/linker.h"
 #include "session/session.h"
 
@@ -38,7 +37,6 @@ class TestETRecordMismatch : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { installETRecordSupport(); }
 
     void operatorNames()
     {

@@ -9,7 +9,6 @@
 // * the perturbed debug buffer and which instructions differ come from gen_gap_perturbed.py.
 #include "analysis/numericgap.h"
 #include "analysis/referenceset.h"
-#include "etrecord/etrecordsupport.h"
 #include "graph/graphlayout.h"
 #include "graph/programgraph.h"
 #include "testpaths.h"
@@ -48,7 +47,6 @@ std::shared_ptr<const ETRecord> record(const std::string &name)
 std::shared_ptr<const Session> session(
     const std::string &etdump, const std::string &debugBuffer, const std::string &etrecord)
 {
-    installETRecordSupport();
     SessionInputs in;
     in.etdump = etdump;
     in.debugBuffer = debugBuffer;

@@ -11,7 +11,6 @@
 #include "topeventschart.h"
 #include "widgetexport.h"
 
-#include "etrecord/etrecordsupport.h"
 #include "session/session.h"
 
 #include <QAbstractItemModelTester>
@@ -48,11 +47,6 @@ class TestWidgets : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        installETRecordSupport();
-    }
-
     void histogramSemanticsExample()
     {
         // inspector-semantics.md §3: raw = [175.748, 78.678, 70.429, 122.006, 97.495].
