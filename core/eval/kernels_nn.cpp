@@ -913,7 +913,7 @@ void registerNnKernels()
         // Checked before multiplying: the sizes come from the graph and may be anything.
         const std::int64_t numel = x->numel();
         if (*G <= 0 || *N < 0 || *C < 0 || *HxW < 0 || *C % *G || (*N && *C > numel / *N)
-            || (*N * *C && *HxW > numel / (*N * *C)) || *N * *C * *HxW != numel)
+            || (*N != 0 && *C != 0 && *HxW > numel / (*N * *C)) || *N * *C * *HxW != numel)
             return kernelError("native_group_norm: N, C, HxW and group do not match the input");
         if ((*w && (*w)->numel() != *C) || (*b && (*b)->numel() != *C))
             return kernelError(fmt::format("native_group_norm: weight/bias do not have {} channels", *C));

@@ -222,28 +222,32 @@ public:
     void clear()
     {
         m_size = 0;
-        m_more.clear();
+        if (m_more)
+            m_more->clear();
     }
     void push_back(std::uint32_t v)
     {
-        if (m_size < kInline)
+        if (m_size < kInline) {
             m_inline[m_size] = v;
-        else
-            m_more.push_back(v);
+        } else {
+            if (!m_more)
+                m_more = std::make_unique<std::vector<std::uint32_t>>();
+            m_more->push_back(v);
+        }
         ++m_size;
     }
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     std::uint32_t front() const { return m_inline[0]; }
-    std::uint32_t operator[](std::size_t i) const { return i < kInline ? m_inline[i] : m_more[i - kInline]; }
+    std::uint32_t operator[](std::size_t i) const { return i < kInline ? m_inline[i] : (*m_more)[i - kInline]; }
     Iterator begin() const { return { this, 0 }; }
     Iterator end() const { return { this, m_size }; }
 
 private:
     static constexpr std::size_t kInline = 2;
     std::uint32_t m_inline[kInline] = {};
-    std::size_t m_size = 0;
-    std::vector<std::uint32_t> m_more;
+    std::uint32_t m_size = 0;
+    std::unique_ptr<std::vector<std::uint32_t>> m_more; // rare: more than two records
 };
 
 // One InstructionEvent of a run (indices into the run's record vectors).
@@ -439,6 +443,20 @@ public:
             collectOutputs(g, run);
             collectAllocations(g, run);
         }
+
+        // The per-run bookkeeping is done with: give its memory back before the statistics
+        // are allocated (for a profile whose runs do not merge it is as large as the model).
+        std::vector<InstructionEvent>().swap(instructionEvents);
+        std::vector<RunEntry>().swap(entries);
+        std::vector<std::uint32_t>().swap(sigPosStamp);
+        std::vector<std::uint32_t>().swap(sigPosValue);
+        std::vector<std::uint32_t>().swap(directStamp);
+        std::vector<std::uint32_t>().swap(directValue);
+        std::vector<EventSignature>().swap(m_signatures);
+        std::vector<std::uint32_t>().swap(m_lastAtPosition);
+        m_signatureIndex = {};
+        m_groupIndex = {};
+        keyIndex = {};
 
         std::vector<EventBlock> blocks;
         blocks.reserve(m_groups.size());

@@ -128,7 +128,7 @@ private slots:
         std::size_t withNodes = 0;
         for (const EventBlock &b : (*linked)->blocks)
             for (const Event &e : b.events)
-                withNodes += !e.linkedNodes.empty();
+                withNodes += !e.linkedNodes().empty();
         QVERIFY(withNodes > 0);
 
         // A method the ETRecord has no debug_handle_map for: loads, links nothing, says so.
@@ -137,7 +137,7 @@ private slots:
         QVERIFY2(other.ok(), other.ok() ? "" : other.error().message().c_str());
         for (const EventBlock &b : (*other)->blocks)
             for (const Event &e : b.events)
-                QVERIFY(e.linkedNodes.empty());
+                QVERIFY(e.linkedNodes().empty());
         QVERIFY(std::any_of((*other)->warnings.begin(), (*other)->warnings.end(),
             [](const std::string &w) { return w.find("'no_such_method'") != std::string::npos; }));
 
