@@ -75,8 +75,8 @@ int main(int argc, char **argv)
 
     using clock = std::chrono::steady_clock;
     auto t0 = clock::now();
-    SessionInputs rin{dir + "/runtime.etdp", dir + "/runtime.bin", {}, {}, {}};
-    SessionInputs fin{dir + "/reference.etdp", dir + "/reference.bin", {}, {}, {}};
+    SessionInputs rin{dir + "/runtime.etdp", dir + "/runtime.bin", {}, {}, {}, {}};
+    SessionInputs fin{dir + "/reference.etdp", dir + "/reference.bin", {}, {}, {}, {}};
     auto runtime = loadSession(rin);
     auto refSession = loadSession(fin);
     if (!runtime || !refSession) {
