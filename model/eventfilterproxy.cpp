@@ -3,6 +3,8 @@
 #include "eventtreemodel.h"
 #include "modelroles.h"
 
+#include <limits>
+
 namespace etscope {
 
 EventFilterProxy::EventFilterProxy(QObject *parent)
@@ -116,12 +118,14 @@ bool EventFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &source
 bool EventFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
 {
     if (const auto *tree = qobject_cast<const EventTreeModel *>(sourceModel())) {
+        // Precomputed keys: block rows have -infinity (and keep file order in both directions).
+        const double l = tree->sortKey(left), r = tree->sortKey(right);
+        constexpr double blockKey = -std::numeric_limits<double>::infinity();
+        if (l != blockKey || r != blockKey)
+            return l < r;
         const int lb = tree->blockOfBlockRow(left);
         const int rb = tree->blockOfBlockRow(right);
-        if (lb >= 0 && rb >= 0)
-            return sortOrder() == Qt::DescendingOrder ? lb > rb : lb < rb;
-        if (lb < 0 && rb < 0)
-            return tree->sortKey(left) < tree->sortKey(right);
+        return sortOrder() == Qt::DescendingOrder ? lb > rb : lb < rb;
     }
     if (left.data(EventIndexRole).toInt() < 0 && right.data(EventIndexRole).toInt() < 0) {
         // Blocks keep file order in both directions; only events inside them are ranked.

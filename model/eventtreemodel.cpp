@@ -2,6 +2,7 @@
 
 #include <QHash>
 
+#include <limits>
 #include <numeric>
 
 #include "etrecord/modulestack.h"
@@ -484,14 +485,6 @@ bool EventTreeModel::isNumericColumn(int column)
     return isStatColumn(column) || column == InstructionColumn || column == RunsColumn;
 }
 
-double EventTreeModel::numericSortKey(const QModelIndex &index) const
-{
-    const int column = index.column();
-    if (!index.isValid() || !isNumericColumn(column) || !m_session)
-        return -1.0;
-    return sortKey(index);
-}
-
 double EventTreeModel::sortKey(const QModelIndex &index) const
 {
     const int column = index.column();
@@ -509,7 +502,10 @@ double EventTreeModel::sortKey(const QModelIndex &index) const
 // distinct texts (case-insensitively, as SortRole compares them); equal texts share a rank.
 void EventTreeModel::fillSortKeys(int column, std::vector<double> &keys) const
 {
+    // Block rows: -infinity, which no event key takes (the proxy keeps blocks in file order).
     keys.assign(m_nodes.size(), -1.0);
+    for (const int b : m_blockNodes)
+        keys[std::size_t(b)] = -std::numeric_limits<double>::infinity();
     if (isNumericColumn(column) || column == DelegatedColumn || column == DebugHandlesColumn) {
         for (std::size_t n = 0; n < m_nodes.size(); ++n) {
             const Node &node = m_nodes[n];
@@ -568,6 +564,7 @@ void EventTreeModel::fillSortKeys(int column, std::vector<double> &keys) const
     for (std::size_t n = 0; n < m_nodes.size(); ++n)
         if (nodeText[n] >= 0)
             keys[n] = rank[std::size_t(nodeText[n])];
+    // (block rows keep -infinity from above)
 }
 
 QModelIndex EventTreeModel::indexForEvent(int blockIndex, int eventIndex) const

@@ -59,10 +59,9 @@ public:
 
     // Formatting shared with the details panel: 6 significant digits like the Inspector prints.
     // Fast paths for the proxy's lessThan (called n·log n times when sorting 100k rows):
-    // block index of a block row (-1 for events), and the raw number behind numeric columns.
+    // block index of a block row (-1 for events); sortKey below for the columns.
     int blockOfBlockRow(const QModelIndex &index) const;
     static bool isNumericColumn(int column);
-    double numericSortKey(const QModelIndex &index) const;
     // Sort key of any column (text columns: rank of the text among all rows), precomputed once
     // per column; ordering by it is the same as by SortRole.
     double sortKey(const QModelIndex &index) const;
