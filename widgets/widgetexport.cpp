@@ -15,6 +15,19 @@
 
 namespace etscope {
 
+namespace {
+// Written whole or not at all (QSaveFile): a failed export never leaves half a file.
+QString saveBytes(const QString &path, const QByteArray &bytes)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return path + QStringLiteral(": ") + file.errorString();
+    if (file.write(bytes) != bytes.size() || !file.commit())
+        return path + QStringLiteral(": ") + file.errorString();
+    return {};
+}
+} // namespace
+
 QString exportWidgetImage(QWidget *widget, const QString &path, const QString &title)
 {
     QByteArray bytes;
@@ -35,12 +48,7 @@ QString exportWidgetImage(QWidget *widget, const QString &path, const QString &t
         if (!pixmap.save(&buffer, "PNG"))
             return path + QStringLiteral(": cannot encode PNG");
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return path + QStringLiteral(": ") + file.errorString();
-    if (file.write(bytes) != bytes.size() || !file.commit())
-        return path + QStringLiteral(": ") + file.errorString();
-    return {};
+    return saveBytes(path, bytes);
 }
 
 QString exportChartImage(QWidget *chart, const QString &path, QSize size, const QString &title)
@@ -89,12 +97,7 @@ QString exportChartImage(QWidget *chart, const QString &path, QSize size, const 
         if (!image.save(&buffer, "PNG"))
             return path + QStringLiteral(": cannot encode PNG");
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return path + QStringLiteral(": ") + file.errorString();
-    if (file.write(bytes) != bytes.size() || !file.commit())
-        return path + QStringLiteral(": ") + file.errorString();
-    return {};
+    return saveBytes(path, bytes);
 }
 
 } // namespace etscope

@@ -150,10 +150,10 @@ void EventStore::setPerf(Event &e, std::span<const double> durations, std::span<
         if (t && i < ends.size())
             t[n + i] = ends[i];
     }
-    EventPerf perf;
-    static_cast<PerfStats &>(perf) = PerfStats::of(durations);
-    perf.raw = { raw, n };
-    e.perfData = addPerf(perf);
+    EventPerf *perf = allocatePerfs(1);
+    static_cast<PerfStats &>(*perf) = PerfStats::of(durations);
+    perf->raw = { raw, n };
+    e.perfData = perf;
     e.ticks = t;
 }
 
@@ -170,13 +170,6 @@ const double *EventStore::adoptDoubles(std::vector<double> v)
 const std::uint64_t *EventStore::adoptTicks(std::vector<std::uint64_t> v)
 {
     return d->ticks.adopt(std::move(v));
-}
-
-const EventPerf *EventStore::addPerf(const EventPerf &perf)
-{
-    EventPerf *p = d->perfs.allocate(1);
-    *p = perf;
-    return p;
 }
 
 EventExtra &EventStore::extra(Event &e)

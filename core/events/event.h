@@ -128,8 +128,6 @@ public:
     // (starts then ends; empty for none) and attached to `e`.
     void setPerf(Event &e, std::span<const double> durations, std::span<const std::uint64_t> starts = {},
                  std::span<const std::uint64_t> ends = {});
-    // Attaches `perf` whose raw samples already live in this store.
-    const EventPerf *addPerf(const EventPerf &perf);
     // The extras of `e` to fill in, created and attached on first use (copied into this store
     // when they belong to another). Events sharing them see the change: they are handles.
     EventExtra &extra(Event &e);

@@ -68,25 +68,6 @@ struct InstructionKeyHash {
     }
 };
 
-void hashPart(std::size_t &h, const PartSignature &p)
-{
-    hashMix(h, p.present);
-    hashMix(h, p.name);
-    hashMix(h, (std::uint64_t(p.hasInstr) << 32) | static_cast<std::uint32_t>(p.instr));
-    hashMix(h, (std::uint64_t(p.hasDelegateInt) << 32) | static_cast<std::uint32_t>(p.delegateInt));
-    hashMix(h, p.delegateStr);
-}
-
-struct EventSignatureHash {
-    std::size_t operator()(const EventSignature &s) const
-    {
-        std::size_t h = static_cast<std::uint32_t>(s.instructionId);
-        hashPart(h, s.profile);
-        hashPart(h, s.debug);
-        return h;
-    }
-};
-
 // Open addressing over indices into the signature list: no node per signature, which matters
 // when a profile's runs do not merge and every event brings a new one.
 class SignatureTable

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -561,17 +560,27 @@ std::string formatFancyGrid(const std::vector<EventBlock> &blocks, const TableOp
     return out;
 }
 
-std::string csvField(const std::string &s, char sep)
+void appendCsvField(fmt::memory_buffer &out, std::string_view s, char sep)
 {
-    if (s.find_first_of(std::string{sep, '"', '\n', '\r'}) == std::string::npos)
-        return s;
-    std::string out = "\"";
+    const char special[] = { sep, '"', '\n', '\r' };
+    if (s.find_first_of(std::string_view(special, 4)) == std::string_view::npos) {
+        out.append(s.data(), s.data() + s.size());
+        return;
+    }
+    out.push_back('"');
     for (char c : s) {
         if (c == '"')
-            out += '"';
-        out += c;
+            out.push_back('"');
+        out.push_back(c);
     }
-    return out + "\"";
+    out.push_back('"');
+}
+
+std::string csvField(const std::string &s, char sep)
+{
+    fmt::memory_buffer b;
+    appendCsvField(b, s, sep);
+    return fmt::to_string(b);
 }
 
 bool writeDelimited(const std::vector<EventBlock> &blocks, char sep, const TableOptions &options, const TextSink &sink)
@@ -580,20 +589,7 @@ bool writeDelimited(const std::vector<EventBlock> &blocks, char sep, const Table
     ChunkedWriter w(sink);
     fmt::memory_buffer &out = w.buf();
     auto append = [&out](std::string_view t) { out.append(t.data(), t.data() + t.size()); };
-    auto field = [&](std::string_view t) {
-        if (t.find_first_of(std::string_view(std::array<char, 4>{ sep, '"', '\n', '\r' }.data(), 4))
-            == std::string_view::npos) {
-            append(t);
-            return;
-        }
-        out.push_back('"');
-        for (char c : t) {
-            if (c == '"')
-                out.push_back('"');
-            out.push_back(c);
-        }
-        out.push_back('"');
-    };
+    auto field = [&](std::string_view t) { appendCsvField(out, t, sep); };
     for (const auto &h : inspectorTableHeaders(unit, options)) {
         out.push_back(sep);
         field(h);

@@ -40,6 +40,7 @@ std::size_t pythonFloatReprTo(char *out, double v);                 // same into
 // One TSV/CSV field quoted as csv.QUOTE_MINIMAL (what pandas' to_csv does): quoted only when it
 // holds the separator, a quote or a line break; quotes doubled.
 std::string csvField(const std::string &s, char sep);
+void appendCsvField(fmt::memory_buffer &out, std::string_view s, char sep);
 std::string opTypesText(const std::vector<std::string> &opTypes);   // "['a', 'b']" or truncated form
 std::string startTimeText(std::span<const std::uint64_t> starts); // "[1, 2]"
 void appendStartTimeText(fmt::memory_buffer &out, std::span<const std::uint64_t> starts);

@@ -8,6 +8,7 @@
 //    tests/tools/gen_diff_fixtures.py (one instruction per graph node, same debug handles).
 
 #include "analysis/latencydiff.h"
+#include "testsession.h"
 #include "etdumprescale.h"
 #include "etdumpwriter.h"
 #include "session/session.h"
@@ -32,13 +33,7 @@ namespace {
 
 std::shared_ptr<const Session> load(const std::string &etdump, const std::string &etrecord = {})
 {
-    SessionInputs in;
-    in.etdump = etdump;
-    in.etrecord = etrecord;
-    auto s = loadSession(in);
-    if (!s)
-        qFatal("%s", s.error().message().c_str());
-    return *s;
+    return test::loadSessionOrDie(etdump, {}, etrecord);
 }
 
 std::string writeRescaled(const QTemporaryDir &dir, const std::string &fixture, const std::vector<Rescale> &changes)

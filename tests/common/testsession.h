@@ -7,14 +7,17 @@
 #include <memory>
 #include <string>
 
-// Loads an ETDump (+ optional debug buffer) for a test; a load failure ends the test run.
+// Loads an ETDump (+ optional debug buffer and ETRecord) for a test; a load failure ends the
+// test run.
 namespace etscope::test {
 
-inline std::shared_ptr<const Session> loadSessionOrDie(const std::string &etdump, const std::string &debugBuffer = {})
+inline std::shared_ptr<const Session> loadSessionOrDie(const std::string &etdump, const std::string &debugBuffer = {},
+                                                      const std::string &etrecord = {})
 {
     SessionInputs in;
     in.etdump = etdump;
     in.debugBuffer = debugBuffer;
+    in.etrecord = etrecord;
     auto s = loadSession(in);
     if (!s)
         qFatal("%s", s.error().message().c_str());

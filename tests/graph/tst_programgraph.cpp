@@ -12,6 +12,7 @@
 #include "graph/graphlayout.h"
 #include "graph/programgraph.h"
 #include "testpaths.h"
+#include "testsession.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -47,14 +48,7 @@ std::shared_ptr<const ETRecord> record(const std::string &name)
 std::shared_ptr<const Session> session(
     const std::string &etdump, const std::string &debugBuffer, const std::string &etrecord)
 {
-    SessionInputs in;
-    in.etdump = etdump;
-    in.debugBuffer = debugBuffer;
-    in.etrecord = etrecord;
-    auto s = loadSession(in);
-    if (!s)
-        qFatal("%s", s.error().message().c_str());
-    return *s;
+    return test::loadSessionOrDie(etdump, debugBuffer, etrecord);
 }
 
 std::vector<std::string> moduleKeys(const ProgramGraph &g, int node)
