@@ -9,6 +9,14 @@
 
 namespace etscope {
 
+void MappedFile::prefault() const
+{
+#ifdef MADV_POPULATE_READ
+    if (m_map)
+        ::madvise(m_map, m_size, MADV_POPULATE_READ); // advisory: older kernels refuse it, which is fine
+#endif
+}
+
 MappedFile::~MappedFile()
 {
     if (m_map)

@@ -213,6 +213,7 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
 
     // Every event is at least two tables, so the default max_tables (1M) is far too low for
     // real files; bound it by what the bytes could possibly hold instead.
+    file.prefault(); // verification reads every byte
     const auto maxTables = static_cast<flatbuffers::uoffset_t>(
         std::min<std::size_t>(fbSize / 4 + 16, std::numeric_limits<flatbuffers::uoffset_t>::max()));
     flatbuffers::Verifier verifier(fbData, fbSize, 64, maxTables);

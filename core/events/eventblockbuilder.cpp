@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 namespace etscope {
@@ -68,88 +69,27 @@ struct InstructionKeyHash {
     }
 };
 
-// Open addressing over indices into the signature list: no node per signature, which matters
-// when a profile's runs do not merge and every event brings a new one.
-class SignatureTable
+// The mixer keeps sequential instruction ids from landing in sequential buckets.
+std::size_t signatureHash(const EventSignature &sig)
 {
-public:
-    std::uint32_t intern(const EventSignature &sig, std::vector<EventSignature> &list)
-    {
-        if ((list.size() + 1) * 2 > m_slots.size())
-            grow(list);
-        const std::size_t mask = m_slots.size() - 1;
-        for (std::size_t i = slotHash(sig) & mask;; i = (i + 1) & mask) {
-            const std::uint32_t v = m_slots[i];
-            if (v == kEmpty) {
-                m_slots[i] = static_cast<std::uint32_t>(list.size());
-                list.push_back(sig);
-                return m_slots[i];
-            }
-            if (list[v] == sig)
-                return v;
-        }
+    std::uint64_t h = 0x9e3779b97f4a7c15ull;
+    auto mix = [&h](std::uint64_t v) {
+        h = (h ^ v) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    };
+    mix(static_cast<std::uint32_t>(sig.instructionId));
+    for (const PartSignature *p : { &sig.profile, &sig.debug }) {
+        mix((std::uint64_t(p->present) << 33) | (std::uint64_t(p->hasInstr) << 32) | static_cast<std::uint32_t>(p->instr));
+        mix((std::uint64_t(p->name) << 32) | p->delegateStr);
+        mix((std::uint64_t(p->hasDelegateInt) << 32) | static_cast<std::uint32_t>(p->delegateInt));
     }
+    return static_cast<std::size_t>(h);
+}
 
-    void reserve(std::size_t n, const std::vector<EventSignature> &list)
-    {
-        if (n * 2 > m_slots.size()) {
-            std::size_t size = 64;
-            while (size < n * 2)
-                size *= 2;
-            rehash(size, list);
-        }
-    }
-
-private:
-    // The combined hash keeps sequential instruction ids sequential: spread them over the slots.
-    static std::size_t slotHash(const EventSignature &sig)
-    {
-        std::uint64_t h = 0x9e3779b97f4a7c15ull;
-        auto mix = [&h](std::uint64_t v) {
-            h = (h ^ v) * 0xff51afd7ed558ccdull;
-            h ^= h >> 32;
-        };
-        mix(static_cast<std::uint32_t>(sig.instructionId));
-        for (const PartSignature *p : { &sig.profile, &sig.debug }) {
-            mix((std::uint64_t(p->present) << 33) | (std::uint64_t(p->hasInstr) << 32) | static_cast<std::uint32_t>(p->instr));
-            mix((std::uint64_t(p->name) << 32) | p->delegateStr);
-            mix((std::uint64_t(p->hasDelegateInt) << 32) | static_cast<std::uint32_t>(p->delegateInt));
-        }
-        return static_cast<std::size_t>(h);
-    }
-    void grow(const std::vector<EventSignature> &list) { rehash(std::max<std::size_t>(64, m_slots.size() * 2), list); }
-    void rehash(std::size_t size, const std::vector<EventSignature> &list)
-    {
-        m_slots.assign(size, kEmpty);
-        const std::size_t mask = m_slots.size() - 1;
-        for (std::uint32_t v = 0; v < list.size(); ++v) {
-            std::size_t i = slotHash(list[v]) & mask;
-            while (m_slots[i] != kEmpty)
-                i = (i + 1) & mask;
-            m_slots[i] = v;
-        }
-    }
-    static constexpr std::uint32_t kEmpty = 0xffffffffu;
-    std::vector<std::uint32_t> m_slots;
+struct EventSignatureHash {
+    std::size_t operator()(const EventSignature &s) const { return signatureHash(s); }
 };
 
-struct RunSignature {
-    std::string name;
-    std::vector<std::uint32_t> events; // interned EventSignature ids, in order
-    std::int32_t bundledInputIndex;
-    bool operator==(const RunSignature &) const = default;
-};
-
-struct RunSignatureHash {
-    std::size_t operator()(const RunSignature &s) const
-    {
-        std::size_t h = std::hash<std::string>{}(s.name);
-        hashMix(h, static_cast<std::uint32_t>(s.bundledInputIndex));
-        for (auto e : s.events)
-            hashMix(h, e);
-        return h;
-    }
-};
 
 PartSignature profilePart(const ProfileEventRecord &p)
 {
@@ -177,65 +117,246 @@ PartSignature debugPart(const DebugEventRecord &d)
     return s;
 }
 
-// Inspector's _populate_event_signature_fields: the identity a signature part gives an Event.
-struct EventIdentity {
-    std::string_view name;
-    DelegateDebugId delegateId;
-    bool delegated = false;
+
+constexpr std::uint32_t kNone = 0xffffffffu;
+
+// One Event of a run: the profile record chosen for it and the first (non-output) debug record
+// of its instruction key, -1 when absent. The two records determine its EventSignature, so runs
+// are compared record against record instead of through signatures interned for every event.
+struct Entry {
+    std::int32_t profile = -1;
+    std::int32_t debug = -1;
+    std::uint32_t slot = 0; // instruction key within the run (Collation)
 };
 
-// Record indices of one instruction key: nearly always one or two (a kernel's native call
-// and its OPERATOR_CALL), kept inline so that a run of 250k instructions allocates nothing.
-class IndexList
+EventSignature signatureOf(const RunData &run, const Entry &e)
+{
+    EventSignature s{};
+    if (e.profile >= 0) {
+        const ProfileEventRecord &p = run.profileEvents[std::size_t(e.profile)];
+        s.instructionId = p.instructionId;
+        s.profile = profilePart(p);
+    }
+    if (e.debug >= 0) {
+        const DebugEventRecord &d = run.debugEvents[std::size_t(e.debug)];
+        if (e.profile < 0)
+            s.instructionId = d.instructionId; // a key's records share its instruction id
+        s.debug = debugPart(d);
+    }
+    return s;
+}
+
+// Signature equality on the raw fields: -1/"" -> none is one-to-one, and the instruction id is
+// compared through whichever record is present.
+template<typename Record>
+bool samePart(const Record &a, const Record &b)
+{
+    return a.name == b.name && a.instructionId == b.instructionId && a.delegateDebugIdInt == b.delegateDebugIdInt &&
+           a.delegateDebugIdStr == b.delegateDebugIdStr;
+}
+
+bool sameSignature(const RunData &ra, const Entry &a, const RunData &rb, const Entry &b)
+{
+    if ((a.profile < 0) != (b.profile < 0) || (a.debug < 0) != (b.debug < 0))
+        return false;
+    if (a.profile >= 0 &&
+        !samePart(ra.profileEvents[std::size_t(a.profile)], rb.profileEvents[std::size_t(b.profile)]))
+        return false;
+    return a.debug < 0 || samePart(ra.debugEvents[std::size_t(a.debug)], rb.debugEvents[std::size_t(b.debug)]);
+}
+
+// §1.1 for one run: its profile and non-output debug records grouped by instruction key, keys
+// numbered in order of first appearance. A record is coded 2p (profile p) or 2d+1 (debug d).
+// Records of a key are nearly always adjacent in the file; otherwise a counting sort groups
+// them, keeping file order within a key. Buffers are reused from run to run.
+class Collation
 {
 public:
-    struct Iterator {
-        const IndexList *list;
-        std::size_t i;
-        std::uint32_t operator*() const { return (*list)[i]; }
-        Iterator &operator++()
-        {
-            ++i;
-            return *this;
-        }
-        bool operator!=(const Iterator &o) const { return i != o.i; }
-    };
-    void clear()
+    void collate(const RunData &run)
     {
-        m_size = 0;
-        if (m_more)
-            m_more->clear();
-    }
-    void push_back(std::uint32_t v)
-    {
-        if (m_size < kInline) {
-            m_inline[m_size] = v;
-        } else {
-            if (!m_more)
-                m_more = std::make_unique<std::vector<std::uint32_t>>();
-            m_more->push_back(v);
+        m_keyIndex.clear();
+        m_slotOf.clear();
+        m_records.clear();
+        m_slotOf.reserve(run.events.size());
+        m_records.reserve(run.events.size());
+        ++m_stamp;
+        std::uint32_t slots = 0;
+        bool grouped = true;
+        for (const EventRef &ref : run.events) {
+            InstructionKey key;
+            std::uint32_t code;
+            bool output = false;
+            if (ref.kind == EventRef::Kind::Profile) {
+                const auto &p = run.profileEvents[ref.index];
+                key = {p.instructionId, ChainIndex::fromSigned(p.chainIndex), p.delegateDebugIdInt, p.delegateDebugIdStr};
+                code = ref.index << 1;
+            } else if (ref.kind == EventRef::Kind::Debug) {
+                const auto &d = run.debugEvents[ref.index];
+                key = {d.instructionId, ChainIndex::fromUnsigned(d.chainIndex), d.delegateDebugIdInt, d.delegateDebugIdStr};
+                code = (ref.index << 1) | 1u;
+                output = d.value.isOutput; // opens its key but is not one of its records
+            } else {
+                continue; // allocation events are summarised separately
+            }
+            const std::uint32_t slot = slotOf(key, slots);
+            if (output)
+                continue;
+            grouped = grouped && (m_slotOf.empty() || slot >= m_slotOf.back());
+            m_slotOf.push_back(slot);
+            m_records.push_back(code);
         }
-        ++m_size;
+        m_begin.assign(std::size_t(slots) + 1, 0);
+        for (const std::uint32_t s : m_slotOf)
+            ++m_begin[s + 1];
+        for (std::size_t s = 0; s < slots; ++s)
+            m_begin[s + 1] += m_begin[s];
+        if (!grouped) {
+            m_cursor.assign(m_begin.begin(), m_begin.end() - 1);
+            m_sorted.resize(m_records.size());
+            for (std::size_t i = 0; i < m_records.size(); ++i)
+                m_sorted[m_cursor[m_slotOf[i]]++] = m_records[i];
+            m_records.swap(m_sorted);
+        }
     }
-    std::size_t size() const { return m_size; }
-    bool empty() const { return m_size == 0; }
-    std::uint32_t front() const { return m_inline[0]; }
-    std::uint32_t operator[](std::size_t i) const { return i < kInline ? m_inline[i] : (*m_more)[i - kInline]; }
-    Iterator begin() const { return { this, 0 }; }
-    Iterator end() const { return { this, m_size }; }
+
+    std::uint32_t slots() const { return static_cast<std::uint32_t>(m_begin.size() - 1); }
+    std::span<const std::uint32_t> records(std::uint32_t slot) const
+    {
+        return { m_records.data() + m_begin[slot], m_begin[slot + 1] - m_begin[slot] };
+    }
+
+    void release() { *this = Collation(); }
 
 private:
-    static constexpr std::size_t kInline = 2;
-    std::uint32_t m_inline[kInline] = {};
-    std::uint32_t m_size = 0;
-    std::unique_ptr<std::vector<std::uint32_t>> m_more; // rare: more than two records
+    // Plain kernel events (chain 0, no delegate id) are looked up by instruction id directly;
+    // only unusual keys go through the hash map.
+    std::uint32_t slotOf(const InstructionKey &key, std::uint32_t &slots)
+    {
+        const bool direct = !key.chain.negative && key.chain.bits == 0 && key.delegateInt == -1 &&
+                            key.delegateStr == StringPool::Empty && key.instructionId >= 0 &&
+                            key.instructionId < kDirectIds;
+        if (!direct) {
+            const auto [it, fresh] = m_keyIndex.try_emplace(key, slots);
+            slots += fresh ? 1 : 0;
+            return it->second;
+        }
+        const auto id = static_cast<std::size_t>(key.instructionId);
+        if (id >= m_directStamp.size()) {
+            m_directStamp.resize(id + 1, 0);
+            m_directValue.resize(id + 1, 0);
+        }
+        if (m_directStamp[id] != m_stamp) {
+            m_directStamp[id] = m_stamp;
+            m_directValue[id] = slots++;
+        }
+        return m_directValue[id];
+    }
+
+    static constexpr std::int32_t kDirectIds = 1 << 20;
+    std::unordered_map<InstructionKey, std::uint32_t, InstructionKeyHash> m_keyIndex;
+    std::vector<std::uint32_t> m_directStamp, m_directValue; // per instruction id: run stamp, slot
+    std::uint32_t m_stamp = 0;
+    std::vector<std::uint32_t> m_slotOf, m_records, m_begin, m_cursor, m_sorted;
 };
 
-// One InstructionEvent of a run (indices into the run's record vectors).
-struct InstructionEvent {
-    InstructionKey key;
-    IndexList profiles;
-    IndexList debugs; // non-output debug events
+// §1.2 for one run: the Events in order, a signature seen again replacing the earlier entry at
+// its first position. Equal signatures have equal instruction ids, so an entry is compared only
+// with the earlier ones of its id (a chain per id; a hash map once an id has many).
+class RunEntries
+{
+public:
+    std::vector<Entry> entries;
+
+    void build(const RunData &run, const Collation &c)
+    {
+        entries.clear();
+        m_previous.clear();
+        m_other.clear();
+        m_crowded.clear();
+        entries.reserve(run.profileEvents.size() + 1);
+        m_previous.reserve(run.profileEvents.size() + 1);
+        ++m_stamp;
+        for (std::uint32_t s = 0; s < c.slots(); ++s) {
+            const auto records = c.records(s);
+            std::int32_t debug = -1;
+            bool anyProfile = false;
+            for (const std::uint32_t code : records) {
+                if (code & 1u) {
+                    if (debug < 0)
+                        debug = static_cast<std::int32_t>(code >> 1);
+                } else {
+                    anyProfile = true;
+                }
+            }
+            if (!anyProfile) {
+                if (debug >= 0)
+                    add(run, { -1, debug, s });
+                continue; // else: only program outputs under this key
+            }
+            for (const std::uint32_t code : records)
+                if (!(code & 1u))
+                    add(run, { static_cast<std::int32_t>(code >> 1), debug, s });
+        }
+    }
+
+    void release() { *this = RunEntries(); }
+
+private:
+    struct IdChain {
+        std::uint32_t stamp = 0;
+        std::uint32_t last = kNone; // newest entry of the id; older ones through m_previous
+        std::uint32_t count = 0;
+    };
+
+    IdChain &chainOf(std::int32_t id)
+    {
+        IdChain *c;
+        if (id >= 0 && id < kDirectIds) {
+            if (std::size_t(id) >= m_direct.size())
+                m_direct.resize(std::size_t(id) + 1);
+            c = &m_direct[std::size_t(id)];
+        } else {
+            c = &m_other[id];
+        }
+        if (c->stamp != m_stamp)
+            *c = { m_stamp, kNone, 0 };
+        return *c;
+    }
+
+    void add(const RunData &run, const Entry &e)
+    {
+        const std::int32_t id = e.profile >= 0 ? run.profileEvents[std::size_t(e.profile)].instructionId
+                                               : run.debugEvents[std::size_t(e.debug)].instructionId;
+        IdChain &chain = chainOf(id);
+        const auto position = static_cast<std::uint32_t>(entries.size());
+        if (chain.count > kMaxChain) {
+            auto [it, fresh] = m_crowded.try_emplace(signatureOf(run, e), position);
+            if (!fresh) {
+                entries[it->second] = e;
+                return;
+            }
+        } else {
+            for (std::uint32_t q = chain.last; q != kNone; q = m_previous[q])
+                if (sameSignature(run, entries[q], run, e)) {
+                    entries[q] = e;
+                    return;
+                }
+        }
+        entries.push_back(e);
+        m_previous.push_back(chain.last);
+        chain.last = position;
+        if (++chain.count == kMaxChain + 1) // from now on by hash: index the chain's entries
+            for (std::uint32_t q = chain.last; q != kNone; q = m_previous[q])
+                m_crowded.try_emplace(signatureOf(run, entries[q]), q);
+    }
+
+    static constexpr std::int32_t kDirectIds = 1 << 20;
+    static constexpr std::uint32_t kMaxChain = 16;
+    std::vector<IdChain> m_direct;
+    std::unordered_map<std::int32_t, IdChain> m_other;
+    std::vector<std::uint32_t> m_previous; // per entry: the previous entry of its instruction id
+    std::unordered_map<EventSignature, std::uint32_t, EventSignatureHash> m_crowded;
+    std::uint32_t m_stamp = 0;
 };
 
 // The runs merged into one EventBlock. Per-run samples are collected run-major (one row of
@@ -243,6 +364,7 @@ struct InstructionEvent {
 // block of one run (profiles whose events do not merge) is adopted as is.
 struct Group {
     std::size_t firstRun = 0;
+    std::vector<Entry> entries;                // of the first run: what other runs must match
     std::size_t runs = 0;
     EventBlock block;
     std::vector<std::uint32_t> perfSlot;       // per event: column in the run-major rows, or none
@@ -265,179 +387,33 @@ public:
 
     std::vector<EventBlock> run()
     {
-        std::vector<InstructionEvent> instructionEvents;
-        std::unordered_map<InstructionKey, std::uint32_t, InstructionKeyHash> keyIndex;
-        // Per run: ordered event signatures with the chosen profile event and the debug list.
-        struct RunEntry {
-            std::uint32_t sigId;
-            std::int64_t profileIdx; // -1 none
-            std::uint32_t instructionEvent;
-        };
-        std::vector<RunEntry> entries;
-        // Position of a signature within the current run, valid when its stamp equals the run
-        // number: O(1) without clearing a hash map per run.
-        std::vector<std::uint32_t> sigPosStamp, sigPosValue;
-        // Plain kernel events (chain 0, no delegate id) are looked up by instruction id directly;
-        // only unusual keys go through the hash map.
-        std::vector<std::uint32_t> directStamp, directValue;
-        std::uint32_t stamp = 0;
-
+        Collation collation;
+        RunEntries runEntries;
         for (std::size_t r = 0; r < m_file.runs.size(); ++r) {
             const RunData &run = m_file.runs[r];
             if (!run.hasEvents)
                 continue; // the Inspector skips blocks without an events vector
-            // Reuse the per-instruction vectors across runs: a 1M-event file has ~1M of them.
-            std::size_t usedInstructionEvents = 0;
-            keyIndex.clear();
-            entries.clear();
-            ++stamp;
+            collation.collate(run);
+            runEntries.build(run, collation);
 
-            // §1.1: collate by instruction signature, in order of first appearance.
-            for (const EventRef &ref : run.events) {
-                InstructionKey key;
-                if (ref.kind == EventRef::Kind::Profile) {
-                    const auto &p = run.profileEvents[ref.index];
-                    key = {p.instructionId, ChainIndex::fromSigned(p.chainIndex), p.delegateDebugIdInt,
-                           p.delegateDebugIdStr};
-                } else if (ref.kind == EventRef::Kind::Debug) {
-                    const auto &d = run.debugEvents[ref.index];
-                    key = {d.instructionId, ChainIndex::fromUnsigned(d.chainIndex), d.delegateDebugIdInt,
-                           d.delegateDebugIdStr};
-                } else {
-                    continue; // allocation events are summarised separately
-                }
-                std::uint32_t slot;
-                bool inserted;
-                const bool direct = !key.chain.negative && key.chain.bits == 0 && key.delegateInt == -1 &&
-                                    key.delegateStr == StringPool::Empty && key.instructionId >= 0 &&
-                                    key.instructionId < (1 << 20);
-                if (direct) {
-                    const auto id = static_cast<std::size_t>(key.instructionId);
-                    if (id >= directStamp.size()) {
-                        directStamp.resize(id + 1, 0);
-                        directValue.resize(id + 1, 0);
-                    }
-                    inserted = directStamp[id] != stamp;
-                    if (inserted) {
-                        directStamp[id] = stamp;
-                        directValue[id] = static_cast<std::uint32_t>(usedInstructionEvents);
-                    }
-                    slot = directValue[id];
-                } else {
-                    auto [it, fresh] = keyIndex.try_emplace(key, static_cast<std::uint32_t>(usedInstructionEvents));
-                    inserted = fresh;
-                    slot = it->second;
-                }
-                if (inserted) {
-                    if (usedInstructionEvents == instructionEvents.size())
-                        instructionEvents.emplace_back();
-                    InstructionEvent &fresh = instructionEvents[usedInstructionEvents++];
-                    fresh.key = key;
-                    fresh.profiles.clear();
-                    fresh.debugs.clear();
-                }
-                InstructionEvent &ie = instructionEvents[slot];
-                if (ref.kind == EventRef::Kind::Profile)
-                    ie.profiles.push_back(ref.index);
-                else if (!run.debugEvents[ref.index].value.isOutput)
-                    ie.debugs.push_back(ref.index);
-            }
-
-            // A run that brings more signatures than seen so far (the first run, or a profile whose
-            // runs do not merge) gets its room up front instead of by repeated doubling.
-            if (m_signatures.size() + usedInstructionEvents > m_signatures.capacity()) {
-                const std::size_t want = m_signatures.size() + run.profileEvents.size() + usedInstructionEvents;
-                m_signatures.reserve(want);
-                sigPosStamp.reserve(want);
-                sigPosValue.reserve(want);
-                m_signatureIndex.reserve(want, m_signatures);
-            }
-            entries.reserve(run.events.size());
-
-            // §1.2: event signatures, last occurrence wins at the first position.
-            for (std::uint32_t i = 0; i < usedInstructionEvents; ++i) {
-                const InstructionEvent &ie = instructionEvents[i];
-                if (ie.profiles.empty() && ie.debugs.empty())
-                    continue; // only program outputs under this key
-                EventSignature sig{ie.key.instructionId, {}, {}};
-                if (!ie.debugs.empty())
-                    sig.debug = debugPart(run.debugEvents[ie.debugs.front()]);
-                auto add = [&](std::int64_t profileIdx) {
-                    const std::uint32_t id = internSignature(sig, entries.size());
-                    if (id >= sigPosStamp.size()) {
-                        sigPosStamp.resize(id + 1, 0);
-                        sigPosValue.resize(id + 1, 0);
-                    }
-                    if (sigPosStamp[id] != stamp) {
-                        sigPosStamp[id] = stamp;
-                        sigPosValue[id] = static_cast<std::uint32_t>(entries.size());
-                        entries.push_back({id, profileIdx, i});
-                    } else {
-                        entries[sigPosValue[id]] = {id, profileIdx, i};
-                    }
-                };
-                if (ie.profiles.empty()) {
-                    add(-1);
-                } else {
-                    for (const std::uint32_t p : ie.profiles) {
-                        sig.profile = profilePart(run.profileEvents[p]);
-                        add(p);
-                    }
-                }
-            }
-
-            // §1.3: group by run signature.
-            RunSignature rs{run.name, {}, run.bundledInputIndex};
-            rs.events.reserve(entries.size());
-            for (const auto &e : entries)
-                rs.events.push_back(e.sigId);
-            auto [git, newGroup] = m_groupIndex.try_emplace(std::move(rs), static_cast<std::uint32_t>(m_groups.size()));
-            if (newGroup) {
-                Group g;
-                g.firstRun = r;
-                g.block.name = run.name;
-                g.block.bundledInputIndex = run.bundledInputIndex;
-                g.block.sourceTimeScale = m_opt.time.source;
-                g.block.targetTimeScale = m_opt.time.target;
-                g.block.store = m_store;
-                g.block.events.resize(entries.size());
-                g.perfSlot.resize(entries.size(), kNoSlot);
-                g.haveDebug.resize(entries.size(), false);
-                for (std::size_t k = 0; k < entries.size(); ++k) {
-                    const EventSignature &sig = m_signatures[entries[k].sigId];
-                    initEvent(g.block.events[k], sig);
-                    if (sig.profile.present) {
-                        g.perfSlot[k] = g.perfEvents++;
-                        g.eventOfSlot.push_back(static_cast<std::uint32_t>(k));
-                    }
-                }
-                g.anyMetadata.resize(g.perfEvents, false);
-                g.durations.reserve(g.perfEvents);
-                g.ticks.reserve(2 * std::size_t(g.perfEvents));
-                m_groups.push_back(std::move(g));
-            }
-            Group &g = m_groups[git->second];
+            // §1.3: group by run signature (name, bundled input, event signatures in order).
+            Group &g = groupFor(r, runEntries.entries);
             g.block.runIndices.push_back(r);
             ++g.runs;
+            const std::vector<Entry> &entries = g.runs == 1 ? g.entries : runEntries.entries;
             for (std::size_t k = 0; k < entries.size(); ++k)
-                addRun(g, k, run, entries[k].profileIdx, instructionEvents[entries[k].instructionEvent]);
+                addRun(g, k, run, entries[k], collation);
             collectOutputs(g, run);
             collectAllocations(g, run);
         }
 
         // The per-run bookkeeping is done with: give its memory back before the statistics
         // are allocated (for a profile whose runs do not merge it is as large as the model).
-        std::vector<InstructionEvent>().swap(instructionEvents);
-        std::vector<RunEntry>().swap(entries);
-        std::vector<std::uint32_t>().swap(sigPosStamp);
-        std::vector<std::uint32_t>().swap(sigPosValue);
-        std::vector<std::uint32_t>().swap(directStamp);
-        std::vector<std::uint32_t>().swap(directValue);
-        std::vector<EventSignature>().swap(m_signatures);
-        std::vector<std::uint32_t>().swap(m_lastAtPosition);
-        m_signatureIndex = {};
+        collation.release();
+        runEntries.release();
         m_groupIndex = {};
-        keyIndex = {};
+        for (Group &g : m_groups)
+            std::vector<Entry>().swap(g.entries);
 
         std::vector<EventBlock> blocks;
         blocks.reserve(m_groups.size());
@@ -449,20 +425,51 @@ public:
     }
 
 private:
-    // Runs of one program repeat the same signatures in the same order, so the signature seen at
-    // this position in the previous run is checked before hashing.
-    std::uint32_t internSignature(const EventSignature &sig, std::size_t position)
+    // The group whose first run has this run's signature, or a new one that takes the entries.
+    Group &groupFor(std::size_t r, std::vector<Entry> &entries)
     {
-        if (position < m_lastAtPosition.size()) {
-            const std::uint32_t last = m_lastAtPosition[position];
-            if (last != kNoSignature && m_signatures[last] == sig)
-                return last;
-        } else {
-            m_lastAtPosition.resize(position + 1, kNoSignature);
+        const RunData &run = m_file.runs[r];
+        std::uint64_t h = std::hash<std::string>{}(run.name);
+        hashMix(h, static_cast<std::uint32_t>(run.bundledInputIndex));
+        for (const Entry &e : entries)
+            hashMix(h, signatureHash(signatureOf(run, e)));
+        for (auto [it, end] = m_groupIndex.equal_range(h); it != end; ++it) {
+            Group &g = m_groups[it->second];
+            const RunData &first = m_file.runs[g.firstRun];
+            if (first.name != run.name || first.bundledInputIndex != run.bundledInputIndex ||
+                g.entries.size() != entries.size())
+                continue;
+            bool same = true;
+            for (std::size_t k = 0; same && k < entries.size(); ++k)
+                same = sameSignature(first, g.entries[k], run, entries[k]);
+            if (same)
+                return g;
         }
-        const std::uint32_t id = m_signatureIndex.intern(sig, m_signatures);
-        m_lastAtPosition[position] = id;
-        return id;
+        m_groupIndex.emplace(h, static_cast<std::uint32_t>(m_groups.size()));
+        Group &g = m_groups.emplace_back();
+        g.firstRun = r;
+        g.entries = std::move(entries);
+        entries = {};
+        g.block.name = run.name;
+        g.block.bundledInputIndex = run.bundledInputIndex;
+        g.block.sourceTimeScale = m_opt.time.source;
+        g.block.targetTimeScale = m_opt.time.target;
+        g.block.store = m_store;
+        const std::size_t n = g.entries.size();
+        g.block.events.resize(n);
+        g.perfSlot.resize(n, kNoSlot);
+        g.haveDebug.resize(n, false);
+        for (std::size_t k = 0; k < n; ++k) {
+            initEvent(g.block.events[k], run, g.entries[k]);
+            if (g.entries[k].profile >= 0) {
+                g.perfSlot[k] = g.perfEvents++;
+                g.eventOfSlot.push_back(static_cast<std::uint32_t>(k));
+            }
+        }
+        g.anyMetadata.resize(g.perfEvents, false);
+        g.durations.reserve(g.perfEvents);
+        g.ticks.reserve(2 * std::size_t(g.perfEvents));
+        return g;
     }
 
     std::string_view internName(StringPool::Id id)
@@ -498,8 +505,9 @@ private:
         ev.isDelegatedOp = delegated;
     }
 
-    void initEvent(Event &ev, const EventSignature &sig)
+    void initEvent(Event &ev, const RunData &run, const Entry &entry)
     {
+        const EventSignature sig = signatureOf(run, entry);
         ev.instructionId = sig.instructionId;
         ev.name = internName(StringPool::Empty);
         DelegateDebugId id;
@@ -545,11 +553,11 @@ private:
                            ev.name, e, s);
     }
 
-    void addRun(Group &g, std::size_t k, const RunData &run, std::int64_t profileIdx, const InstructionEvent &ie)
+    void addRun(Group &g, std::size_t k, const RunData &run, const Entry &entry, const Collation &collation)
     {
         Event &ev = g.block.events[k];
-        if (profileIdx >= 0) {
-            const auto &p = run.profileEvents[static_cast<std::size_t>(profileIdx)];
+        if (entry.profile >= 0) {
+            const auto &p = run.profileEvents[static_cast<std::size_t>(entry.profile)];
             const std::uint32_t slot = g.perfSlot[k];
             if (g.runs == 1)
                 ev.chainIndex = p.chainIndex;
@@ -561,32 +569,45 @@ private:
                 g.metadata.push_back({ (g.runs - 1) * g.perfEvents + slot, p.delegateDebugMetadata });
             }
         }
-        if (ie.debugs.empty())
-            return;
+        if (entry.debug < 0)
+            return; // no debug events under this key
+        // The key's debug records, in file order (profile records are even codes).
+        const auto records = collation.records(entry.slot);
+        auto debugs = [&records, &run](auto &&visit) {
+            for (const std::uint32_t code : records)
+                if ((code & 1u) && !visit(run.debugEvents[code >> 1]))
+                    return;
+        };
         if (!g.haveDebug[k]) {
             g.haveDebug[k] = true;
             EventExtra &x = m_store->extra(ev);
-            x.debugEventsPerRun = ie.debugs.size();
-            x.debugData.reserve(ie.debugs.size());
-            for (const std::uint32_t d : ie.debugs)
-                x.debugData.push_back(run.debugEvents[d].value);
-            if (profileIdx < 0)
-                ev.chainIndex = static_cast<std::int64_t>(run.debugEvents[ie.debugs.front()].chainIndex);
+            debugs([&x](const DebugEventRecord &d) {
+                x.debugData.push_back(d.value);
+                return true;
+            });
+            x.debugEventsPerRun = x.debugData.size();
+            if (entry.profile < 0)
+                ev.chainIndex = static_cast<std::int64_t>(run.debugEvents[std::size_t(entry.debug)].chainIndex);
             return;
         }
         if (ev.debugDataDiffersAcrossRuns)
             return;
         const auto &first = ev.debugData();
-        bool same = ie.debugs.size() == first.size();
-        for (std::size_t i = 0; same && i < ie.debugs.size(); ++i)
-            same = valuesEqual(first[i], run.debugEvents[ie.debugs[i]].value);
-        if (!same) {
+        std::size_t i = 0;
+        bool same = true;
+        debugs([&](const DebugEventRecord &d) {
+            same = i < first.size() && valuesEqual(first[i], d.value);
+            ++i;
+            return same;
+        });
+        if (!same || i != first.size()) {
             ev.debugDataDiffersAcrossRuns = true;
             addWarning(g.block.warnings, fmt::format(
                 "debug data of event '{}' (instruction {}) differs between runs; showing the first run's",
                 ev.name, ev.instructionId));
         }
     }
+
 
     // Lays the run-major samples out per Event (durations, then start and end ticks) and
     // computes the statistics.
@@ -722,18 +743,13 @@ private:
             s.maxBytes = std::max(s.maxBytes, a.allocationSize);
         }
     }
-
     const ETDumpFile &m_file;
     const InspectorOptions &m_opt;
     const double m_scale;
-    static constexpr std::uint32_t kNoSignature = 0xffffffffu;
-    std::vector<EventSignature> m_signatures;
-    std::vector<std::uint32_t> m_lastAtPosition;
-    SignatureTable m_signatureIndex;
     std::vector<Group> m_groups;
+    std::unordered_multimap<std::uint64_t, std::uint32_t> m_groupIndex; // run signature hash -> group
     std::shared_ptr<EventStore> m_store = std::make_shared<EventStore>(); // shared by all blocks
     std::vector<std::string_view> m_names; // StringPool id -> interned name
-    std::unordered_map<RunSignature, std::uint32_t, RunSignatureHash> m_groupIndex;
 };
 
 } // namespace
