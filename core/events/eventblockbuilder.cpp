@@ -1,5 +1,7 @@
 #include "events/eventblockbuilder.h"
 
+#include "common/memory.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -414,6 +416,7 @@ public:
         m_groupIndex = {};
         for (Group &g : m_groups)
             std::vector<Entry>().swap(g.entries);
+        releaseFreeMemory(); // the freed scratch space lies below the blocks on the heap
 
         std::vector<EventBlock> blocks;
         blocks.reserve(m_groups.size());

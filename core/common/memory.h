@@ -1,0 +1,10 @@
+#pragma once
+
+namespace etscope {
+
+// Returns the allocator's free pages to the system (glibc's malloc_trim; no-op elsewhere).
+// Called where a large scratch space has just been freed and a large result is about to be
+// allocated, so that the peak is the larger of the two, not their sum.
+void releaseFreeMemory();
+
+} // namespace etscope
