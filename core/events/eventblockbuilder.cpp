@@ -157,6 +157,25 @@ bool samePart(const Record &a, const Record &b)
            a.delegateDebugIdStr == b.delegateDebugIdStr;
 }
 
+// A hash consistent with sameSignature, from the same raw fields.
+std::uint64_t entryHash(const RunData &run, const Entry &e)
+{
+    std::uint64_t h = 0x9e3779b97f4a7c15ull ^ (std::uint64_t(e.profile >= 0) | std::uint64_t(e.debug >= 0) << 1);
+    auto mix = [&h](std::uint64_t v) {
+        h = (h ^ v) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    };
+    auto part = [&mix](const auto &rec) {
+        mix(std::uint64_t(rec.name) << 32 | rec.delegateDebugIdStr);
+        mix(std::uint64_t(std::uint32_t(rec.instructionId)) << 32 | std::uint32_t(rec.delegateDebugIdInt));
+    };
+    if (e.profile >= 0)
+        part(run.profileEvents[std::size_t(e.profile)]);
+    if (e.debug >= 0)
+        part(run.debugEvents[std::size_t(e.debug)]);
+    return h;
+}
+
 bool sameSignature(const RunData &ra, const Entry &a, const RunData &rb, const Entry &b)
 {
     if ((a.profile < 0) != (b.profile < 0) || (a.debug < 0) != (b.debug < 0))
@@ -435,7 +454,7 @@ private:
         std::uint64_t h = std::hash<std::string>{}(run.name);
         hashMix(h, static_cast<std::uint32_t>(run.bundledInputIndex));
         for (const Entry &e : entries)
-            hashMix(h, signatureHash(signatureOf(run, e)));
+            hashMix(h, entryHash(run, e));
         for (auto [it, end] = m_groupIndex.equal_range(h); it != end; ++it) {
             Group &g = m_groups[it->second];
             const RunData &first = m_file.runs[g.firstRun];
@@ -445,8 +464,11 @@ private:
             bool same = true;
             for (std::size_t k = 0; same && k < entries.size(); ++k)
                 same = sameSignature(first, g.entries[k], run, entries[k]);
-            if (same)
+            if (same) {
+                if (g.runs == 1)
+                    reserveSamples(g, r);
                 return g;
+            }
         }
         m_groupIndex.emplace(h, static_cast<std::uint32_t>(m_groups.size()));
         Group &g = m_groups.emplace_back();
@@ -473,6 +495,28 @@ private:
         g.durations.reserve(g.perfEvents);
         g.ticks.reserve(2 * std::size_t(g.perfEvents));
         return g;
+    }
+
+    // A group's second run: room for the samples of every later run that could still join it
+    // (same name and bundled input), so that the run-major rows are not copied while doubling.
+    // The reservations of all groups together stay within twice the file's profile events.
+    void reserveSamples(Group &g, std::size_t r)
+    {
+        if (m_laterRuns.empty()) {
+            std::unordered_map<std::string, std::size_t> seen; // name + bundled input -> runs from here on
+            m_laterRuns.resize(m_file.runs.size());
+            for (std::size_t i = m_file.runs.size(); i-- > 0;) {
+                const RunData &run = m_file.runs[i];
+                m_laterRuns[i] = ++seen[run.name + '\0' + std::to_string(run.bundledInputIndex)];
+                m_reserveBudget += 2 * run.profileEvents.size();
+            }
+        }
+        const std::size_t want = (1 + m_laterRuns[r]) * std::size_t(g.perfEvents);
+        if (want > m_reserveBudget)
+            return;
+        m_reserveBudget -= want;
+        g.durations.reserve(want);
+        g.ticks.reserve(2 * want);
     }
 
     std::string_view internName(StringPool::Id id)
@@ -753,6 +797,8 @@ private:
     std::unordered_multimap<std::uint64_t, std::uint32_t> m_groupIndex; // run signature hash -> group
     std::shared_ptr<EventStore> m_store = std::make_shared<EventStore>(); // shared by all blocks
     std::vector<std::string_view> m_names; // StringPool id -> interned name
+    std::vector<std::size_t> m_laterRuns;  // per run: runs from it on with its name and bundled input
+    std::size_t m_reserveBudget = 0;       // samples still allowed to be reserved ahead
 };
 
 } // namespace

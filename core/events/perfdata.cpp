@@ -47,6 +47,34 @@ double numpyMean(std::span<const double> values)
     return pairwiseSum(values.data(), values.size()) / static_cast<double>(values.size());
 }
 
+namespace {
+
+// Where np.percentile(q, method="linear") reads n sorted values: between lo and hi at t.
+struct PercentilePosition {
+    std::size_t lo = 0, hi = 0;
+    double t = 0;
+};
+
+PercentilePosition percentilePosition(std::size_t n, double q)
+{
+    const double quantile = q / 100.0;                                  // np.true_divide(q, 100)
+    const double virtualIndex = static_cast<double>(n - 1) * quantile; // "linear": (n-1)*q
+    if (virtualIndex >= static_cast<double>(n - 1))
+        return { n - 1, n - 1, 0.0 };
+    const double prev = std::floor(virtualIndex);
+    const auto lo = static_cast<std::size_t>(prev);
+    return { lo, std::min(lo + 1, n - 1), virtualIndex - prev };
+}
+
+// numpy's _lerp: a + (b-a)*t, but b - (b-a)*(1-t) where t >= 0.5.
+double numpyLerp(double a, double b, double t)
+{
+    const double diff = b - a;
+    return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
+}
+
+} // namespace
+
 double numpyPercentileSorted(const std::vector<double> &x, double q)
 {
     const std::size_t n = x.size();
@@ -55,18 +83,8 @@ double numpyPercentileSorted(const std::vector<double> &x, double q)
     // numpy sorts NaN last and propagates it into every percentile.
     if (std::isnan(x.back()))
         return std::numeric_limits<double>::quiet_NaN();
-    const double quantile = q / 100.0;                          // np.true_divide(q, 100)
-    const double virtualIndex = static_cast<double>(n - 1) * quantile; // "linear": (n-1)*q
-    if (virtualIndex >= static_cast<double>(n - 1))
-        return x[n - 1];
-    const double prev = std::floor(virtualIndex);
-    const auto lo = static_cast<std::size_t>(prev);
-    const std::size_t hi = std::min(lo + 1, n - 1);
-    const double t = virtualIndex - prev;
-    const double a = x[lo], b = x[hi];
-    // numpy's _lerp: a + (b-a)*t, but b - (b-a)*(1-t) where t >= 0.5.
-    const double diff = b - a;
-    return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
+    const PercentilePosition pos = percentilePosition(n, q);
+    return pos.lo == pos.hi ? x[pos.lo] : numpyLerp(x[pos.lo], x[pos.hi], pos.t);
 }
 
 double numpyPercentile(std::vector<double> values, double q)
@@ -88,15 +106,30 @@ PerfStats PerfStats::of(std::span<const double> raw)
         p.p10 = p.p50 = p.p90 = p.avg = p.min = p.max = raw[0];
         return p;
     }
-    std::vector<double> sorted(raw.begin(), raw.end());
-    std::sort(sorted.begin(), sorted.end(), [](double l, double r) {
-        if (std::isnan(l))
-            return false;
-        return std::isnan(r) || l < r;
-    });
-    p.p10 = numpyPercentileSorted(sorted, 10);
-    p.p50 = numpyPercentileSorted(sorted, 50);
-    p.p90 = numpyPercentileSorted(sorted, 90);
+    // The three percentiles need six order statistics, not a sorted copy: select them in
+    // increasing order, each within what the previous selection left above it.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (raw.empty() || std::any_of(raw.begin(), raw.end(), [](double v) { return std::isnan(v); })) {
+        p.p10 = p.p50 = p.p90 = nan; // numpy sorts NaN last, so every percentile reads it
+    } else {
+        thread_local std::vector<double> work;
+        work.assign(raw.begin(), raw.end());
+        std::size_t selectedUpTo = 0; // work[0, selectedUpTo) <= everything after it, and in place
+        auto orderStatistic = [&](std::size_t k) {
+            if (k >= selectedUpTo) {
+                std::nth_element(work.begin() + std::ptrdiff_t(selectedUpTo), work.begin() + std::ptrdiff_t(k), work.end());
+                selectedUpTo = k + 1;
+            }
+            return work[k];
+        };
+        double *out[] = { &p.p10, &p.p50, &p.p90 };
+        const double qs[] = { 10, 50, 90 };
+        for (int i = 0; i < 3; ++i) {
+            const PercentilePosition pos = percentilePosition(raw.size(), qs[i]);
+            const double a = orderStatistic(pos.lo);
+            *out[i] = pos.lo == pos.hi ? a : numpyLerp(a, orderStatistic(pos.hi), pos.t);
+        }
+    }
     p.avg = numpyMean(raw);
     // Python's min()/max() keep the first of equal values and compare with < / >; with NaN they
     // return whatever the comparisons leave standing, which this loop reproduces.
