@@ -126,13 +126,16 @@ bool sameNumber(const GridCell &a, const GridCell &b)
 }
 
 // format(x, "g"): C's %g with precision 6 has the same rules as Python's 'g'.
-std::string formatG(double v)
+void formatGTo(std::string &out, double v)
 {
-    if (std::isnan(v))
-        return "nan";
-    if (std::isinf(v))
-        return v > 0 ? "inf" : "-inf";
-    return fmt::format("{:g}", v);
+    if (std::isnan(v)) {
+        out = "nan";
+    } else if (std::isinf(v)) {
+        out = v > 0 ? "inf" : "-inf";
+    } else {
+        char buf[40]; // to_chars with a precision is printf's %.6g (checked against fmt on 20M values)
+        out.assign(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6).ptr);
+    }
 }
 
 std::string pythonBoolText(bool b)
@@ -140,25 +143,32 @@ std::string pythonBoolText(bool b)
     return b ? "True" : "False";
 }
 
-std::string formatCell(const GridCell &c, CellType columnType)
+// One cell as tabulate formats it for its column type, into `out` (reused from row to row).
+void formatCellTo(std::string &out, const GridCell &c, CellType columnType)
 {
-    if (std::holds_alternative<std::monostate>(c))
-        return {};
+    if (std::holds_alternative<std::monostate>(c)) {
+        out.clear();
+        return;
+    }
     if (columnType == CellType::Float) {
         if (const auto *d = std::get_if<double>(&c))
-            return formatG(*d);
+            return formatGTo(out, *d);
         if (const auto *i = std::get_if<std::int64_t>(&c))
-            return formatG(static_cast<double>(*i));
+            return formatGTo(out, static_cast<double>(*i));
         if (const auto *s = std::get_if<std::string>(&c))
-            return formatG(std::strtod(s->c_str(), nullptr));
+            return formatGTo(out, std::strtod(s->c_str(), nullptr));
     }
-    if (const auto *b = std::get_if<bool>(&c))
-        return pythonBoolText(*b);
-    if (const auto *i = std::get_if<std::int64_t>(&c))
-        return std::to_string(*i);
-    if (const auto *d = std::get_if<double>(&c))
-        return pythonFloatRepr(*d);
-    return std::get<std::string>(c);
+    if (const auto *b = std::get_if<bool>(&c)) {
+        out = pythonBoolText(*b);
+    } else if (const auto *i = std::get_if<std::int64_t>(&c)) {
+        char buf[24];
+        out.assign(buf, std::to_chars(buf, buf + sizeof buf, *i).ptr);
+    } else if (const auto *d = std::get_if<double>(&c)) {
+        char buf[kFloatReprMax];
+        out.assign(buf, pythonFloatReprTo(buf, *d));
+    } else {
+        out = std::get<std::string>(c);
+    }
 }
 
 // Digits after the decimal point (or after 'e'), -1 for ints and non-numbers (tabulate's _afterpoint).
@@ -174,6 +184,16 @@ int afterPoint(const std::string &s)
         pos = lower.rfind('e');
     }
     return pos == std::string::npos ? -1 : static_cast<int>(s.size() - pos - 1);
+}
+
+// afterPoint of a number this file formatted (%g, repr or an integer): no parsing needed, the
+// text is a number; "nan" and "inf" hold neither '.' nor 'e'.
+int afterPointOfFormattedNumber(std::string_view s)
+{
+    auto pos = s.find('.');
+    if (pos == std::string_view::npos)
+        pos = s.find_first_of("eE");
+    return pos == std::string_view::npos ? -1 : static_cast<int>(s.size() - pos - 1);
 }
 
 std::string padLeft(const std::string &s, std::size_t width)
@@ -204,31 +224,48 @@ std::string repeat(const char *glyph, std::size_t n)
     return out;
 }
 
+// Text into a cell, reusing the string the cell held for the previous row (rows are built
+// three times each over hundreds of thousands of rows).
+void setText(GridCell &cell, std::string_view text)
+{
+    if (auto *s = std::get_if<std::string>(&cell))
+        s->assign(text);
+    else
+        cell = std::string(text);
+}
+
 void rowCells(std::vector<GridCell> &cells, std::size_t index, const TableRow &r, const TableOptions &options)
 {
     const Event &e = *r.event;
     cells.resize(options.includeModuleColumn ? 14 : 13);
     cells[0] = static_cast<std::int64_t>(index);
-    cells[1] = r.block->name;
-    cells[2] = std::string(e.name);
+    setText(cells[1], r.block->name);
+    setText(cells[2], e.name);
     for (int i = 0; i < 6; ++i) {
         if (e.perfData)
             cells[std::size_t(3 + i)] = statValue(*e.perfData, i);
         else
             cells[std::size_t(3 + i)] = std::monostate{};
     }
-    cells[9] = opTypesText(e.opTypes());
+    if (e.opTypes().empty())
+        setText(cells[9], "[]");
+    else
+        setText(cells[9], opTypesText(e.opTypes()));
     cells[10] = e.isDelegatedOp;
     if (e.delegateBackendName())
-        cells[11] = *e.delegateBackendName();
+        setText(cells[11], *e.delegateBackendName());
     else
         cells[11] = std::monostate{};
-    if (e.perfData)
-        cells[12] = startTimeText(e.startTimes());
-    else
+    if (e.perfData) {
+        thread_local fmt::memory_buffer starts;
+        starts.clear();
+        appendStartTimeText(starts, e.startTimes());
+        setText(cells[12], std::string_view(starts.data(), starts.size()));
+    } else {
         cells[12] = std::monostate{};
+    }
     if (options.includeModuleColumn)
-        cells[13] = eventModulePath(e);
+        setText(cells[13], eventModulePath(e));
 }
 
 } // namespace
@@ -433,9 +470,10 @@ bool writeFancyGrid(const std::vector<std::string> &headers, std::size_t rowCoun
                 decs[c] = decs[c - 1];
                 continue;
             }
-            texts[c] = formatCell(cell, types[c]);
+            formatCellTo(texts[c], cell, types[c]);
             if (numeric[c]) {
-                decs[c] = afterPoint(texts[c]);
+                const bool ours = std::holds_alternative<double>(cell) || std::holds_alternative<std::int64_t>(cell);
+                decs[c] = ours ? afterPointOfFormattedNumber(texts[c]) : afterPoint(texts[c]);
             } else if (!texts[c].empty()
                 && (std::isspace(static_cast<unsigned char>(texts[c].front()))
                     || std::isspace(static_cast<unsigned char>(texts[c].back())))) {
@@ -472,10 +510,6 @@ bool writeFancyGrid(const std::vector<std::string> &headers, std::size_t rowCoun
     ChunkedWriter w(sink);
     fmt::memory_buffer &out = w.buf();
     auto append = [&out](std::string_view t) { out.append(t.data(), t.data() + t.size()); };
-    auto spaces = [&out](std::size_t n) {
-        for (std::size_t i = 0; i < n; ++i)
-            out.push_back(' ');
-    };
     auto line = [&](const char *begin, const char *fill, const char *sep, const char *end) {
         std::string text = begin;
         for (std::size_t c = 0; c < ncols; ++c) {
@@ -497,28 +531,51 @@ bool writeFancyGrid(const std::vector<std::string> &headers, std::size_t rowCoun
     append("│\n");
     append(line("╞", "═", "╪", "╡"));
     const std::string between = line("├", "─", "┼", "┤");
+    constexpr std::string_view bar = "│";
+    std::size_t widthSum = 0;
+    for (const std::size_t wc : widths)
+        widthSum += wc;
+    // A row is some 500 bytes written in ~70 pieces: reserve it whole and copy through a pointer.
     for (std::size_t r = 0; r < rowCount; ++r) {
         formatRow(r);
-        append("│");
+        std::size_t bound = widthSum + ncols * (bar.size() + 2) + bar.size() + 1 + between.size();
+        for (const std::string &t : texts)
+            bound += t.size();
+        const std::size_t start = out.size();
+        out.try_resize(start + bound);
+        if (out.size() < start + bound)
+            return false; // out of memory
+        char *p = out.data() + start;
+        auto put = [&p](std::string_view t) {
+            std::memcpy(p, t.data(), t.size());
+            p += t.size();
+        };
+        auto pad = [&p](std::size_t n) {
+            std::memset(p, ' ', n);
+            p += n;
+        };
+        put(bar);
         for (std::size_t c = 0; c < ncols; ++c) {
             if (c)
-                append("│");
-            out.push_back(' ');
+                put(bar);
+            *p++ = ' ';
             const std::size_t vw = visibleWidth(texts[c]);
             if (numeric[c]) {
-                const std::size_t pad = std::size_t(maxDec[c] - decs[c]);
-                spaces(widths[c] > vw + pad ? widths[c] - vw - pad : 0);
-                append(texts[c]);
-                spaces(pad);
+                const std::size_t after = std::size_t(maxDec[c] - decs[c]);
+                pad(widths[c] > vw + after ? widths[c] - vw - after : 0);
+                put(texts[c]);
+                pad(after);
             } else {
-                append(texts[c]);
-                spaces(widths[c] > vw ? widths[c] - vw : 0);
+                put(texts[c]);
+                pad(widths[c] > vw ? widths[c] - vw : 0);
             }
-            out.push_back(' ');
+            *p++ = ' ';
         }
-        append("│\n");
+        put(bar);
+        *p++ = '\n';
         if (r + 1 < rowCount)
-            append(between);
+            put(between);
+        out.try_resize(std::size_t(p - out.data()));
         if (!w.maybeFlush())
             return false;
     }
