@@ -1,3 +1,4 @@
+#include "common/memory.h"
 #include "mainwindow.h"
 #include "theme.h"
 #ifdef ETSCOPE_HAVE_GAPUI
@@ -120,6 +121,7 @@ bool onlyPrints(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    etscope::reexecWithHeapTunables(argv);
     if (onlyPrints(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

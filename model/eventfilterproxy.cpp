@@ -68,13 +68,15 @@ bool EventFilterProxy::anyFilterActive() const
 
 bool EventFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
+    if (!anyFilterActive())
+        return true; // every row, without reading it: after a sort the rows come in key order
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     if (const auto *tree = qobject_cast<const EventTreeModel *>(sourceModel())) {
         // Straight from the Event, and the text matched once per distinct name: a keystroke
         // re-filters every row.
         const Event *e = tree->eventAt(idx);
         if (!e)
-            return !anyFilterActive(); // blocks show up through their matching events
+            return false; // blocks show up through their matching events
         if (m_delegatedOnly && !e->isDelegatedOp)
             return false;
         if (m_hideFramework && e->isFramework())
@@ -99,9 +101,8 @@ bool EventFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &source
             m = m_regex.match(tree->filterTextAt(idx)).hasMatch() ? Yes : No;
         return m == Yes;
     }
-    const bool isBlock = idx.data(EventIndexRole).toInt() < 0;
-    if (isBlock)
-        return !anyFilterActive();
+    if (idx.data(EventIndexRole).toInt() < 0)
+        return false; // a block shows up through its matching events
     if (m_delegatedOnly && !idx.data(IsDelegatedRole).toBool())
         return false;
     if (m_hideFramework && idx.data(IsFrameworkRole).toBool())
@@ -113,6 +114,32 @@ bool EventFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &source
     if (!m_valid)
         return false;
     return m_regex.match(idx.data(FilterTextRole).toString()).hasMatch();
+}
+
+void EventFilterProxy::sort(int column, Qt::SortOrder order)
+{
+    auto *tree = qobject_cast<EventTreeModel *>(sourceModel());
+    if (!tree) {
+        m_sourceSorts = false;
+        QSortFilterProxyModel::sort(column, order);
+        return;
+    }
+    if (QSortFilterProxyModel::sortColumn() != -1)
+        QSortFilterProxyModel::sort(-1, order); // follow the source's order from now on
+    m_sourceSorts = true;
+    m_sortColumn = column;
+    m_sortOrder = order;
+    tree->sort(column, order);
+}
+
+int EventFilterProxy::sortColumn() const
+{
+    return m_sourceSorts ? m_sortColumn : QSortFilterProxyModel::sortColumn();
+}
+
+Qt::SortOrder EventFilterProxy::sortOrder() const
+{
+    return m_sourceSorts ? m_sortOrder : QSortFilterProxyModel::sortOrder();
 }
 
 bool EventFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const

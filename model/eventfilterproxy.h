@@ -30,6 +30,12 @@ public:
     bool hideFramework() const { return m_hideFramework; }
     bool hideOperatorCalls() const { return m_hideOperatorCalls; }
 
+    // Over an EventTreeModel the source orders its rows itself (a key array, not n·log n calls
+    // of lessThan) and this proxy only filters; other sources are sorted here as usual.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    int sortColumn() const;
+    Qt::SortOrder sortOrder() const;
+
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
@@ -49,6 +55,9 @@ private:
     enum Match : std::uint8_t { Unknown, Yes, No };
     mutable std::vector<Match> m_matches;
     mutable quint64 m_matchesGeneration = 0;
+    bool m_sourceSorts = false;
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };
 
 } // namespace etscope

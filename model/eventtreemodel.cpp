@@ -59,7 +59,64 @@ void EventTreeModel::setSession(std::shared_ptr<const Session> session)
     beginResetModel();
     m_session = std::move(session);
     buildNodes();
+    orderChildren();
     endResetModel();
+}
+
+void EventTreeModel::sort(int column, Qt::SortOrder order)
+{
+    if (column >= NUM_COLUMNS)
+        column = -1;
+    m_sortColumn = column;
+    m_sortOrder = order;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    orderChildren();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const QModelIndex &i : before) {
+        const auto n = std::size_t(i.internalId());
+        after.push_back(n < m_nodes.size() ? createIndex(m_nodes[n].row, i.column(), quintptr(n)) : QModelIndex());
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void EventTreeModel::orderChildren()
+{
+    std::vector<double> *keys = nullptr;
+    if (m_sortColumn >= 0 && m_session) {
+        keys = &m_sortKeys[m_sortColumn];
+        if (keys->size() != m_nodes.size())
+            fillSortKeys(m_sortColumn, *keys);
+    }
+    const bool descending = m_sortOrder == Qt::DescendingOrder;
+    // Blocks stay in file order at the top; events are ordered under their block or DELEGATE_CALL.
+    // (key, node) pairs sort without chasing the key array; the node number breaks ties, which
+    // keeps equal keys in file order (children were numbered as they were read).
+    std::vector<std::pair<double, int>> byKey;
+    for (Node &parent : m_nodes) {
+        auto &c = parent.children;
+        if (c.empty())
+            continue;
+        if (!keys) {
+            std::sort(c.begin(), c.end());
+        } else {
+            byKey.clear();
+            for (const int n : c)
+                byKey.emplace_back((*keys)[std::size_t(n)], n);
+            if (descending)
+                std::sort(byKey.begin(), byKey.end(), [](const auto &a, const auto &b) {
+                    return a.first > b.first || (a.first == b.first && a.second < b.second);
+                });
+            else
+                std::sort(byKey.begin(), byKey.end());
+            for (std::size_t r = 0; r < c.size(); ++r)
+                c[r] = byKey[r].second;
+        }
+        for (std::size_t r = 0; r < c.size(); ++r)
+            m_nodes[std::size_t(c[r])].row = int(r);
+    }
 }
 
 void EventTreeModel::buildNodes()
@@ -522,6 +579,8 @@ void EventTreeModel::fillSortKeys(int column, std::vector<double> &keys) const
                 keys[n] = e.debugHandles() && !e.debugHandles()->empty() ? double(e.debugHandles()->front()) : -1.0;
             else // same convention as SortRole: rows without timing sort below every measured row
                 keys[n] = e.perfData ? statValue(*e.perfData, column) : -1.0;
+            if (std::isnan(keys[n]))
+                keys[n] = -1.0; // a NaN duration (unreadable wrap-around) is no timing either; keeps the order total
         }
         return;
     }

@@ -50,6 +50,10 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    // Orders the events under each parent by the column's sort key (ties and block rows in
+    // file order; -1: file order), in place: one pass over a key array instead of the proxy's
+    // n·log n comparisons through QModelIndex. Kept across setSession.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     // Index of an event (column 0), or invalid when out of range.
     QModelIndex indexForEvent(int blockIndex, int eventIndex) const;
@@ -95,6 +99,7 @@ private:
     static bool isPlain(const Event &e);
     int nameKey(const Event &e) const;
     void fillSortKeys(int column, std::vector<double> &keys) const;
+    void orderChildren();
 
     std::shared_ptr<const Session> m_session;
     std::vector<Node> m_nodes;
@@ -108,6 +113,8 @@ private:
     mutable std::unordered_map<const char *, int> m_nameKeys; // interned name -> key
     mutable std::vector<QString> m_nameTexts;                  // key -> name
     quint64 m_generation = 0;
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };
 
 } // namespace etscope

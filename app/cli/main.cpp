@@ -1,4 +1,5 @@
 // etscope-cli: the headless twin of the etscope GUI, built on core/ only (no Qt).
+#include "common/memory.h"
 #include "command.h"
 
 #include "etdump/etdumpfile.h"
@@ -119,29 +120,10 @@ int writeStreamed(const std::string &path,
 
 } // namespace etscope::cli
 
-namespace {
-// A 1M-event ETDump allocates ~100 MB in small pieces; with 4 KiB pages a third of the load
-// time goes to page faults and TLB misses. glibc (2.35+) can back malloc with transparent huge
-// pages, but reads its tunables only at start-up: set the tunables and re-exec once. Large
-// blocks stay on the (huge-page) heap instead of getting mmap chunks of their own, which fault
-// in 4 KiB at a time and are zeroed afresh whenever the builder's scratch space is reused
-// (562k distinct events: 0.30 -> 0.21 s); the builder hands its scratch space back before the
-// model's statistics are allocated (releaseFreeMemory), so the peak does not grow. Harmless
-// where unsupported; skipped when the user set GLIBC_TUNABLES or ETSCOPE_NO_REEXEC.
-void reexecWithHugePages(char **argv)
-{
-    if (std::getenv("GLIBC_TUNABLES") || std::getenv("ETSCOPE_NO_REEXEC"))
-        return;
-    ::setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=4294967295", 1);
-    ::setenv("ETSCOPE_NO_REEXEC", "1", 1);
-    ::execv("/proc/self/exe", argv);
-    ::unsetenv("GLIBC_TUNABLES"); // exec failed: carry on as we are
-}
-} // namespace
 
 int main(int argc, char **argv)
 {
-    reexecWithHugePages(argv);
+    etscope::reexecWithHeapTunables(argv);
     using namespace etscope::cli;
     CLI::App app{"etscope-cli: inspect ExecuTorch ETDump, debug buffer and ETRecord files"};
     app.require_subcommand(0, 1);

@@ -7,4 +7,8 @@ namespace etscope {
 // allocated, so that the peak is the larger of the two, not their sum.
 void releaseFreeMemory();
 
+// Re-executes the program once with glibc malloc tunables that suit loading large profiles,
+// unless the user set GLIBC_TUNABLES or ETSCOPE_NO_REEXEC. Call first thing in main().
+void reexecWithHeapTunables(char **argv);
+
 } // namespace etscope

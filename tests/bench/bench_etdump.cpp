@@ -5,6 +5,7 @@
 // across a sweep of file sizes is visible at a glance.
 //
 //   bench_etdump FILE.etdp [ITERATIONS=5]
+#include "common/memory.h"
 #include "etdump/etdumpfile.h"
 #include "events/eventblockbuilder.h"
 
@@ -27,6 +28,7 @@ double cpuSeconds()
 
 int main(int argc, char **argv)
 {
+    etscope::reexecWithHeapTunables(argv); // measure with the heap settings the programs use
     if (argc < 2) {
         std::fprintf(stderr, "usage: %s FILE.etdp [ITERATIONS]\n", argv[0]);
         return 2;

@@ -69,7 +69,7 @@ private Q_SLOTS:
         // sort would put "1031719" before "8394"; only a numeric sort gives the order below.
         model.setSession(load(fixture("upstream/docs_tutorial.etdp"), {}, TimeScale::NS));
         proxy.sort(EventTreeModel::AvgColumn, Qt::AscendingOrder);
-        const QModelIndex execute = proxy.index(1, 0);
+        QModelIndex execute = proxy.index(1, 0);
         QCOMPARE(execute.data().toString(), QStringLiteral("Execute"));
         QStringList firstNames;
         double prev = -1;
@@ -84,7 +84,16 @@ private Q_SLOTS:
         QCOMPARE(firstNames, (QStringList{QStringLiteral("native_call_relu.out"), QStringLiteral("native_call_relu.out"),
                                           QStringLiteral("OPERATOR_CALL")}));
         QCOMPARE(proxy.index(0, EventTreeModel::AvgColumn, execute).data().toString(), QStringLiteral("100"));
+        // The source orders its rows itself: what the view holds (persistent indexes) follows.
+        const QPersistentModelIndex fastest(proxy.index(0, EventTreeModel::AvgColumn, execute));
+        const int rows = proxy.rowCount(execute);
         proxy.sort(EventTreeModel::AvgColumn, Qt::DescendingOrder);
+        QCOMPARE(fastest.data().toString(), QStringLiteral("100"));
+        QCOMPARE(fastest.row(), rows - 1); // the unique fastest row is last now
+        QCOMPARE(proxy.sortColumn(), int(EventTreeModel::AvgColumn));
+        QCOMPARE(proxy.sortOrder(), Qt::DescendingOrder);
+        execute = proxy.index(1, 0); // a plain QModelIndex does not outlive a layout change
+        QCOMPARE(execute.data().toString(), QStringLiteral("Execute"));
         QCOMPARE(proxy.index(0, 0, execute).data().toString(), QStringLiteral("Method::execute"));
         QCOMPARE(proxy.index(1, 0, execute).data().toString(), QStringLiteral("OPERATOR_CALL")); // 1032230 ns
         QCOMPARE(proxy.index(2, 0, execute).data().toString(), QStringLiteral("native_call_convolution.out")); // 1031719
