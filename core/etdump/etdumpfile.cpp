@@ -234,9 +234,10 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
     for (const auto *run : *runs)
         if (run && run->events())
             totalEvents += run->events()->size();
-    if (totalEvents > options.maxEvents)
+    if (totalEvents > options.maxEvents || totalEvents > EventRef::kMaxIndex)
         return makeError(ErrorCode::LimitExceeded, path,
-                         fmt::format("ETDump holds {} events, more than the limit of {}", totalEvents, options.maxEvents));
+                         fmt::format("ETDump holds {} events, more than the limit of {}", totalEvents,
+                                     std::min<std::uint64_t>(options.maxEvents, EventRef::kMaxIndex)));
 
     InternCache pool(out->strings);
     out->runs.reserve(runs->size());
@@ -274,7 +275,8 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
                             std::string_view(reinterpret_cast<const char *>(md->data()), md->size()));
                     r.startTime = pe->start_time();
                     r.endTime = pe->end_time();
-                    ref = {EventRef::Kind::Profile, static_cast<std::uint32_t>(rd.profileEvents.size())};
+                    ref.kind = EventRef::Kind::Profile;
+                    ref.index = static_cast<std::uint32_t>(rd.profileEvents.size()) & EventRef::kMaxIndex; // bounded above
                     rd.profileEvents.push_back(r);
                 } else if (const auto *de = ev->debug_event()) {
                     DebugEventRecord r;
@@ -287,10 +289,12 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
                         r.hasEntry = true;
                         r.value = toRuntimeValue(v);
                     }
-                    ref = {EventRef::Kind::Debug, static_cast<std::uint32_t>(rd.debugEvents.size())};
+                    ref.kind = EventRef::Kind::Debug;
+                    ref.index = static_cast<std::uint32_t>(rd.debugEvents.size()) & EventRef::kMaxIndex; // bounded above
                     rd.debugEvents.push_back(std::move(r));
                 } else if (const auto *ae = ev->allocation_event()) {
-                    ref = {EventRef::Kind::Allocation, static_cast<std::uint32_t>(rd.allocationEvents.size())};
+                    ref.kind = EventRef::Kind::Allocation;
+                    ref.index = static_cast<std::uint32_t>(rd.allocationEvents.size()) & EventRef::kMaxIndex; // bounded above
                     rd.allocationEvents.push_back({ae->allocator_id(), ae->allocation_size()});
                 }
                 rd.events.push_back(ref);

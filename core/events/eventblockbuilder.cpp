@@ -665,9 +665,8 @@ private:
             return;
         const double *dur;
         const std::uint64_t *tick;
-        std::vector<double> byEvent;
         if (R == 1) {
-            dur = m_store->adoptDoubles(std::move(g.durations));
+            dur = g.durations.data(); // one sample: it is every statistic, so raw points at p10
         } else {
             double *d = m_store->allocateDoubles(R * P);
             for (std::size_t r = 0; r < R; ++r)
@@ -695,13 +694,14 @@ private:
                 continue;
             Event &ev = g.block.events[k];
             EventPerf &perf = perfs[j];
-            perf.raw = { dur + j * R, R };
-            static_cast<PerfStats &>(perf) = PerfStats::of(perf.raw);
+            static_cast<PerfStats &>(perf) = PerfStats::of({ dur + j * R, R });
+            perf.raw = R == 1 ? std::span<const double>(&perf.p10, 1) : std::span<const double>(dur + j * R, R);
             ev.perfData = &perf;
             ev.ticks = tick + j * 2 * R;
             if (g.anyMetadata[j])
                 m_store->extra(ev).delegateDebugMetadatas.resize(R);
         }
+        std::vector<double>().swap(g.durations);
         for (const auto &[at, id] : g.metadata) // run-major order: run at / P, slot at % P
             if (const std::uint32_t k = g.eventOfSlot[at % P]; k != kNoSlot)
                 m_store->extra(g.block.events[k]).delegateDebugMetadatas[at / P] = m_file.strings.str(id);
