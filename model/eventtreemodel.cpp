@@ -96,7 +96,7 @@ void EventTreeModel::orderChildren()
     // keeps equal keys in file order (children were numbered as they were read).
     std::vector<std::pair<double, int>> byKey;
     for (Node &parent : m_nodes) {
-        auto &c = parent.children;
+        const std::span<int> c = childrenOf(parent);
         if (c.empty())
             continue;
         if (!keys) {
@@ -122,6 +122,7 @@ void EventTreeModel::orderChildren()
 void EventTreeModel::buildNodes()
 {
     m_nodes.clear();
+    m_children.clear();
     m_blockNodes.clear();
     m_eventNodes.clear();
     m_blockMaxAvg.clear();
@@ -144,7 +145,7 @@ void EventTreeModel::buildNodes()
     for (int bi = 0; bi < int(blocks.size()); ++bi) {
         const EventBlock &block = blocks[bi];
         const int blockNode = int(m_nodes.size());
-        m_nodes.push_back(Node{-1, bi, bi, -1, {}});
+        m_nodes.push_back(Node{-1, bi, bi, -1});
         m_blockNodes.push_back(blockNode);
 
         // Delegated events carry their DELEGATE_CALL's instruction id. Attach each to the
@@ -175,8 +176,7 @@ void EventTreeModel::buildNodes()
             if (parentEvent[ei] != -1)
                 continue;
             const int n = int(m_nodes.size());
-            m_nodes.push_back(Node{blockNode, int(m_nodes[blockNode].children.size()), bi, ei, {}});
-            m_nodes[blockNode].children.push_back(n);
+            m_nodes.push_back(Node{blockNode, m_nodes[blockNode].childCount++, bi, ei});
             m_eventNodes[bi][ei] = n;
         }
         for (int ei = 0; ei < int(block.events.size()); ++ei) {
@@ -184,14 +184,24 @@ void EventTreeModel::buildNodes()
                 continue;
             const int parentNode = m_eventNodes[bi][parentEvent[ei]];
             const int n = int(m_nodes.size());
-            m_nodes.push_back(Node{parentNode, int(m_nodes[parentNode].children.size()), bi, ei, {}});
-            m_nodes[parentNode].children.push_back(n);
+            m_nodes.push_back(Node{parentNode, m_nodes[parentNode].childCount++, bi, ei});
             m_eventNodes[bi][ei] = n;
         }
         for (const Event &e : block.events)
             if (e.perfData && !e.isFramework())
                 m_blockMaxAvg[bi] = std::max(m_blockMaxAvg[bi], e.perfData->avg);
     }
+    // Lay the children out parent by parent; a child's row is its place among its siblings
+    // in the order they were created, which is file order.
+    int next = 0;
+    for (Node &n : m_nodes) {
+        n.firstChild = next;
+        next += n.childCount;
+    }
+    m_children.assign(std::size_t(next), -1);
+    for (std::size_t n = 0; n < m_nodes.size(); ++n)
+        if (const int p = m_nodes[n].parent; p >= 0)
+            m_children[std::size_t(m_nodes[std::size_t(p)].firstChild + m_nodes[n].row)] = int(n);
 }
 
 const EventTreeModel::Node *EventTreeModel::nodeAt(const QModelIndex &index) const
@@ -214,9 +224,9 @@ QModelIndex EventTreeModel::index(int row, int column, const QModelIndex &parent
     if (parent.column() != 0)
         return {};
     const Node *p = nodeAt(parent);
-    if (!p || row >= int(p->children.size()))
+    if (!p || row >= p->childCount)
         return {};
-    return createIndex(row, column, quintptr(p->children[row]));
+    return createIndex(row, column, quintptr(m_children[std::size_t(p->firstChild + row)]));
 }
 
 QModelIndex EventTreeModel::parent(const QModelIndex &child) const
@@ -235,7 +245,7 @@ int EventTreeModel::rowCount(const QModelIndex &parent) const
     if (parent.column() != 0)
         return 0;
     const Node *p = nodeAt(parent);
-    return p ? int(p->children.size()) : 0;
+    return p ? p->childCount : 0;
 }
 
 int EventTreeModel::columnCount(const QModelIndex &) const

@@ -5,6 +5,7 @@
 #include <QAbstractItemModel>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -89,8 +90,10 @@ private:
         int row = 0;        // row under the parent
         int block = 0;
         int event = -1;     // -1: block row
-        std::vector<int> children;
+        int firstChild = 0; // children: m_children[firstChild, firstChild + childCount)
+        int childCount = 0;
     };
+    std::span<int> childrenOf(Node &node) { return { m_children.data() + node.firstChild, std::size_t(node.childCount) }; }
     const Node *nodeAt(const QModelIndex &index) const;
     QVariant eventData(const Node &node, int column, int role) const;
     QVariant blockData(const Node &node, int column, int role) const;
@@ -102,7 +105,8 @@ private:
     void orderChildren();
 
     std::shared_ptr<const Session> m_session;
-    std::vector<Node> m_nodes;
+    std::vector<Node> m_nodes;                  // 24 bytes per row
+    std::vector<int> m_children;                // every parent's children, in its row order
     std::vector<int> m_blockNodes;
     std::vector<std::vector<int>> m_eventNodes; // [block][event] -> node
     std::vector<double> m_blockMaxAvg;

@@ -29,7 +29,7 @@ void reexecWithHeapTunables(char **argv)
 #if defined(__GLIBC__)
     if (std::getenv("GLIBC_TUNABLES") || std::getenv("ETSCOPE_NO_REEXEC"))
         return;
-    ::setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=4294967295", 1);
+    ::setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432", 1);
     ::setenv("ETSCOPE_NO_REEXEC", "1", 1);
     ::execv("/proc/self/exe", argv);
     ::unsetenv("GLIBC_TUNABLES"); // exec failed: carry on as we are
