@@ -145,7 +145,7 @@ void EventTreeModel::buildNodes()
     for (int bi = 0; bi < int(blocks.size()); ++bi) {
         const EventBlock &block = blocks[bi];
         const int blockNode = int(m_nodes.size());
-        m_nodes.push_back(Node{-1, bi, bi, -1});
+        m_nodes.push_back(Node { -1, bi, bi, -1 });
         m_blockNodes.push_back(blockNode);
 
         // Delegated events carry their DELEGATE_CALL's instruction id. Attach each to the
@@ -176,7 +176,7 @@ void EventTreeModel::buildNodes()
             if (parentEvent[ei] != -1)
                 continue;
             const int n = int(m_nodes.size());
-            m_nodes.push_back(Node{blockNode, m_nodes[blockNode].childCount++, bi, ei});
+            m_nodes.push_back(Node { blockNode, m_nodes[blockNode].childCount++, bi, ei });
             m_eventNodes[bi][ei] = n;
         }
         for (int ei = 0; ei < int(block.events.size()); ++ei) {
@@ -184,7 +184,7 @@ void EventTreeModel::buildNodes()
                 continue;
             const int parentNode = m_eventNodes[bi][parentEvent[ei]];
             const int n = int(m_nodes.size());
-            m_nodes.push_back(Node{parentNode, m_nodes[parentNode].childCount++, bi, ei});
+            m_nodes.push_back(Node { parentNode, m_nodes[parentNode].childCount++, bi, ei });
             m_eventNodes[bi][ei] = n;
         }
         for (const Event &e : block.events)

@@ -93,7 +93,10 @@ private:
         int firstChild = 0; // children: m_children[firstChild, firstChild + childCount)
         int childCount = 0;
     };
-    std::span<int> childrenOf(Node &node) { return { m_children.data() + node.firstChild, std::size_t(node.childCount) }; }
+    std::span<int> childrenOf(Node &node)
+    {
+        return { m_children.data() + node.firstChild, std::size_t(node.childCount) };
+    }
     const Node *nodeAt(const QModelIndex &index) const;
     QVariant eventData(const Node &node, int column, int role) const;
     QVariant blockData(const Node &node, int column, int role) const;
@@ -105,8 +108,8 @@ private:
     void orderChildren();
 
     std::shared_ptr<const Session> m_session;
-    std::vector<Node> m_nodes;                  // 24 bytes per row
-    std::vector<int> m_children;                // every parent's children, in its row order
+    std::vector<Node> m_nodes; // 24 bytes per row
+    std::vector<int> m_children; // every parent's children, in its row order
     std::vector<int> m_blockNodes;
     std::vector<std::vector<int>> m_eventNodes; // [block][event] -> node
     std::vector<double> m_blockMaxAvg;

@@ -102,8 +102,17 @@ for n in 25000 100000 250000 1000000; do
 done
 fi
 
+# The app's model on the distinct-event file: load, tree, proxy, sort by five columns, filter
+# (built with the GUI: BENCH_GUI=ON).
+tree_exe=$(find "$build" -type f -name bench_treemodel -perm -u+x 2>/dev/null | head -n1)
+if [ -n "$tree_exe" ]; then
+    add "bench_treemodel, 562k distinct events (GUI model)" "$runs" "$tree_exe" "$distinct"
+elif [ -z "${BENCH_FILTER:-}" ]; then
+    rows+=("bench_treemodel|not built (BENCH_GUI=ON)|-|-")
+fi
+
 # Benchmarks of other areas, when built. Each runs with its own defaults.
-for b in bench_etrecord bench_gap bench_treesort; do
+for b in bench_etrecord bench_gap; do
     exe=$(find "$build" -type f -name "$b" -perm -u+x 2>/dev/null | head -n1)
     if [ -n "$exe" ]; then
         add "$b" "$runs" "$exe"
@@ -142,7 +151,7 @@ for r in "${rows[@]}"; do
 done
 if [ ${#sweep[@]} -gt 0 ]; then
     echo
-    echo "readETDump + buildEventBlocks per event (in-process, median of 3; GLIBC_TUNABLES as set by the caller):"
+    echo "readETDump + buildEventBlocks per event (in-process, median of 3; the bench re-executes itself with the CLI's heap settings):"
     printf '%s\n' "${sweep[@]}"
 fi
 exit $status

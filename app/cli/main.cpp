@@ -1,6 +1,6 @@
 // etscope-cli: the headless twin of the etscope GUI, built on core/ only (no Qt).
-#include "common/memory.h"
 #include "command.h"
+#include "common/memory.h"
 
 #include "etdump/etdumpfile.h"
 
@@ -119,7 +119,6 @@ int writeStreamed(const std::string &path,
 }
 
 } // namespace etscope::cli
-
 
 int main(int argc, char **argv)
 {

@@ -126,6 +126,15 @@ private:
     std::vector<Slot> m_slots;
 };
 
+// readETDump refuses files with more events than an EventRef can index.
+EventRef makeRef(EventRef::Kind kind, std::size_t index)
+{
+    EventRef ref;
+    ref.kind = kind;
+    ref.index = static_cast<std::uint32_t>(index) & EventRef::kMaxIndex;
+    return ref;
+}
+
 StringPool::Id internOpt(InternCache &cache, const flatbuffers::String *s)
 {
     return s ? cache.intern(std::string_view(s->data(), s->size())) : StringPool::Empty;
@@ -236,8 +245,8 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
             totalEvents += run->events()->size();
     if (totalEvents > options.maxEvents || totalEvents > EventRef::kMaxIndex)
         return makeError(ErrorCode::LimitExceeded, path,
-                         fmt::format("ETDump holds {} events, more than the limit of {}", totalEvents,
-                                     std::min<std::uint64_t>(options.maxEvents, EventRef::kMaxIndex)));
+            fmt::format("ETDump holds {} events, more than the limit of {}", totalEvents,
+                std::min<std::uint64_t>(options.maxEvents, EventRef::kMaxIndex)));
 
     InternCache pool(out->strings);
     out->runs.reserve(runs->size());
@@ -275,8 +284,7 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
                             std::string_view(reinterpret_cast<const char *>(md->data()), md->size()));
                     r.startTime = pe->start_time();
                     r.endTime = pe->end_time();
-                    ref.kind = EventRef::Kind::Profile;
-                    ref.index = static_cast<std::uint32_t>(rd.profileEvents.size()) & EventRef::kMaxIndex; // bounded above
+                    ref = makeRef(EventRef::Kind::Profile, rd.profileEvents.size());
                     rd.profileEvents.push_back(r);
                 } else if (const auto *de = ev->debug_event()) {
                     DebugEventRecord r;
@@ -289,12 +297,10 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
                         r.hasEntry = true;
                         r.value = toRuntimeValue(v);
                     }
-                    ref.kind = EventRef::Kind::Debug;
-                    ref.index = static_cast<std::uint32_t>(rd.debugEvents.size()) & EventRef::kMaxIndex; // bounded above
+                    ref = makeRef(EventRef::Kind::Debug, rd.debugEvents.size());
                     rd.debugEvents.push_back(std::move(r));
                 } else if (const auto *ae = ev->allocation_event()) {
-                    ref.kind = EventRef::Kind::Allocation;
-                    ref.index = static_cast<std::uint32_t>(rd.allocationEvents.size()) & EventRef::kMaxIndex; // bounded above
+                    ref = makeRef(EventRef::Kind::Allocation, rd.allocationEvents.size());
                     rd.allocationEvents.push_back({ae->allocator_id(), ae->allocation_size()});
                 }
                 rd.events.push_back(ref);

@@ -57,8 +57,8 @@ struct AllocationEventRecord {
 struct EventRef {
     enum class Kind : std::uint8_t { Profile, Debug, Allocation, Empty };
     static constexpr std::uint32_t kMaxIndex = (1u << 30) - 1;
-    Kind kind : 2 = Kind::Empty;   // 4 bytes in all: one per event of a file
-    std::uint32_t index : 30 = 0;  // into the run's vector of that kind (readETDump refuses more)
+    Kind kind : 2 = Kind::Empty; // 4 bytes in all: one per event of a file
+    std::uint32_t index : 30 = 0; // into the run's vector of that kind (readETDump refuses more)
 };
 static_assert(sizeof(EventRef) == 4);
 

@@ -81,7 +81,8 @@ std::size_t signatureHash(const EventSignature &sig)
     };
     mix(static_cast<std::uint32_t>(sig.instructionId));
     for (const PartSignature *p : { &sig.profile, &sig.debug }) {
-        mix((std::uint64_t(p->present) << 33) | (std::uint64_t(p->hasInstr) << 32) | static_cast<std::uint32_t>(p->instr));
+        mix((std::uint64_t(p->present) << 33) | (std::uint64_t(p->hasInstr) << 32)
+            | static_cast<std::uint32_t>(p->instr));
         mix((std::uint64_t(p->name) << 32) | p->delegateStr);
         mix((std::uint64_t(p->hasDelegateInt) << 32) | static_cast<std::uint32_t>(p->delegateInt));
     }
@@ -91,7 +92,6 @@ std::size_t signatureHash(const EventSignature &sig)
 struct EventSignatureHash {
     std::size_t operator()(const EventSignature &s) const { return signatureHash(s); }
 };
-
 
 PartSignature profilePart(const ProfileEventRecord &p)
 {
@@ -119,7 +119,6 @@ PartSignature debugPart(const DebugEventRecord &d)
     return s;
 }
 
-
 constexpr std::uint32_t kNone = 0xffffffffu;
 
 // One Event of a run: the profile record chosen for it and the first (non-output) debug record
@@ -133,7 +132,7 @@ struct Entry {
 
 EventSignature signatureOf(const RunData &run, const Entry &e)
 {
-    EventSignature s{};
+    EventSignature s {};
     if (e.profile >= 0) {
         const ProfileEventRecord &p = run.profileEvents[std::size_t(e.profile)];
         s.instructionId = p.instructionId;
@@ -150,11 +149,10 @@ EventSignature signatureOf(const RunData &run, const Entry &e)
 
 // Signature equality on the raw fields: -1/"" -> none is one-to-one, and the instruction id is
 // compared through whichever record is present.
-template<typename Record>
-bool samePart(const Record &a, const Record &b)
+template <typename Record> bool samePart(const Record &a, const Record &b)
 {
-    return a.name == b.name && a.instructionId == b.instructionId && a.delegateDebugIdInt == b.delegateDebugIdInt &&
-           a.delegateDebugIdStr == b.delegateDebugIdStr;
+    return a.name == b.name && a.instructionId == b.instructionId && a.delegateDebugIdInt == b.delegateDebugIdInt
+        && a.delegateDebugIdStr == b.delegateDebugIdStr;
 }
 
 // A hash consistent with sameSignature, from the same raw fields.
@@ -180,8 +178,7 @@ bool sameSignature(const RunData &ra, const Entry &a, const RunData &rb, const E
 {
     if ((a.profile < 0) != (b.profile < 0) || (a.debug < 0) != (b.debug < 0))
         return false;
-    if (a.profile >= 0 &&
-        !samePart(ra.profileEvents[std::size_t(a.profile)], rb.profileEvents[std::size_t(b.profile)]))
+    if (a.profile >= 0 && !samePart(ra.profileEvents[std::size_t(a.profile)], rb.profileEvents[std::size_t(b.profile)]))
         return false;
     return a.debug < 0 || samePart(ra.debugEvents[std::size_t(a.debug)], rb.debugEvents[std::size_t(b.debug)]);
 }
@@ -209,11 +206,13 @@ public:
             bool output = false;
             if (ref.kind == EventRef::Kind::Profile) {
                 const auto &p = run.profileEvents[ref.index];
-                key = {p.instructionId, ChainIndex::fromSigned(p.chainIndex), p.delegateDebugIdInt, p.delegateDebugIdStr};
+                key = { p.instructionId, ChainIndex::fromSigned(p.chainIndex), p.delegateDebugIdInt,
+                    p.delegateDebugIdStr };
                 code = ref.index << 1;
             } else if (ref.kind == EventRef::Kind::Debug) {
                 const auto &d = run.debugEvents[ref.index];
-                key = {d.instructionId, ChainIndex::fromUnsigned(d.chainIndex), d.delegateDebugIdInt, d.delegateDebugIdStr};
+                key = { d.instructionId, ChainIndex::fromUnsigned(d.chainIndex), d.delegateDebugIdInt,
+                    d.delegateDebugIdStr };
                 code = (ref.index << 1) | 1u;
                 output = d.value.isOutput; // opens its key but is not one of its records
             } else {
@@ -253,9 +252,8 @@ private:
     // only unusual keys go through the hash map.
     std::uint32_t slotOf(const InstructionKey &key, std::uint32_t &slots)
     {
-        const bool direct = !key.chain.negative && key.chain.bits == 0 && key.delegateInt == -1 &&
-                            key.delegateStr == StringPool::Empty && key.instructionId >= 0 &&
-                            key.instructionId < kDirectIds;
+        const bool direct = !key.chain.negative && key.chain.bits == 0 && key.delegateInt == -1
+            && key.delegateStr == StringPool::Empty && key.instructionId >= 0 && key.instructionId < kDirectIds;
         if (!direct) {
             const auto [it, fresh] = m_keyIndex.try_emplace(key, slots);
             slots += fresh ? 1 : 0;
@@ -385,7 +383,7 @@ private:
 // block of one run (profiles whose events do not merge) is adopted as is.
 struct Group {
     std::size_t firstRun = 0;
-    std::vector<Entry> entries;                // of the first run: what other runs must match
+    std::vector<Entry> entries; // of the first run: what other runs must match
     std::size_t runs = 0;
     EventBlock block;
     std::vector<std::uint32_t> perfSlot;       // per event: column in the run-major rows, or none
@@ -451,15 +449,15 @@ private:
     Group &groupFor(std::size_t r, std::vector<Entry> &entries)
     {
         const RunData &run = m_file.runs[r];
-        std::uint64_t h = std::hash<std::string>{}(run.name);
+        std::uint64_t h = std::hash<std::string> {}(run.name);
         hashMix(h, static_cast<std::uint32_t>(run.bundledInputIndex));
         for (const Entry &e : entries)
             hashMix(h, entryHash(run, e));
         for (auto [it, end] = m_groupIndex.equal_range(h); it != end; ++it) {
             Group &g = m_groups[it->second];
             const RunData &first = m_file.runs[g.firstRun];
-            if (first.name != run.name || first.bundledInputIndex != run.bundledInputIndex ||
-                g.entries.size() != entries.size())
+            if (first.name != run.name || first.bundledInputIndex != run.bundledInputIndex
+                || g.entries.size() != entries.size())
                 continue;
             bool same = true;
             for (std::size_t k = 0; same && k < entries.size(); ++k)
@@ -655,7 +653,6 @@ private:
         }
     }
 
-
     // Lays the run-major samples out per Event (durations, then start and end ticks) and
     // computes the statistics.
     void finishSamples(Group &g)
@@ -797,8 +794,8 @@ private:
     std::unordered_multimap<std::uint64_t, std::uint32_t> m_groupIndex; // run signature hash -> group
     std::shared_ptr<EventStore> m_store = std::make_shared<EventStore>(); // shared by all blocks
     std::vector<std::string_view> m_names; // StringPool id -> interned name
-    std::vector<std::size_t> m_laterRuns;  // per run: runs from it on with its name and bundled input
-    std::size_t m_reserveBudget = 0;       // samples still allowed to be reserved ahead
+    std::vector<std::size_t> m_laterRuns; // per run: runs from it on with its name and bundled input
+    std::size_t m_reserveBudget = 0; // samples still allowed to be reserved ahead
 };
 
 } // namespace

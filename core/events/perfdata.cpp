@@ -57,7 +57,7 @@ struct PercentilePosition {
 
 PercentilePosition percentilePosition(std::size_t n, double q)
 {
-    const double quantile = q / 100.0;                                  // np.true_divide(q, 100)
+    const double quantile = q / 100.0; // np.true_divide(q, 100)
     const double virtualIndex = static_cast<double>(n - 1) * quantile; // "linear": (n-1)*q
     if (virtualIndex >= static_cast<double>(n - 1))
         return { n - 1, n - 1, 0.0 };
@@ -117,7 +117,8 @@ PerfStats PerfStats::of(std::span<const double> raw)
         std::size_t selectedUpTo = 0; // work[0, selectedUpTo) <= everything after it, and in place
         auto orderStatistic = [&](std::size_t k) {
             if (k >= selectedUpTo) {
-                std::nth_element(work.begin() + std::ptrdiff_t(selectedUpTo), work.begin() + std::ptrdiff_t(k), work.end());
+                std::nth_element(
+                    work.begin() + std::ptrdiff_t(selectedUpTo), work.begin() + std::ptrdiff_t(k), work.end());
                 selectedUpTo = k + 1;
             }
             return work[k];

@@ -5,8 +5,8 @@
 // of one instruction id than the builder compares one by one, output debug events opening a
 // key, delegate ids, runs that merge and runs that do not. The reference works on the specs the
 // test wrote, not on the decoded file.
-#include "events/eventblockbuilder.h"
 #include "etdumpwriter.h"
+#include "events/eventblockbuilder.h"
 
 #include <QTest>
 
@@ -36,15 +36,15 @@ using Chain = std::pair<bool, std::uint64_t>;
 using Key = std::tuple<std::int32_t, Chain, std::int32_t, std::string>;
 // (present, name, instr or none, delegate int or none, delegate str or none); none = nullopt.
 using Part = std::tuple<bool, std::string, std::optional<std::int32_t>, std::optional<std::int32_t>,
-                        std::optional<std::string>>;
+    std::optional<std::string>>;
 using Signature = std::tuple<std::int32_t, Part, Part>;
 
 Part partOf(const std::optional<std::string> &name, std::int32_t instr, std::int32_t delegateInt,
-            const std::optional<std::string> &delegateStr)
+    const std::optional<std::string> &delegateStr)
 {
     return { true, name.value_or(""), instr == -1 ? std::nullopt : std::optional(instr),
-             delegateInt == -1 ? std::nullopt : std::optional(delegateInt),
-             delegateStr && !delegateStr->empty() ? delegateStr : std::nullopt };
+        delegateInt == -1 ? std::nullopt : std::optional(delegateInt),
+        delegateStr && !delegateStr->empty() ? delegateStr : std::nullopt };
 }
 
 struct RefEvent {
@@ -77,13 +77,13 @@ std::vector<RefBlock> reference(const std::vector<WrittenRun> &runs)
         std::vector<InstructionEvent> ies;
         for (const Written &w : runs[r].events) {
             const Key key = w.isProfile
-                ? Key{ w.p.instructionId, Chain{ w.p.chainIndex < 0, std::uint64_t(std::int64_t(w.p.chainIndex)) },
-                       w.p.delegateDebugIdInt, w.p.delegateDebugIdStr.value_or("") }
-                : Key{ w.d.instructionId, Chain{ false, w.d.chainIndex }, w.d.delegateDebugIdInt,
-                       w.d.delegateDebugIdStr.value_or("") };
+                ? Key { w.p.instructionId, Chain { w.p.chainIndex < 0, std::uint64_t(std::int64_t(w.p.chainIndex)) },
+                      w.p.delegateDebugIdInt, w.p.delegateDebugIdStr.value_or("") }
+                : Key { w.d.instructionId, Chain { false, w.d.chainIndex }, w.d.delegateDebugIdInt,
+                      w.d.delegateDebugIdStr.value_or("") };
             auto it = std::find_if(ies.begin(), ies.end(), [&](const InstructionEvent &ie) { return ie.key == key; });
             if (it == ies.end())
-                it = ies.insert(ies.end(), InstructionEvent{ key, {}, {} });
+                it = ies.insert(ies.end(), InstructionEvent { key, {}, {} });
             if (w.isProfile)
                 it->profiles.push_back(&w.p);
             else if (!w.d.output)
@@ -99,16 +99,16 @@ std::vector<RefBlock> reference(const std::vector<WrittenRun> &runs)
         for (const InstructionEvent &ie : ies) {
             if (ie.profiles.empty() && ie.debugs.empty())
                 continue;
-            Part debugPart{};
+            Part debugPart {};
             if (!ie.debugs.empty()) {
                 const auto *d = ie.debugs.front();
                 debugPart = partOf(d->name, d->instructionId, d->delegateDebugIdInt, d->delegateDebugIdStr);
             }
             auto add = [&](const test::ProfileSpec *p) {
-                Part profilePart{};
+                Part profilePart {};
                 if (p)
                     profilePart = partOf(p->name, p->instructionId, p->delegateDebugIdInt, p->delegateDebugIdStr);
-                const Signature sig{ std::get<0>(ie.key), profilePart, debugPart };
+                const Signature sig { std::get<0>(ie.key), profilePart, debugPart };
                 auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry &e) { return e.sig == sig; });
                 if (it == entries.end())
                     entries.push_back({ sig, p, &ie });
@@ -125,10 +125,10 @@ std::vector<RefBlock> reference(const std::vector<WrittenRun> &runs)
         for (const Entry &e : entries)
             runSig.push_back(e.sig);
         auto b = std::find_if(blocks.begin(), blocks.end(),
-                              [&](const RefBlock &x) { return x.name == runs[r].name && x.signature == runSig; });
+            [&](const RefBlock &x) { return x.name == runs[r].name && x.signature == runSig; });
         const bool fresh = b == blocks.end();
         if (fresh) {
-            b = blocks.insert(blocks.end(), RefBlock{ runs[r].name, runSig, {}, {} });
+            b = blocks.insert(blocks.end(), RefBlock { runs[r].name, runSig, {}, {} });
             b->events.resize(entries.size());
         }
         b->runs.push_back(r);
@@ -265,14 +265,14 @@ private slots:
                 for (std::size_t k = 0; k < want.events.size(); ++k) {
                     const Event &e = got.events[k];
                     const RefEvent &x = want.events[k];
-                    const QByteArray where = QByteArray::number(iteration) + " block " + QByteArray::number(qulonglong(b)) +
-                                             " event " + QByteArray::number(qulonglong(k));
+                    const QByteArray where = QByteArray::number(iteration) + " block "
+                        + QByteArray::number(qulonglong(b)) + " event " + QByteArray::number(qulonglong(k));
                     QVERIFY2(std::string(e.name) == x.name, where);
                     QVERIFY2(e.isDelegatedOp == x.delegated, where);
                     QVERIFY2(e.instructionId == x.instructionId, where);
                     QVERIFY2(e.chainIndex == x.chain, where);
                     const auto raw = e.perfData ? std::vector<double>(e.perfData->raw.begin(), e.perfData->raw.end())
-                                                : std::vector<double>{};
+                                                : std::vector<double> {};
                     QVERIFY2(raw == x.raw, where);
                     const auto starts = e.startTimes();
                     QVERIFY2(std::vector<std::uint64_t>(starts.begin(), starts.end()) == x.starts, where);

@@ -56,10 +56,8 @@ int main(int argc, char **argv)
     std::printf("BENCH proxy_attach %.6f\n", t.nsecsElapsed() / 1e9);
     // Sorting by any column must stay interactive: the first sort by a column also ranks its keys.
     const std::pair<int, const char *> columns[] = { { EventTreeModel::AvgColumn, "avg" },
-                                                     { EventTreeModel::NameColumn, "name" },
-                                                     { EventTreeModel::P90Column, "p90" },
-                                                     { EventTreeModel::OpTypesColumn, "op_types" },
-                                                     { EventTreeModel::InstructionColumn, "instruction" } };
+        { EventTreeModel::NameColumn, "name" }, { EventTreeModel::P90Column, "p90" },
+        { EventTreeModel::OpTypesColumn, "op_types" }, { EventTreeModel::InstructionColumn, "instruction" } };
     for (const auto &[column, name] : columns) {
         t.restart();
         proxy.sort(column, Qt::DescendingOrder);
