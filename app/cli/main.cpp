@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace etscope::cli {
@@ -67,56 +68,67 @@ std::shared_ptr<const Session> loadOrReport(const InputOptions &o)
     return session.value();
 }
 
+namespace {
+// Regular files are written beside the target and renamed over it, so that a failed run never
+// leaves half a file. Anything else that exists (/dev/null, a FIFO, /dev/stdout) is written in
+// place: renaming over it would replace a device node or a pipe with a regular file.
+bool writesInPlace(const std::string &path)
+{
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+// 0, or 2 (cannot open), 3 (cannot rename), 1 (write failed); errors printed when `report`.
+int streamTo(const std::string &path, const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce,
+             bool report)
+{
+    auto fail = [&](int rc, const Error &e) { return report ? (reportError(e), rc) : rc; };
+    const bool toStdout = path.empty() || path == "-";
+    const bool inPlace = !toStdout && writesInPlace(path);
+    const std::string tmp = path + ".tmp-etscope";
+    std::FILE *f = toStdout ? stdout : std::fopen(inPlace ? path.c_str() : tmp.c_str(), "wb");
+    if (!f)
+        return fail(2, makeError(ErrorCode::Io, path, "cannot open for writing"));
+    const Status st = produce(
+        [f](std::string_view chunk) { return std::fwrite(chunk.data(), 1, chunk.size(), f) == chunk.size(); });
+    if (toStdout) {
+        const bool flushed = std::fflush(stdout) == 0;
+        if (!st)
+            return fail(1, st.error());
+        return flushed ? 0 : fail(1, makeError(ErrorCode::Io, "stdout", "write failed"));
+    }
+    const bool closed = std::fclose(f) == 0;
+    if (!st || !closed) {
+        if (!inPlace)
+            std::remove(tmp.c_str());
+        return fail(1, st ? makeError(ErrorCode::Io, path, "write failed") : st.error());
+    }
+    if (!inPlace && std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        return fail(3, makeError(ErrorCode::Io, path, "cannot replace the file"));
+    }
+    return 0;
+}
+} // namespace
+
 Status writeOutput(const std::string &path, const std::string &text)
 {
-    if (path.empty() || path == "-") {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return Ok{};
-    }
-    const std::string tmp = path + ".tmp-etscope";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return makeError(ErrorCode::Io, path, "cannot open for writing");
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        out.flush();
-        if (!out) {
-            std::remove(tmp.c_str());
+    const int rc = streamTo(path, [&text, &path](const std::function<bool(std::string_view)> &sink) -> Status {
+        if (!sink(text))
             return makeError(ErrorCode::Io, path, "write failed");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        return makeError(ErrorCode::Io, path, "cannot replace the file");
-    }
+        return Ok{};
+    }, /*report=*/false);
+    if (rc != 0)
+        return makeError(ErrorCode::Io, path, rc == 2 ? "cannot open for writing" : rc == 3 ? "cannot replace the file" : "write failed");
     return Ok{};
 }
 
 int writeStreamed(const std::string &path,
                   const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
 {
-    const bool toStdout = path.empty() || path == "-";
-    const std::string tmp = path + ".tmp-etscope";
-    std::FILE *f = toStdout ? stdout : std::fopen(tmp.c_str(), "wb");
-    if (!f)
-        return reportError(makeError(ErrorCode::Io, path, "cannot open for writing"));
-    const Status st = produce(
-        [f](std::string_view chunk) { return std::fwrite(chunk.data(), 1, chunk.size(), f) == chunk.size(); });
-    if (toStdout) {
-        std::fflush(stdout);
-        return st ? 0 : reportError(st.error());
-    }
-    const bool closed = std::fclose(f) == 0;
-    if (!st || !closed) {
-        std::remove(tmp.c_str());
-        return reportError(st ? makeError(ErrorCode::Io, path, "write failed") : st.error());
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        return reportError(makeError(ErrorCode::Io, path, "cannot replace the file"));
-    }
-    return 0;
+    return streamTo(path, produce, /*report=*/true);
 }
+
 
 } // namespace etscope::cli
 

@@ -7,6 +7,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
 namespace {
 
 using Run = etscope::test::CliRun;
@@ -52,6 +57,34 @@ private slots:
         QCOMPARE(r.code, 0);
         QCOMPARE(readFile(out), readFile(expected("cnn_mlp_50runs.tsv")));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temp file left behind
+    }
+
+    // -o onto something that is not a regular file (here a FIFO; /dev/null is the common case)
+    // writes through it: the atomic rename used for files would replace it with a regular file.
+    void outputToFifoWritesThrough()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(u"out.fifo"_qs);
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        // A writer end of our own lets the reader open at once and see EOF once we close it,
+        // even if the program never opens the FIFO (the reader would otherwise hang).
+        const int keepOpen = ::open(QFile::encodeName(fifo).constData(), O_RDWR);
+        QVERIFY(keepOpen >= 0);
+        QByteArray received;
+        std::thread reader([&] {
+            QFile f(fifo);
+            if (f.open(QIODevice::ReadOnly))
+                received = f.readAll(); // until every writer has closed its end
+        });
+        const Run r = run({u"tsv"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_50runs/etdump.etdp"), u"-o"_qs, fifo});
+        ::close(keepOpen);
+        reader.join();
+        QCOMPARE(r.code, 0);
+        QCOMPARE(received, readFile(expected("cnn_mlp_50runs.tsv")));
+        struct stat st;
+        QVERIFY(::stat(QFile::encodeName(fifo).constData(), &st) == 0);
+        QVERIFY(S_ISFIFO(st.st_mode)); // still the FIFO
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System).size(), 1); // no temp file
     }
 
     void targetScale()
