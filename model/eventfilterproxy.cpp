@@ -3,8 +3,6 @@
 #include "eventtreemodel.h"
 #include "modelroles.h"
 
-#include <limits>
-
 namespace etscope {
 
 EventFilterProxy::EventFilterProxy(QObject *parent)
@@ -144,16 +142,7 @@ Qt::SortOrder EventFilterProxy::sortOrder() const
 
 bool EventFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
 {
-    if (const auto *tree = qobject_cast<const EventTreeModel *>(sourceModel())) {
-        // Precomputed keys: block rows have -infinity (and keep file order in both directions).
-        const double l = tree->sortKey(left), r = tree->sortKey(right);
-        constexpr double blockKey = -std::numeric_limits<double>::infinity();
-        if (l != blockKey || r != blockKey)
-            return l < r;
-        const int lb = tree->blockOfBlockRow(left);
-        const int rb = tree->blockOfBlockRow(right);
-        return sortOrder() == Qt::DescendingOrder ? lb > rb : lb < rb;
-    }
+    // Only for sources other than EventTreeModel, which sorts itself (sort() above).
     if (left.data(EventIndexRole).toInt() < 0 && right.data(EventIndexRole).toInt() < 0) {
         // Blocks keep file order in both directions; only events inside them are ranked.
         const bool less = left.data(BlockIndexRole).toInt() < right.data(BlockIndexRole).toInt();

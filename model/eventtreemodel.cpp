@@ -2,7 +2,6 @@
 
 #include <QHash>
 
-#include <limits>
 #include <numeric>
 
 #include "etrecord/modulestack.h"
@@ -536,43 +535,19 @@ QVariant EventTreeModel::data(const QModelIndex &index, int role) const
     return node->event < 0 ? blockData(*node, index.column(), role) : eventData(*node, index.column(), role);
 }
 
-int EventTreeModel::blockOfBlockRow(const QModelIndex &index) const
-{
-    // m_blockNodes is short and ascending; searching it avoids touching the (large, scattered)
-    // node array inside the sort comparator.
-    if (!index.isValid())
-        return -1;
-    const int id = int(index.internalId());
-    const auto it = std::lower_bound(m_blockNodes.begin(), m_blockNodes.end(), id);
-    return it != m_blockNodes.end() && *it == id ? int(it - m_blockNodes.begin()) : -1;
-}
 
 bool EventTreeModel::isNumericColumn(int column)
 {
     return isStatColumn(column) || column == InstructionColumn || column == RunsColumn;
 }
 
-double EventTreeModel::sortKey(const QModelIndex &index) const
-{
-    const int column = index.column();
-    if (!index.isValid() || column < 0 || column >= NUM_COLUMNS || !m_session)
-        return -1.0;
-    std::vector<double> &keys = m_sortKeys[column];
-    if (keys.size() != m_nodes.size())
-        fillSortKeys(column, keys);
-    const auto id = index.internalId();
-    return id < keys.size() ? keys[id] : -1.0;
-}
 
 // Per column, one key per node, so that sorting half a million rows compares doubles instead
 // of reading scattered Events and building QVariants in the comparator. Text columns rank the
 // distinct texts (case-insensitively, as SortRole compares them); equal texts share a rank.
 void EventTreeModel::fillSortKeys(int column, std::vector<double> &keys) const
 {
-    // Block rows: -infinity, which no event key takes (the proxy keeps blocks in file order).
-    keys.assign(m_nodes.size(), -1.0);
-    for (const int b : m_blockNodes)
-        keys[std::size_t(b)] = -std::numeric_limits<double>::infinity();
+    keys.assign(m_nodes.size(), -1.0); // block rows are never ranked: blocks keep file order
     if (isNumericColumn(column) || column == DelegatedColumn || column == DebugHandlesColumn) {
         for (std::size_t n = 0; n < m_nodes.size(); ++n) {
             const Node &node = m_nodes[n];
@@ -633,7 +608,6 @@ void EventTreeModel::fillSortKeys(int column, std::vector<double> &keys) const
     for (std::size_t n = 0; n < m_nodes.size(); ++n)
         if (nodeText[n] >= 0)
             keys[n] = rank[std::size_t(nodeText[n])];
-    // (block rows keep -infinity from above)
 }
 
 QModelIndex EventTreeModel::indexForEvent(int blockIndex, int eventIndex) const

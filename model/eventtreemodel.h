@@ -62,14 +62,7 @@ public:
     // The event behind an index, nullptr for block rows.
     const Event *eventAt(const QModelIndex &index) const;
 
-    // Formatting shared with the details panel: 6 significant digits like the Inspector prints.
-    // Fast paths for the proxy's lessThan (called n·log n times when sorting 100k rows):
-    // block index of a block row (-1 for events); sortKey below for the columns.
-    int blockOfBlockRow(const QModelIndex &index) const;
     static bool isNumericColumn(int column);
-    // Sort key of any column (text columns: rank of the text among all rows), precomputed once
-    // per column; ordering by it is the same as by SortRole.
-    double sortKey(const QModelIndex &index) const;
     // Rows with the same key >= 0 have the same filter text (plain events: their interned
     // name), so a filter is matched once per distinct text; -1: the row's text is its own.
     int filterKey(const QModelIndex &index) const;
@@ -77,6 +70,7 @@ public:
     // Changes whenever the rows are rebuilt (keys from an older generation are void).
     quint64 generation() const { return m_generation; }
 
+    // Formatting shared with the details panel: 6 significant digits like the Inspector prints.
     static QString formatDuration(double value);
     static QString moduleText(const Event &event);
     static QString debugHandlesText(const Event &event);

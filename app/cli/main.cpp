@@ -78,57 +78,51 @@ bool writesInPlace(const std::string &path)
     return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
 }
 
-// 0, or 2 (cannot open), 3 (cannot rename), 1 (write failed); errors printed when `report`.
-int streamTo(const std::string &path, const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce,
-             bool report)
+Status streamTo(const std::string &path, const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
 {
-    auto fail = [&](int rc, const Error &e) { return report ? (reportError(e), rc) : rc; };
     const bool toStdout = path.empty() || path == "-";
     const bool inPlace = !toStdout && writesInPlace(path);
     const std::string tmp = path + ".tmp-etscope";
     std::FILE *f = toStdout ? stdout : std::fopen(inPlace ? path.c_str() : tmp.c_str(), "wb");
     if (!f)
-        return fail(2, makeError(ErrorCode::Io, path, "cannot open for writing"));
+        return makeError(ErrorCode::Io, path, "cannot open for writing");
     const Status st = produce(
         [f](std::string_view chunk) { return std::fwrite(chunk.data(), 1, chunk.size(), f) == chunk.size(); });
     if (toStdout) {
         const bool flushed = std::fflush(stdout) == 0;
         if (!st)
-            return fail(1, st.error());
-        return flushed ? 0 : fail(1, makeError(ErrorCode::Io, "stdout", "write failed"));
+            return st;
+        return flushed ? Status(Ok{}) : makeError(ErrorCode::Io, "stdout", "write failed");
     }
     const bool closed = std::fclose(f) == 0;
     if (!st || !closed) {
         if (!inPlace)
             std::remove(tmp.c_str());
-        return fail(1, st ? makeError(ErrorCode::Io, path, "write failed") : st.error());
+        return st ? makeError(ErrorCode::Io, path, "write failed") : st;
     }
     if (!inPlace && std::rename(tmp.c_str(), path.c_str()) != 0) {
         std::remove(tmp.c_str());
-        return fail(3, makeError(ErrorCode::Io, path, "cannot replace the file"));
+        return makeError(ErrorCode::Io, path, "cannot replace the file");
     }
-    return 0;
+    return Ok{};
 }
 } // namespace
 
 Status writeOutput(const std::string &path, const std::string &text)
 {
-    const int rc = streamTo(path, [&text, &path](const std::function<bool(std::string_view)> &sink) -> Status {
+    return streamTo(path, [&text, &path](const std::function<bool(std::string_view)> &sink) -> Status {
         if (!sink(text))
             return makeError(ErrorCode::Io, path, "write failed");
         return Ok{};
-    }, /*report=*/false);
-    if (rc != 0)
-        return makeError(ErrorCode::Io, path, rc == 2 ? "cannot open for writing" : rc == 3 ? "cannot replace the file" : "write failed");
-    return Ok{};
+    });
 }
 
 int writeStreamed(const std::string &path,
                   const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
 {
-    return streamTo(path, produce, /*report=*/true);
+    const Status st = streamTo(path, produce);
+    return st ? 0 : reportError(st.error());
 }
-
 
 } // namespace etscope::cli
 

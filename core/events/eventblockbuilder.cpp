@@ -44,14 +44,12 @@ struct PartSignature {
     bool hasDelegateInt = false;
     std::int32_t delegateInt = 0;
     StringPool::Id delegateStr = 0; // 0 = none
-    bool operator==(const PartSignature &) const = default;
 };
 
 struct EventSignature {
     std::int32_t instructionId;
     PartSignature profile;
     PartSignature debug;
-    bool operator==(const EventSignature &) const = default;
 };
 
 inline void hashMix(std::size_t &h, std::uint64_t v)
@@ -69,28 +67,6 @@ struct InstructionKeyHash {
         hashMix(h, k.delegateStr);
         return h;
     }
-};
-
-// The mixer keeps sequential instruction ids from landing in sequential buckets.
-std::size_t signatureHash(const EventSignature &sig)
-{
-    std::uint64_t h = 0x9e3779b97f4a7c15ull;
-    auto mix = [&h](std::uint64_t v) {
-        h = (h ^ v) * 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    };
-    mix(static_cast<std::uint32_t>(sig.instructionId));
-    for (const PartSignature *p : { &sig.profile, &sig.debug }) {
-        mix((std::uint64_t(p->present) << 33) | (std::uint64_t(p->hasInstr) << 32)
-            | static_cast<std::uint32_t>(p->instr));
-        mix((std::uint64_t(p->name) << 32) | p->delegateStr);
-        mix((std::uint64_t(p->hasDelegateInt) << 32) | static_cast<std::uint32_t>(p->delegateInt));
-    }
-    return static_cast<std::size_t>(h);
-}
-
-struct EventSignatureHash {
-    std::size_t operator()(const EventSignature &s) const { return signatureHash(s); }
 };
 
 PartSignature profilePart(const ProfileEventRecord &p)
@@ -119,7 +95,7 @@ PartSignature debugPart(const DebugEventRecord &d)
     return s;
 }
 
-constexpr std::uint32_t kNone = 0xffffffffu;
+constexpr std::uint32_t kNone = 0xffffffffu; // no entry, no sample column
 
 // One Event of a run: the profile record chosen for it and the first (non-output) debug record
 // of its instruction key, -1 when absent. The two records determine its EventSignature, so runs
@@ -349,11 +325,13 @@ private:
         IdChain &chain = chainOf(id);
         const auto position = static_cast<std::uint32_t>(entries.size());
         if (chain.count > kMaxChain) {
-            auto [it, fresh] = m_crowded.try_emplace(signatureOf(run, e), position);
-            if (!fresh) {
-                entries[it->second] = e;
-                return;
-            }
+            const std::uint64_t h = entryHash(run, e);
+            for (auto [it, end] = m_crowded.equal_range(h); it != end; ++it)
+                if (sameSignature(run, entries[it->second], run, e)) {
+                    entries[it->second] = e;
+                    return;
+                }
+            m_crowded.emplace(h, position);
         } else {
             for (std::uint32_t q = chain.last; q != kNone; q = m_previous[q])
                 if (sameSignature(run, entries[q], run, e)) {
@@ -366,7 +344,7 @@ private:
         chain.last = position;
         if (++chain.count == kMaxChain + 1) // from now on by hash: index the chain's entries
             for (std::uint32_t q = chain.last; q != kNone; q = m_previous[q])
-                m_crowded.try_emplace(signatureOf(run, entries[q]), q);
+                m_crowded.emplace(entryHash(run, entries[q]), q);
     }
 
     static constexpr std::int32_t kDirectIds = 1 << 20;
@@ -374,13 +352,14 @@ private:
     std::vector<IdChain> m_direct;
     std::unordered_map<std::int32_t, IdChain> m_other;
     std::vector<std::uint32_t> m_previous; // per entry: the previous entry of its instruction id
-    std::unordered_map<EventSignature, std::uint32_t, EventSignatureHash> m_crowded;
+    std::unordered_multimap<std::uint64_t, std::uint32_t> m_crowded; // entryHash -> entry
     std::uint32_t m_stamp = 0;
 };
 
 // The runs merged into one EventBlock. Per-run samples are collected run-major (one row of
 // `perfEvents` values per run) and laid out per Event in the store when the build ends; a
-// block of one run (profiles whose events do not merge) is adopted as is.
+// block of one run (profiles whose events do not merge) keeps its ticks as they are and its
+// one sample per Event in the statistics.
 struct Group {
     std::size_t firstRun = 0;
     std::vector<Entry> entries; // of the first run: what other runs must match
@@ -396,8 +375,6 @@ struct Group {
     std::vector<bool> haveDebug;               // per event
     bool haveOutputs = false;
 };
-
-constexpr std::uint32_t kNoSlot = 0xffffffffu;
 
 class Builder
 {
@@ -480,7 +457,7 @@ private:
         g.block.store = m_store;
         const std::size_t n = g.entries.size();
         g.block.events.resize(n);
-        g.perfSlot.resize(n, kNoSlot);
+        g.perfSlot.resize(n, kNone);
         g.haveDebug.resize(n, false);
         for (std::size_t k = 0; k < n; ++k) {
             initEvent(g.block.events[k], run, g.entries[k]);
@@ -687,7 +664,7 @@ private:
         EventPerf *perfs = m_store->allocatePerfs(P);
         for (std::size_t k = 0; k < g.block.events.size(); ++k) {
             const std::uint32_t j = g.perfSlot[k];
-            if (j == kNoSlot)
+            if (j == kNone)
                 continue;
             Event &ev = g.block.events[k];
             EventPerf &perf = perfs[j];
@@ -700,7 +677,7 @@ private:
         }
         std::vector<double>().swap(g.durations);
         for (const auto &[at, id] : g.metadata) // run-major order: run at / P, slot at % P
-            if (const std::uint32_t k = g.eventOfSlot[at % P]; k != kNoSlot)
+            if (const std::uint32_t k = g.eventOfSlot[at % P]; k != kNone)
                 m_store->extra(g.block.events[k]).delegateDebugMetadatas[at / P] = m_file.strings.str(id);
     }
 

@@ -247,10 +247,7 @@ void rowCells(std::vector<GridCell> &cells, std::size_t index, const TableRow &r
         else
             cells[std::size_t(3 + i)] = std::monostate{};
     }
-    if (e.opTypes().empty())
-        setText(cells[9], "[]");
-    else
-        setText(cells[9], opTypesText(e.opTypes()));
+    setText(cells[9], opTypesText(e.opTypes()));
     cells[10] = e.isDelegatedOp;
     if (e.delegateBackendName())
         setText(cells[11], *e.delegateBackendName());
