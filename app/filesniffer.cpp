@@ -11,17 +11,17 @@ SniffResult sniffFile(const QString &path)
 {
     QFile file(path);
     if (!QFileInfo(path).isFile())
-        return {FileKind::Unreadable, path + QStringLiteral(": not a regular file")};
+        return { FileKind::Unreadable, path + QStringLiteral(": not a regular file") };
     if (!file.open(QIODevice::ReadOnly))
-        return {FileKind::Unreadable, path + QStringLiteral(": ") + file.errorString()};
+        return { FileKind::Unreadable, path + QStringLiteral(": ") + file.errorString() };
     const qint64 size = file.size();
     if (size == 0)
-        return {FileKind::Unreadable, path + QStringLiteral(": file is empty")};
+        return { FileKind::Unreadable, path + QStringLiteral(": file is empty") };
     const QByteArray head = file.read(64);
     if (looksLikeETDump(reinterpret_cast<const std::uint8_t *>(head.constData()), std::size_t(head.size())))
-        return {FileKind::ETDump, {}};
+        return { FileKind::ETDump, {} };
     if (head.size() >= 8 && head.mid(4, 4) == QByteArrayLiteral("BP08"))
-        return {FileKind::BundledProgram, {}};
+        return { FileKind::BundledProgram, {} };
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("etdp") || suffix == QLatin1String("etdump"))
         // Named like an ETDump but not one: a debug buffer is never saved under that name.
@@ -32,19 +32,24 @@ SniffResult sniffFile(const QString &path)
         const qint64 tail = std::min<qint64>(size, 64 * 1024);
         file.seek(size - tail);
         if (file.read(tail).contains(QByteArrayLiteral("ETRECORD_V0")))
-            return {FileKind::ETRecord, {}};
+            return { FileKind::ETRecord, {} };
     }
-    return {FileKind::DebugBuffer, {}};
+    return { FileKind::DebugBuffer, {} };
 }
 
 QString fileKindName(FileKind kind)
 {
     switch (kind) {
-    case FileKind::ETDump: return QStringLiteral("ETDump");
-    case FileKind::ETRecord: return QStringLiteral("ETRecord");
-    case FileKind::BundledProgram: return QStringLiteral("BundledProgram");
-    case FileKind::DebugBuffer: return QStringLiteral("debug buffer");
-    case FileKind::Unreadable: return QStringLiteral("unreadable");
+    case FileKind::ETDump:
+        return QStringLiteral("ETDump");
+    case FileKind::ETRecord:
+        return QStringLiteral("ETRecord");
+    case FileKind::BundledProgram:
+        return QStringLiteral("BundledProgram");
+    case FileKind::DebugBuffer:
+        return QStringLiteral("debug buffer");
+    case FileKind::Unreadable:
+        return QStringLiteral("unreadable");
     }
     return {};
 }
@@ -60,11 +65,21 @@ ClassifiedFiles classifyFiles(const QStringList &paths)
     for (const QString &path : paths) {
         const SniffResult r = sniffFile(path);
         switch (r.kind) {
-        case FileKind::ETDump: take(out.etdump, path); break;
-        case FileKind::ETRecord: take(out.etrecord, path); break;
-        case FileKind::BundledProgram: take(out.bundledProgram, path); break;
-        case FileKind::DebugBuffer: take(out.debugBuffer, path); break;
-        case FileKind::Unreadable: out.errors << r.error; break;
+        case FileKind::ETDump:
+            take(out.etdump, path);
+            break;
+        case FileKind::ETRecord:
+            take(out.etrecord, path);
+            break;
+        case FileKind::BundledProgram:
+            take(out.bundledProgram, path);
+            break;
+        case FileKind::DebugBuffer:
+            take(out.debugBuffer, path);
+            break;
+        case FileKind::Unreadable:
+            out.errors << r.error;
+            break;
         }
     }
     return out;

@@ -19,8 +19,8 @@ QString fileKindName(FileKind kind);
 // A dropped/opened set of files sorted by kind. Several ETDumps: the last one wins (reported).
 struct ClassifiedFiles {
     QString etdump, debugBuffer, etrecord, bundledProgram;
-    QStringList errors;   // unreadable files
-    QStringList ignored;  // extra files of a kind already taken
+    QStringList errors; // unreadable files
+    QStringList ignored; // extra files of a kind already taken
 };
 ClassifiedFiles classifyFiles(const QStringList &paths);
 

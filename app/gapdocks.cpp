@@ -481,8 +481,8 @@ void GapDocks::compareWithEvaluator(const eval::InputChoice &inputs, const QStri
         m_evaluatorReference = inputs;
         m_warnings = outcome->warnings;
         if (!m_warnings.isEmpty())
-            m_window->showWarning(tr("Numeric gap against the ETRecord graph: %n warning(s): ", nullptr,
-                                      int(m_warnings.size()))
+            m_window->showWarning(
+                tr("Numeric gap against the ETRecord graph: %n warning(s): ", nullptr, int(m_warnings.size()))
                 + m_warnings.join(QStringLiteral("; ")));
         showTables();
         m_trendDock->raise();

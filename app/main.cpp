@@ -34,7 +34,7 @@ namespace {
 
 // Renders the window once the files are loaded; exit status tells scripts whether it worked.
 int takeScreenshot(const QString &out, const QString &select, const QString &unit, const QStringList &files,
-                   const QStringList &reference, const QStringList &compare)
+    const QStringList &reference, const QStringList &compare)
 {
     etscope::MainWindow::Options options;
     options.interactive = false;
@@ -67,7 +67,8 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     Q_UNUSED(reference)
 #endif
     if (!select.isEmpty() && !window.selectEventByName(select)) {
-        std::fprintf(stderr, "etscope: no event named '%s' in %s\n", qPrintable(select), qPrintable(files.join(QStringLiteral(", "))));
+        std::fprintf(stderr, "etscope: no event named '%s' in %s\n", qPrintable(select),
+            qPrintable(files.join(QStringLiteral(", "))));
         return 1;
     }
     QWidget *target = &window;
@@ -98,7 +99,8 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     const QPixmap pixmap = target->grab();
     QSaveFile file(out);
     if (!file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") || !file.commit()) {
-        std::fprintf(stderr, "etscope: %s: cannot write the screenshot: %s\n", qPrintable(out), qPrintable(file.errorString()));
+        std::fprintf(
+            stderr, "etscope: %s: cannot write the screenshot: %s\n", qPrintable(out), qPrintable(file.errorString()));
         return 1;
     }
     return 0;
@@ -110,7 +112,8 @@ bool onlyPrints(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        if (arg == "--") break;
+        if (arg == "--")
+            break;
         if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" || arg == "--version")
             return true;
     }
@@ -133,29 +136,31 @@ int main(int argc, char **argv)
         etscope::applySystemColorScheme(); // dark when the desktop is dark
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Inspector for ExecuTorch ETDump, debug buffer, ETRecord and BundledProgram files"));
+    parser.setApplicationDescription(
+        QStringLiteral("Inspector for ExecuTorch ETDump, debug buffer, ETRecord and BundledProgram files"));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Load FILEs, render the main window to OUT.png and exit."), QStringLiteral("OUT.png"));
-    const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("With --screenshot: select the first event with this name."),
-                                    QStringLiteral("EVENT_NAME"));
-    const QCommandLineOption unit(QStringLiteral("unit"), QStringLiteral("Display unit: ns, us, ms, s or cycles."), QStringLiteral("UNIT"));
+        QStringLiteral("Load FILEs, render the main window to OUT.png and exit."), QStringLiteral("OUT.png"));
+    const QCommandLineOption select(QStringLiteral("select"),
+        QStringLiteral("With --screenshot: select the first event with this name."), QStringLiteral("EVENT_NAME"));
+    const QCommandLineOption unit(
+        QStringLiteral("unit"), QStringLiteral("Display unit: ns, us, ms, s or cycles."), QStringLiteral("UNIT"));
     const QCommandLineOption reference(QStringLiteral("reference"),
-                                       QStringLiteral("Reference for the numeric gap: a second ETDump and its debug buffer, or an AOT "
-                                                      "outputs file (repeat for several files)."),
-                                       QStringLiteral("FILE"));
+        QStringLiteral("Reference for the numeric gap: a second ETDump and its debug buffer, or an AOT "
+                       "outputs file (repeat for several files)."),
+        QStringLiteral("FILE"));
     const QCommandLineOption compare(QStringLiteral("compare"),
-                                     QStringLiteral("Compare the latency of FILEs (A) with this recording (B): an ETDump, optionally "
-                                                    "with its ETRecord / debug buffer (repeat the option)."),
-                                     QStringLiteral("FILE"));
+        QStringLiteral("Compare the latency of FILEs (A) with this recording (B): an ETDump, optionally "
+                       "with its ETRecord / debug buffer (repeat the option)."),
+        QStringLiteral("FILE"));
     parser.addOption(reference);
     parser.addOption(compare);
     parser.addOption(screenshot);
     parser.addOption(select);
     parser.addOption(unit);
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("ETDump and companion files, recognised by content."),
-                                 QStringLiteral("[FILE…]"));
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+        QStringLiteral("ETDump and companion files, recognised by content."), QStringLiteral("[FILE…]"));
     parser.process(app);
 
     if (parser.isSet(screenshot)) {
@@ -163,20 +168,23 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "etscope: --screenshot needs at least one FILE\n");
             return 2;
         }
-        return takeScreenshot(parser.value(screenshot), parser.value(select), parser.value(unit), parser.positionalArguments(),
-                              parser.values(reference), parser.values(compare));
+        return takeScreenshot(parser.value(screenshot), parser.value(select), parser.value(unit),
+            parser.positionalArguments(), parser.values(reference), parser.values(compare));
     }
 
     etscope::MainWindow window;
 #ifdef ETSCOPE_HAVE_GAPUI
     auto *gap = new etscope::GapDocks(&window);
     if (const QStringList ref = parser.values(reference); !ref.isEmpty())
-        QObject::connect(&window, &etscope::MainWindow::loadFinished, gap, [gap, ref, &window](bool ok) {
-            QString error;
-            if (ok && !gap->compareWith(ref, &error))
-                std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
-            Q_UNUSED(window)
-        }, Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &etscope::MainWindow::loadFinished, gap,
+            [gap, ref, &window](bool ok) {
+                QString error;
+                if (ok && !gap->compareWith(ref, &error))
+                    std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
+                Q_UNUSED(window)
+            },
+            Qt::SingleShotConnection);
 #endif
 #ifdef ETSCOPE_HAVE_COMPAREUI
     auto *cmp = new etscope::CompareDocks(&window);

@@ -65,7 +65,7 @@ namespace etscope {
 namespace {
 constexpr int kMaxRecent = 10;
 
-const TimeScale kUnits[] = {TimeScale::NS, TimeScale::US, TimeScale::MS, TimeScale::S, TimeScale::Cycles};
+const TimeScale kUnits[] = { TimeScale::NS, TimeScale::US, TimeScale::MS, TimeScale::S, TimeScale::Cycles };
 
 QIcon themedIcon(const char *theme, const char *resource)
 {
@@ -74,9 +74,8 @@ QIcon themedIcon(const char *theme, const char *resource)
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
-    : MainWindow(Options{}, parent)
-{
-}
+    : MainWindow(Options {}, parent)
+{ }
 
 MainWindow::MainWindow(const Options &options, QWidget *parent)
     : QMainWindow(parent)
@@ -105,7 +104,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     if (m_options.persistSettings)
         restoreSettings();
     updateRecentMenu();
-    showInfo(tr("Drop an ETDump (.etdp) here — optionally with its debug buffer, ETRecord or BundledProgram — or use File ▸ Open."));
+    showInfo(tr("Drop an ETDump (.etdp) here — optionally with its debug buffer, ETRecord or BundledProgram — or use "
+                "File ▸ Open."));
 }
 
 MainWindow::~MainWindow() = default;
@@ -171,7 +171,7 @@ void MainWindow::createCentral()
     connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
     connect(m_regexButton, &QToolButton::toggled, this, &MainWindow::applyFilter);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            [this](const QModelIndex &current) { onCurrentChanged(current); });
+        [this](const QModelIndex &current) { onCurrentChanged(current); });
 
     m_summary = new QLabel(this);
     m_progress = new QProgressBar(this);
@@ -210,18 +210,18 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, modulesDock);
     tabifyDockWidget(timelineDock, modulesDock);
     timelineDock->raise();
-    resizeDocks({detailsDock, m_histogramDock}, {440, 360}, Qt::Vertical);
-    resizeDocks({detailsDock}, {500}, Qt::Horizontal);
+    resizeDocks({ detailsDock, m_histogramDock }, { 440, 360 }, Qt::Vertical);
+    resizeDocks({ detailsDock }, { 500 }, Qt::Horizontal);
     resizeDocks({ timelineDock }, { 300 }, Qt::Vertical);
 
     // Right-click on any chart exports it; the File menu has the same entries.
-    const std::pair<QWidget *, QString> charts[] = {{m_histogram, QStringLiteral("histogram")},
-                                                    {m_topChart, QStringLiteral("top-events")},
-                                                    {m_timeline, QStringLiteral("timeline")}};
+    const std::pair<QWidget *, QString> charts[] = { { m_histogram, QStringLiteral("histogram") },
+        { m_topChart, QStringLiteral("top-events") }, { m_timeline, QStringLiteral("timeline") } };
     for (const auto &[chart, name] : charts) {
         chart->setContextMenuPolicy(Qt::ActionsContextMenu);
         auto *save = new QAction(tr("Save Chart as PNG or SVG…"), chart);
-        connect(save, &QAction::triggered, this, [this, chart = chart, name = name] { exportChartInteractive(chart, name); });
+        connect(save, &QAction::triggered, this,
+            [this, chart = chart, name = name] { exportChartInteractive(chart, name); });
         chart->addAction(save);
     }
     connect(m_topChart, &TopEventsChart::eventClicked, this, &MainWindow::selectEvent);
@@ -239,7 +239,8 @@ void MainWindow::createDocks()
         m_filter->setText(path);
         applyFilter();
     });
-    connect(m_details, &DetailsPanel::frameUnavailable, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_details, &DetailsPanel::frameUnavailable, this,
+        [this](const QString &m) { statusBar()->showMessage(m, 8000); });
 }
 
 QDockWidget *MainWindow::addAnalysisDock(
@@ -248,7 +249,8 @@ QDockWidget *MainWindow::addAnalysisDock(
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(objectName); // saveState() keys docks by object name
     dock->setWidget(widget);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    dock->setFeatures(
+        QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
     // Small enough for 1500×920 with every panel open, large enough to stay readable.
     widget->setMinimumSize(widget->minimumSize().expandedTo(QSize(240, 140)));
     if (dockWidgetArea(dock) == Qt::NoDockWidgetArea)
@@ -280,8 +282,8 @@ void MainWindow::createActions()
     auto *open = file->addAction(themedIcon("document-open", ":/icons/open.svg"), tr("&Open…"));
     open->setShortcut(QKeySequence::Open);
     connect(open, &QAction::triggered, this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("Open ETDump and companions"), QFileInfo(m_lastInputs.etdump.empty() ? QString() : toQString(m_lastInputs.etdump)).path(),
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open ETDump and companions"),
+            QFileInfo(m_lastInputs.etdump.empty() ? QString() : toQString(m_lastInputs.etdump)).path(),
             tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.bpte *.zip *.etrecord);;All files (*)"));
         if (!files.isEmpty())
             openFiles(files);
@@ -293,11 +295,11 @@ void MainWindow::createActions()
     connect(exportTable, &QAction::triggered, this, &MainWindow::exportTableInteractive);
     QMenu *charts = file->addMenu(tr("Export &Chart"));
     connect(charts->addAction(tr("Latency histogram…")), &QAction::triggered, this,
-            [this] { exportChartInteractive(m_histogram, QStringLiteral("histogram")); });
+        [this] { exportChartInteractive(m_histogram, QStringLiteral("histogram")); });
     connect(charts->addAction(tr("Top events…")), &QAction::triggered, this,
-            [this] { exportChartInteractive(m_topChart, QStringLiteral("top-events")); });
+        [this] { exportChartInteractive(m_topChart, QStringLiteral("top-events")); });
     connect(charts->addAction(tr("Timeline…")), &QAction::triggered, this,
-            [this] { exportChartInteractive(m_timeline, QStringLiteral("timeline")); });
+        [this] { exportChartInteractive(m_timeline, QStringLiteral("timeline")); });
     addTraceAndReportExports(
         this, file, [this] { return m_session; }, [this](const QString &e) { showError(e); },
         [this](const QString &m) { statusBar()->showMessage(m, 6000); });
@@ -316,7 +318,7 @@ void MainWindow::createActions()
     m_delegatedOnly = view->addAction(tr("&Delegated events only"));
     m_hideFramework = view->addAction(tr("Hide &framework events"));
     m_hideOperatorCalls = view->addAction(tr("Hide &OPERATOR_CALL"));
-    for (QAction *a : {m_delegatedOnly, m_hideFramework, m_hideOperatorCalls}) {
+    for (QAction *a : { m_delegatedOnly, m_hideFramework, m_hideOperatorCalls }) {
         a->setCheckable(true);
         connect(a, &QAction::toggled, this, &MainWindow::applyFilter);
     }
@@ -574,7 +576,9 @@ SessionInputs MainWindow::composeInputs(const QStringList &paths, bool *ready)
         && files.bundledProgram.isEmpty())
         return {};
     if (!files.ignored.isEmpty())
-        statusBar()->showMessage(tr("Ignored (another file of the same kind was given): %1").arg(files.ignored.join(QStringLiteral(", "))), 8000);
+        statusBar()->showMessage(
+            tr("Ignored (another file of the same kind was given): %1").arg(files.ignored.join(QStringLiteral(", "))),
+            8000);
 
     SessionInputs inputs;
     if (!files.etdump.isEmpty()) {
@@ -781,7 +785,7 @@ void MainWindow::selectEvent(int blockIndex, int eventIndex)
     if (!proxyIndex.isValid()) {
         // Filtered out: clear the filters rather than silently selecting nothing.
         m_filter->clear();
-        for (QAction *a : {m_delegatedOnly, m_hideFramework, m_hideOperatorCalls})
+        for (QAction *a : { m_delegatedOnly, m_hideFramework, m_hideOperatorCalls })
             a->setChecked(false);
         applyFilter();
         proxyIndex = m_proxy->mapFromSource(source);
@@ -829,7 +833,7 @@ void MainWindow::onCurrentChanged(const QModelIndex &current)
     const QString unit = m_model->unitName();
     if (event->perfData)
         m_histogram->setValues(toQString(event->name), event->perfData->raw, event->perfData->p10, event->perfData->p50,
-                               event->perfData->p90, unit);
+            event->perfData->p90, unit);
     else
         m_histogram->setValues(toQString(event->name), {}, 0, 0, 0, unit);
     m_timeline->showRuns({}, {});
@@ -861,7 +865,8 @@ void MainWindow::applyFilter()
     m_proxy->setHideFramework(m_hideFramework->isChecked());
     m_proxy->setHideOperatorCalls(m_hideOperatorCalls->isChecked());
     m_proxy->setFilterText(m_filter->text(), m_regexButton->isChecked());
-    m_filter->setStyleSheet(m_proxy->isFilterValid() ? QString() : QStringLiteral("QLineEdit { background: #fbe3e3; }"));
+    m_filter->setStyleSheet(
+        m_proxy->isFilterValid() ? QString() : QStringLiteral("QLineEdit { background: #fbe3e3; }"));
     m_filter->setToolTip(m_proxy->isFilterValid() ? QString() : tr("Invalid regular expression"));
     if (!m_filter->text().isEmpty() || m_delegatedOnly->isChecked()) {
         m_tree->expandAll();
@@ -896,8 +901,9 @@ QString MainWindow::messageText() const
 void MainWindow::showError(const QString &message)
 {
     m_lastError = message;
-    m_messageBar->setStyleSheet(QStringLiteral("QFrame { background: #fbe3e3; border: 1px solid #e0a0a0; border-radius: 3px; }"
-                                               " QLabel { border: none; color: #6b1010; }"));
+    m_messageBar->setStyleSheet(
+        QStringLiteral("QFrame { background: #fbe3e3; border: 1px solid #e0a0a0; border-radius: 3px; }"
+                       " QLabel { border: none; color: #6b1010; }"));
     m_messageLabel->setText(message);
     m_messageLabel->setToolTip(message);
     m_messageBar->show();
@@ -908,8 +914,9 @@ void MainWindow::showError(const QString &message)
 
 void MainWindow::showInfo(const QString &message)
 {
-    m_messageBar->setStyleSheet(QStringLiteral("QFrame { background: #e6f0fb; border: 1px solid #a9c5e8; border-radius: 3px; }"
-                                               " QLabel { border: none; color: #14365e; }"));
+    m_messageBar->setStyleSheet(
+        QStringLiteral("QFrame { background: #e6f0fb; border: 1px solid #a9c5e8; border-radius: 3px; }"
+                       " QLabel { border: none; color: #14365e; }"));
     m_messageLabel->setText(message);
     m_messageLabel->setToolTip(message);
     m_messageBar->show();
@@ -930,7 +937,7 @@ void MainWindow::addRecentFiles(const SessionInputs &inputs)
 {
     // One entry per session: the files are re-sniffed when reopened.
     QStringList group;
-    for (const std::string *p : {&inputs.etdump, &inputs.debugBuffer, &inputs.etrecord, &inputs.bundledProgram})
+    for (const std::string *p : { &inputs.etdump, &inputs.debugBuffer, &inputs.etrecord, &inputs.bundledProgram })
         if (!p->empty())
             group << QFileInfo(toQString(*p)).absoluteFilePath();
     const QString entry = group.join(QLatin1Char('\n'));
@@ -1003,7 +1010,7 @@ void MainWindow::exportTableInteractive()
     }
     const QString base = QFileInfo(toQString(m_session->inputs.etdump)).completeBaseName();
     const QString path = QFileDialog::getSaveFileName(this, tr("Export table"), base + QStringLiteral(".tsv"),
-                                                      tr("Tab-separated, as Inspector.save_data_to_tsv (*.tsv);;CSV (*.csv)"));
+        tr("Tab-separated, as Inspector.save_data_to_tsv (*.tsv);;CSV (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -1059,8 +1066,8 @@ void MainWindow::exportChartInteractive(QWidget *, const QString &name)
         settings.setValue(QStringLiteral("chartExportWidth"), width->value());
         settings.setValue(QStringLiteral("chartExportHeight"), height->value());
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), name + QStringLiteral(".png"),
-                                                      tr("PNG image (*.png);;SVG vector image (*.svg)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), name + QStringLiteral(".png"), tr("PNG image (*.png);;SVG vector image (*.svg)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -1075,12 +1082,12 @@ void MainWindow::exportChartInteractive(QWidget *, const QString &name)
 void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About etscope"),
-                       tr("<h3>etscope %1</h3>"
-                          "<p>Native inspector for ExecuTorch ETDump, debug buffer, ETRecord and BundledProgram files.</p>"
-                          "<p>ETDump reader: %2<br/>Qt %3 (built against %4)</p>"
-                          "<p>Drop files anywhere on the window. Ctrl+O opens, Ctrl+F filters, Ctrl+E exports the table.</p>")
-                           .arg(QCoreApplication::applicationVersion(), QString::fromUtf8(etdumpSchemaDescription()),
-                                QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
+        tr("<h3>etscope %1</h3>"
+           "<p>Native inspector for ExecuTorch ETDump, debug buffer, ETRecord and BundledProgram files.</p>"
+           "<p>ETDump reader: %2<br/>Qt %3 (built against %4)</p>"
+           "<p>Drop files anywhere on the window. Ctrl+O opens, Ctrl+F filters, Ctrl+E exports the table.</p>")
+            .arg(QCoreApplication::applicationVersion(), QString::fromUtf8(etdumpSchemaDescription()),
+                QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
 }
 
 } // namespace etscope

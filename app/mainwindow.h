@@ -38,8 +38,8 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     struct Options {
-        bool interactive = true;      // errors also pop up a dialog
-        bool persistSettings = true;  // read/write QSettings (off for --screenshot)
+        bool interactive = true; // errors also pop up a dialog
+        bool persistSettings = true; // read/write QSettings (off for --screenshot)
     };
     explicit MainWindow(const Options &options, QWidget *parent = nullptr);
     explicit MainWindow(QWidget *parent = nullptr);

@@ -20,8 +20,8 @@ void EventFilterProxy::setFilterText(const QString &text, bool isRegex)
         return;
     m_text = text;
     m_isRegex = isRegex;
-    m_regex = QRegularExpression(isRegex ? text : QRegularExpression::escape(text),
-                                 QRegularExpression::CaseInsensitiveOption);
+    m_regex = QRegularExpression(
+        isRegex ? text : QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption);
     m_valid = m_regex.isValid();
     m_matches.clear();
     invalidateFilterFast();

@@ -30,13 +30,20 @@ bool isDelegateCall(const Event &e)
 double statValue(const PerfStats &p, int column)
 {
     switch (column) {
-    case EventTreeModel::P10Column: return p.p10;
-    case EventTreeModel::P50Column: return p.p50;
-    case EventTreeModel::P90Column: return p.p90;
-    case EventTreeModel::AvgColumn: return p.avg;
-    case EventTreeModel::MinColumn: return p.min;
-    case EventTreeModel::MaxColumn: return p.max;
-    default: return 0;
+    case EventTreeModel::P10Column:
+        return p.p10;
+    case EventTreeModel::P50Column:
+        return p.p50;
+    case EventTreeModel::P90Column:
+        return p.p90;
+    case EventTreeModel::AvgColumn:
+        return p.avg;
+    case EventTreeModel::MinColumn:
+        return p.min;
+    case EventTreeModel::MaxColumn:
+        return p.max;
+    default:
+        return 0;
     }
 }
 
@@ -48,8 +55,7 @@ bool isStatColumn(int column)
 
 EventTreeModel::EventTreeModel(QObject *parent)
     : QAbstractItemModel(parent)
-{
-}
+{ }
 
 EventTreeModel::~EventTreeModel() = default;
 
@@ -154,14 +160,14 @@ void EventTreeModel::buildNodes()
         for (int ei = 0; ei < int(block.events.size()); ++ei) {
             const Event &e = block.events[ei];
             if (isDelegateCall(e))
-                calls[{e.instructionId, e.chainIndex}].push_back(ei);
+                calls[{ e.instructionId, e.chainIndex }].push_back(ei);
         }
         std::vector<int> parentEvent(block.events.size(), -1);
         for (int ei = 0; ei < int(block.events.size()); ++ei) {
             const Event &e = block.events[ei];
             if (!e.isDelegatedOp)
                 continue;
-            auto it = calls.find({e.instructionId, e.chainIndex});
+            auto it = calls.find({ e.instructionId, e.chainIndex });
             if (it == calls.end())
                 continue;
             const auto &candidates = it->second;
@@ -269,11 +275,16 @@ QVariant EventTreeModel::headerData(int section, Qt::Orientation orientation, in
             : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case NameColumn: return tr("Event name; delegated events are nested under their DELEGATE_CALL");
-        case OpTypesColumn: return tr("Operators linked through the ETRecord's debug handles");
-        case RunsColumn: return tr("Number of runs merged into this row");
-        case InstructionColumn: return tr("Instruction id in the execution plan");
-        default: break;
+        case NameColumn:
+            return tr("Event name; delegated events are nested under their DELEGATE_CALL");
+        case OpTypesColumn:
+            return tr("Operators linked through the ETRecord's debug handles");
+        case RunsColumn:
+            return tr("Number of runs merged into this row");
+        case InstructionColumn:
+            return tr("Instruction id in the execution plan");
+        default:
+            break;
         }
         if (isStatColumn(section))
             return tr("Over all runs of the block, in %1").arg(unitName());
@@ -283,21 +294,36 @@ QVariant EventTreeModel::headerData(int section, Qt::Orientation orientation, in
         return {};
     const QString unit = QStringLiteral(" (") + unitName() + QLatin1Char(')');
     switch (section) {
-    case NameColumn: return tr("Event");
-    case P10Column: return QString(QStringLiteral("p10") + unit);
-    case P50Column: return QString(QStringLiteral("p50") + unit);
-    case P90Column: return QString(QStringLiteral("p90") + unit);
-    case AvgColumn: return QString(QStringLiteral("avg") + unit);
-    case MinColumn: return QString(QStringLiteral("min") + unit);
-    case MaxColumn: return QString(QStringLiteral("max") + unit);
-    case OpTypesColumn: return tr("Op types");
-    case DelegatedColumn: return tr("Delegated");
-    case BackendColumn: return tr("Backend");
-    case DebugHandlesColumn: return tr("Debug handles");
-    case ModuleColumn: return tr("Module");
-    case InstructionColumn: return tr("Instr.");
-    case RunsColumn: return tr("Runs");
-    case NUM_COLUMNS: break;
+    case NameColumn:
+        return tr("Event");
+    case P10Column:
+        return QString(QStringLiteral("p10") + unit);
+    case P50Column:
+        return QString(QStringLiteral("p50") + unit);
+    case P90Column:
+        return QString(QStringLiteral("p90") + unit);
+    case AvgColumn:
+        return QString(QStringLiteral("avg") + unit);
+    case MinColumn:
+        return QString(QStringLiteral("min") + unit);
+    case MaxColumn:
+        return QString(QStringLiteral("max") + unit);
+    case OpTypesColumn:
+        return tr("Op types");
+    case DelegatedColumn:
+        return tr("Delegated");
+    case BackendColumn:
+        return tr("Backend");
+    case DebugHandlesColumn:
+        return tr("Debug handles");
+    case ModuleColumn:
+        return tr("Module");
+    case InstructionColumn:
+        return tr("Instr.");
+    case RunsColumn:
+        return tr("Runs");
+    case NUM_COLUMNS:
+        break;
     }
     return {};
 }
@@ -379,17 +405,22 @@ QVariant EventTreeModel::blockData(const Node &node, int column, int role) const
         f.setBold(true);
         return f;
     }
-    case BlockIndexRole: return node.block;
-    case EventIndexRole: return -1;
-    case FilterTextRole: return toQString(block.name);
+    case BlockIndexRole:
+        return node.block;
+    case EventIndexRole:
+        return -1;
+    case FilterTextRole:
+        return toQString(block.name);
     case IsDelegatedRole:
     case IsFrameworkRole:
-    case IsOperatorCallRole: return false;
+    case IsOperatorCallRole:
+        return false;
     case Qt::TextAlignmentRole:
         if (column == RunsColumn)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -399,14 +430,22 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case NameColumn: return e.name.empty() ? tr("(unnamed)") : toQString(e.name);
-        case OpTypesColumn: return e.opTypes().empty() ? QString() : toQString(opTypesText(e.opTypes()));
-        case DelegatedColumn: return e.isDelegatedOp ? tr("yes") : QString();
-        case BackendColumn: return e.delegateBackendName() ? toQString(*e.delegateBackendName()) : QString();
-        case DebugHandlesColumn: return debugHandlesText(e);
-        case ModuleColumn: return moduleText(e);
-        case InstructionColumn: return QString::number(e.instructionId);
-        case RunsColumn: return e.perfData ? QString::number(e.perfData->raw.size()) : QString();
+        case NameColumn:
+            return e.name.empty() ? tr("(unnamed)") : toQString(e.name);
+        case OpTypesColumn:
+            return e.opTypes().empty() ? QString() : toQString(opTypesText(e.opTypes()));
+        case DelegatedColumn:
+            return e.isDelegatedOp ? tr("yes") : QString();
+        case BackendColumn:
+            return e.delegateBackendName() ? toQString(*e.delegateBackendName()) : QString();
+        case DebugHandlesColumn:
+            return debugHandlesText(e);
+        case ModuleColumn:
+            return moduleText(e);
+        case InstructionColumn:
+            return QString::number(e.instructionId);
+        case RunsColumn:
+            return e.perfData ? QString::number(e.perfData->raw.size()) : QString();
         default:
             if (isStatColumn(column) && e.perfData)
                 return formatDuration(statValue(*e.perfData, column));
@@ -414,15 +453,23 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
         }
     case SortRole:
         switch (column) {
-        case NameColumn: return toQString(e.name);
-        case OpTypesColumn: return toQString(opTypesText(e.opTypes()));
-        case DelegatedColumn: return e.isDelegatedOp;
-        case BackendColumn: return e.delegateBackendName() ? toQString(*e.delegateBackendName()) : QString();
+        case NameColumn:
+            return toQString(e.name);
+        case OpTypesColumn:
+            return toQString(opTypesText(e.opTypes()));
+        case DelegatedColumn:
+            return e.isDelegatedOp;
+        case BackendColumn:
+            return e.delegateBackendName() ? toQString(*e.delegateBackendName()) : QString();
         case DebugHandlesColumn:
-            return e.debugHandles() && !e.debugHandles()->empty() ? qlonglong(e.debugHandles()->front()) : qlonglong(-1);
-        case ModuleColumn: return moduleText(e);
-        case InstructionColumn: return e.instructionId;
-        case RunsColumn: return e.perfData ? qulonglong(e.perfData->raw.size()) : qulonglong(0);
+            return e.debugHandles() && !e.debugHandles()->empty() ? qlonglong(e.debugHandles()->front())
+                                                                  : qlonglong(-1);
+        case ModuleColumn:
+            return moduleText(e);
+        case InstructionColumn:
+            return e.instructionId;
+        case RunsColumn:
+            return e.perfData ? qulonglong(e.perfData->raw.size()) : qulonglong(0);
         default:
             if (isStatColumn(column))
                 // Rows without timing sort below every measured row.
@@ -455,20 +502,26 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
         if (e.isFramework() || e.isOperatorCall())
             return QBrush(QColor(0x80, 0x80, 0x80));
         return {};
-    case BlockIndexRole: return node.block;
-    case EventIndexRole: return node.event;
+    case BlockIndexRole:
+        return node.block;
+    case EventIndexRole:
+        return node.event;
     case FilterTextRole:
         return filterText(node, e);
-    case IsDelegatedRole: return e.isDelegatedOp;
-    case IsFrameworkRole: return e.isFramework();
-    case IsOperatorCallRole: return e.isOperatorCall();
+    case IsDelegatedRole:
+        return e.isDelegatedOp;
+    case IsFrameworkRole:
+        return e.isFramework();
+    case IsOperatorCallRole:
+        return e.isOperatorCall();
     case RelativeCostRole: {
         const double maxAvg = m_blockMaxAvg[node.block];
         if (!e.perfData || maxAvg <= 0 || e.isFramework())
             return 0.0;
         return std::clamp(e.perfData->avg / maxAvg, 0.0, 1.0);
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -503,7 +556,8 @@ QString EventTreeModel::filterText(const Node &node, const Event &e) const
     for (const LinkedNode &ln : e.linkedNodes())
         if (ln.moduleStack)
             for (const ModuleFrame &f : *ln.moduleStack)
-                text += QLatin1Char('\n') + toQString(normalizeModulePath(f.path)) + QLatin1Char(' ') + toQString(f.type);
+                text += QLatin1Char('\n') + toQString(normalizeModulePath(f.path)) + QLatin1Char(' ')
+                    + toQString(f.type);
     if (e.delegateBackendName())
         text += QLatin1Char('\n') + toQString(*e.delegateBackendName());
     cached = text;
@@ -535,12 +589,10 @@ QVariant EventTreeModel::data(const QModelIndex &index, int role) const
     return node->event < 0 ? blockData(*node, index.column(), role) : eventData(*node, index.column(), role);
 }
 
-
 bool EventTreeModel::isNumericColumn(int column)
 {
     return isStatColumn(column) || column == InstructionColumn || column == RunsColumn;
 }
-
 
 // Per column, one key per node, so that sorting half a million rows compares doubles instead
 // of reading scattered Events and building QVariants in the comparator. Text columns rank the
@@ -602,7 +654,8 @@ void EventTreeModel::fillSortKeys(int column, std::vector<double> &keys) const
     for (std::size_t i = 0; i < order.size(); ++i) {
         // Texts equal but for case compare equal: same rank.
         const bool tie = i > 0
-            && QString::compare(texts[std::size_t(order[i])], texts[std::size_t(order[i - 1])], Qt::CaseInsensitive) == 0;
+            && QString::compare(texts[std::size_t(order[i])], texts[std::size_t(order[i - 1])], Qt::CaseInsensitive)
+                == 0;
         rank[std::size_t(order[i])] = tie ? rank[std::size_t(order[i - 1])] : double(i);
     }
     for (std::size_t n = 0; n < m_nodes.size(); ++n)

@@ -80,10 +80,10 @@ public:
 
 private:
     struct Node {
-        int parent = -1;    // node index, -1 for blocks
-        int row = 0;        // row under the parent
+        int parent = -1; // node index, -1 for blocks
+        int row = 0; // row under the parent
         int block = 0;
-        int event = -1;     // -1: block row
+        int event = -1; // -1: block row
         int firstChild = 0; // children: m_children[firstChild, firstChild + childCount)
         int childCount = 0;
     };
@@ -112,7 +112,7 @@ private:
     mutable std::vector<double> m_sortKeys[NUM_COLUMNS];
     mutable std::vector<QString> m_filterTexts;
     mutable std::unordered_map<const char *, int> m_nameKeys; // interned name -> key
-    mutable std::vector<QString> m_nameTexts;                  // key -> name
+    mutable std::vector<QString> m_nameTexts; // key -> name
     quint64 m_generation = 0;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;

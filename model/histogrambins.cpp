@@ -23,7 +23,7 @@ HistogramBins computeHistogram(std::span<const double> values, int maxBins)
     out.lower = lo;
     const double range = hi - lo;
     if (!(range > 0)) {
-        out.counts = {int(v.size())};
+        out.counts = { int(v.size()) };
         return out;
     }
     const double n = double(v.size());

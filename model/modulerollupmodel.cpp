@@ -8,14 +8,13 @@ namespace etscope {
 
 ModuleRollupModel::ModuleRollupModel(QObject *parent)
     : QAbstractItemModel(parent)
-{
-}
+{ }
 
 void ModuleRollupModel::setSession(const std::shared_ptr<const Session> &session)
 {
     beginResetModel();
     m_places.clear();
-    m_root = session ? buildModuleRollup(session->blocks) : ModuleRollupNode{};
+    m_root = session ? buildModuleRollup(session->blocks) : ModuleRollupNode {};
     m_unit = session ? toQString(timeScaleName(session->inputs.time.target)) : QStringLiteral("ms");
     indexNodes(m_root);
     endResetModel();
@@ -24,7 +23,7 @@ void ModuleRollupModel::setSession(const std::shared_ptr<const Session> &session
 void ModuleRollupModel::indexNodes(const ModuleRollupNode &node)
 {
     for (int r = 0; r < int(node.children.size()); ++r) {
-        m_places[&node.children[r]] = Place{&node, r};
+        m_places[&node.children[r]] = Place { &node, r };
         indexNodes(node.children[r]);
     }
 }
@@ -72,13 +71,20 @@ QVariant ModuleRollupModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case ModuleColumn: return tr("Module");
-    case TypeColumn: return tr("Type");
-    case TotalColumn: return tr("Total avg (%1)").arg(m_unit);
-    case ShareColumn: return tr("Share");
-    case EventsColumn: return tr("Events");
-    case AvgColumn: return tr("Per event (%1)").arg(m_unit);
-    default: return {};
+    case ModuleColumn:
+        return tr("Module");
+    case TypeColumn:
+        return tr("Type");
+    case TotalColumn:
+        return tr("Total avg (%1)").arg(m_unit);
+    case ShareColumn:
+        return tr("Share");
+    case EventsColumn:
+        return tr("Events");
+    case AvgColumn:
+        return tr("Per event (%1)").arg(m_unit);
+    default:
+        return {};
     }
 }
 
@@ -102,26 +108,38 @@ QVariant ModuleRollupModel::data(const QModelIndex &index, int role) const
             const auto dot = type.lastIndexOf(QLatin1Char('.'));
             return dot >= 0 ? type.mid(dot + 1) : type;
         }
-        case TotalColumn: return EventTreeModel::formatDuration(n.total);
-        case ShareColumn: return QString(QString::number(share * 100, 'f', 1) + QLatin1Char('%'));
-        case EventsColumn: return QString::number(n.eventCount);
-        case AvgColumn: return EventTreeModel::formatDuration(n.average());
-        default: return {};
+        case TotalColumn:
+            return EventTreeModel::formatDuration(n.total);
+        case ShareColumn:
+            return QString(QString::number(share * 100, 'f', 1) + QLatin1Char('%'));
+        case EventsColumn:
+            return QString::number(n.eventCount);
+        case AvgColumn:
+            return EventTreeModel::formatDuration(n.average());
+        default:
+            return {};
         }
     }
     if (role == SortRole) {
         switch (column) {
-        case ModuleColumn: return toQString(n.displayPath);
-        case TypeColumn: return toQString(n.type);
+        case ModuleColumn:
+            return toQString(n.displayPath);
+        case TypeColumn:
+            return toQString(n.type);
         case TotalColumn:
-        case ShareColumn: return n.total;
-        case EventsColumn: return qulonglong(n.eventCount);
-        case AvgColumn: return n.average();
-        default: return {};
+        case ShareColumn:
+            return n.total;
+        case EventsColumn:
+            return qulonglong(n.eventCount);
+        case AvgColumn:
+            return n.average();
+        default:
+            return {};
         }
     }
     if (role == Qt::ToolTipRole)
-        return QString(toQString(n.displayPath) + QLatin1Char('\n') + toQString(n.type) + QLatin1Char('\n') + toQString(n.key));
+        return QString(
+            toQString(n.displayPath) + QLatin1Char('\n') + toQString(n.type) + QLatin1Char('\n') + toQString(n.key));
     if (role == Qt::TextAlignmentRole && column >= TotalColumn)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == FilterTextRole)

@@ -7,7 +7,8 @@ namespace etscope {
 
 QList<StackFrame> parsePythonTraceback(const QString &text)
 {
-    static const QRegularExpression header(QString::fromLatin1(R"re(^\s*File "([^"]+)", line (\d+)(?:, in (.+))?\s*$)re"));
+    static const QRegularExpression header(
+        QString::fromLatin1(R"re(^\s*File "([^"]+)", line (\d+)(?:, in (.+))?\s*$)re"));
     QList<StackFrame> frames;
     const QStringList lines = text.split(QLatin1Char('\n'));
     for (const QString &line : lines) {
@@ -19,7 +20,7 @@ QList<StackFrame> parsePythonTraceback(const QString &text)
             f.function = m.captured(3).trimmed();
             frames.append(f);
         } else if (!frames.isEmpty() && frames.last().code.isEmpty() && line.startsWith(QLatin1Char(' '))
-                   && !line.trimmed().isEmpty()) {
+            && !line.trimmed().isEmpty()) {
             frames.last().code = line.trimmed();
         }
     }

@@ -20,7 +20,7 @@ TimelineLayout layoutTimeline(const EventBlock &block, std::size_t run, double t
             continue;
         const std::uint64_t s = ev.startTimes()[run];
         const std::uint64_t e = std::max(s, ev.endTimes()[run]);
-        raw.push_back({i, s, e});
+        raw.push_back({ i, s, e });
         t0 = std::min(t0, s);
     }
     if (raw.empty() || !(ticksPerUnit > 0))

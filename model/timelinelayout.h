@@ -7,16 +7,16 @@
 namespace etscope {
 
 struct TimelineBar {
-    int event = 0;     // index into EventBlock::events
-    double start = 0;  // in the target unit, relative to the earliest start of the run
+    int event = 0; // index into EventBlock::events
+    double start = 0; // in the target unit, relative to the earliest start of the run
     double end = 0;
-    int lane = 0;      // nesting depth: 0 = outermost (e.g. Method::execute)
+    int lane = 0; // nesting depth: 0 = outermost (e.g. Method::execute)
 };
 
 struct TimelineLayout {
     std::vector<TimelineBar> bars; // sorted by start
     int laneCount = 0;
-    double span = 0;               // end of the latest bar
+    double span = 0; // end of the latest bar
 };
 
 // Lays out one run of a block: an event whose interval lies inside another's goes one lane

@@ -1,7 +1,7 @@
 #include "detailspanel.h"
 
-#include "eventtreemodel.h"
 #include "etrecord/modulestack.h"
+#include "eventtreemodel.h"
 #include "qtstrings.h"
 #include "sourceviewer.h"
 #include "stacktrace.h"
@@ -44,7 +44,7 @@ QTreeWidget *makeTree(QWidget *parent, const QStringList &headers)
 
 QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &key, const QString &value)
 {
-    auto *item = new QTreeWidgetItem(parent, {key, value});
+    auto *item = new QTreeWidgetItem(parent, { key, value });
     item->setTextAlignment(1, Qt::AlignLeft | Qt::AlignVCenter);
     return item;
 }
@@ -52,14 +52,22 @@ QTreeWidgetItem *addRow(QTreeWidgetItem *parent, const QString &key, const QStri
 QString runtimeValueKind(const RuntimeValue &v)
 {
     switch (v.kind) {
-    case RuntimeValue::Kind::None: return QStringLiteral("None");
-    case RuntimeValue::Kind::Int: return QStringLiteral("int");
-    case RuntimeValue::Kind::Bool: return QStringLiteral("bool");
-    case RuntimeValue::Kind::Float: return QStringLiteral("float");
-    case RuntimeValue::Kind::Double: return QStringLiteral("double");
-    case RuntimeValue::Kind::Tensor: return QStringLiteral("tensor");
-    case RuntimeValue::Kind::TensorList: return QStringLiteral("tensor list");
-    case RuntimeValue::Kind::String: return QStringLiteral("str");
+    case RuntimeValue::Kind::None:
+        return QStringLiteral("None");
+    case RuntimeValue::Kind::Int:
+        return QStringLiteral("int");
+    case RuntimeValue::Kind::Bool:
+        return QStringLiteral("bool");
+    case RuntimeValue::Kind::Float:
+        return QStringLiteral("float");
+    case RuntimeValue::Kind::Double:
+        return QStringLiteral("double");
+    case RuntimeValue::Kind::Tensor:
+        return QStringLiteral("tensor");
+    case RuntimeValue::Kind::TensorList:
+        return QStringLiteral("tensor list");
+    case RuntimeValue::Kind::String:
+        return QStringLiteral("str");
     }
     return {};
 }
@@ -104,11 +112,11 @@ DetailsPanel::DetailsPanel(QWidget *parent)
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    m_properties = makeTree(this, {tr("Property"), tr("Value")});
+    m_properties = makeTree(this, { tr("Property"), tr("Value") });
     m_tabs->addTab(m_properties, tr("Statistics"));
 
     auto *traceSplit = new QSplitter(Qt::Vertical, this);
-    m_frames = makeTree(traceSplit, {tr("Function"), tr("Location"), tr("Code")});
+    m_frames = makeTree(traceSplit, { tr("Function"), tr("Location"), tr("Code") });
     m_frames->setToolTip(tr("Double-click a frame to open its source file when it exists on this machine"));
     m_traceText = new QPlainTextEdit(traceSplit);
     m_traceText->setReadOnly(true);
@@ -118,9 +126,9 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     traceSplit->setStretchFactor(1, 2);
     m_tabs->addTab(traceSplit, tr("Stack trace"));
 
-    m_modules = makeTree(this, {tr("Module"), tr("Type")});
+    m_modules = makeTree(this, { tr("Module"), tr("Type") });
     m_tabs->addTab(m_modules, tr("Modules"));
-    m_debug = makeTree(this, {tr("Value"), tr("Type / shape"), tr("min"), tr("max"), tr("mean"), tr("first values")});
+    m_debug = makeTree(this, { tr("Value"), tr("Type / shape"), tr("min"), tr("max"), tr("mean"), tr("first values") });
     m_tabs->addTab(m_debug, tr("Debug data"));
     m_metadata = new QPlainTextEdit(this);
     m_metadata->setReadOnly(true);
@@ -235,9 +243,13 @@ void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockInd
     const Event &e = block.events[eventIndex];
     QString sub = tr("block %1 · instruction %2").arg(toQString(block.name).toHtmlEscaped()).arg(e.instructionId);
     if (e.isDelegatedOp)
-        sub += tr(" · delegated") + (e.delegateBackendName() ? QStringLiteral(" (") + toQString(*e.delegateBackendName()).toHtmlEscaped() + QLatin1Char(')') : QString());
-    m_title->setText(QStringLiteral("<b style='font-size:large'>") + toQString(e.name.empty() ? std::string("(unnamed)") : e.name).toHtmlEscaped()
-                     + QStringLiteral("</b><br/><span style='color:gray'>") + sub + QStringLiteral("</span>"));
+        sub += tr(" · delegated")
+            + (e.delegateBackendName()
+                    ? QStringLiteral(" (") + toQString(*e.delegateBackendName()).toHtmlEscaped() + QLatin1Char(')')
+                    : QString());
+    m_title->setText(QStringLiteral("<b style='font-size:large'>")
+        + toQString(e.name.empty() ? std::string("(unnamed)") : e.name).toHtmlEscaped()
+        + QStringLiteral("</b><br/><span style='color:gray'>") + sub + QStringLiteral("</span>"));
     fillProperties(block, e);
     fillFrames(e);
     fillModules(e);
@@ -252,11 +264,11 @@ void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockInd
 void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
 {
     const QString unit = toQString(timeScaleName(block.targetTimeScale));
-    auto *stats = new QTreeWidgetItem(m_properties, {tr("Statistics (%1)").arg(unit)});
+    auto *stats = new QTreeWidgetItem(m_properties, { tr("Statistics (%1)").arg(unit) });
     if (e.perfData) {
         const EventPerf &p = *e.perfData;
-        const std::pair<const char *, double> rows[] = {{"p10", p.p10}, {"p50", p.p50}, {"p90", p.p90},
-                                                        {"avg", p.avg}, {"min", p.min}, {"max", p.max}};
+        const std::pair<const char *, double> rows[] = { { "p10", p.p10 }, { "p50", p.p50 }, { "p90", p.p90 },
+            { "avg", p.avg }, { "min", p.min }, { "max", p.max } };
         for (const auto &[k, v] : rows)
             addRow(stats, QString::fromLatin1(k), EventTreeModel::formatDuration(v) + QLatin1Char(' ') + unit);
         if (p.avg > 0) {
@@ -272,7 +284,7 @@ void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
         addRow(stats, tr("timing"), tr("none (debug events only)"));
     }
 
-    auto *ident = new QTreeWidgetItem(m_properties, {tr("Identity")});
+    auto *ident = new QTreeWidgetItem(m_properties, { tr("Identity") });
     addRow(ident, tr("instruction id"), QString::number(e.instructionId));
     addRow(ident, tr("chain index"), QString::number(e.chainIndex));
     addRow(ident, tr("delegated"), e.isDelegatedOp ? tr("yes") : tr("no"));
@@ -289,7 +301,7 @@ void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
         addRow(ident, tr("start (raw ticks, run 0)"), QString::number(e.startTimes().front()));
 
     if (e.perfData) {
-        m_rawItem = new QTreeWidgetItem(m_properties, {tr("Raw values (%1 runs)").arg(e.perfData->raw.size())});
+        m_rawItem = new QTreeWidgetItem(m_properties, { tr("Raw values (%1 runs)").arg(e.perfData->raw.size()) });
         const auto &raw = e.perfData->raw;
         for (std::size_t i = 0; i < raw.size(); ++i)
             addRow(m_rawItem, tr("run %1").arg(i), EventTreeModel::formatDuration(raw[i]) + QLatin1Char(' ') + unit);
@@ -305,7 +317,7 @@ void DetailsPanel::fillFrames(const Event &e)
 {
     QString allText;
     for (const LinkedNode &node : e.linkedNodes()) {
-        auto *top = new QTreeWidgetItem(m_frames, {toQString(node.nodeName)});
+        auto *top = new QTreeWidgetItem(m_frames, { toQString(node.nodeName) });
         QFont bold = top->font(0);
         bold.setBold(true);
         top->setFont(0, bold);
@@ -319,9 +331,9 @@ void DetailsPanel::fillFrames(const Event &e)
         // Innermost frame first: that is the user's model line, the one worth clicking.
         for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
             const bool exists = QFileInfo::exists(it->file);
-            auto *item = new QTreeWidgetItem(top, {it->function.isEmpty() ? tr("<module>") : it->function,
-                                                   QFileInfo(it->file).fileName() + QLatin1Char(':') + QString::number(it->line),
-                                                   it->code});
+            auto *item = new QTreeWidgetItem(top,
+                { it->function.isEmpty() ? tr("<module>") : it->function,
+                    QFileInfo(it->file).fileName() + QLatin1Char(':') + QString::number(it->line), it->code });
             item->setFont(2, QFontDatabase::systemFont(QFontDatabase::FixedFont));
             item->setData(0, kFrameFileRole, it->file);
             item->setData(0, kFrameLineRole, it->line);
@@ -453,14 +465,15 @@ void DetailsPanel::fillModules(const Event &e)
             if (!found) {
                 QString type = toQString(f.type);
                 type = type.mid(type.lastIndexOf(QLatin1Char('.')) + 1);
-                found = parent ? new QTreeWidgetItem(parent, {path, type}) : new QTreeWidgetItem(m_modules, {path, type});
+                found = parent ? new QTreeWidgetItem(parent, { path, type })
+                               : new QTreeWidgetItem(m_modules, { path, type });
                 found->setToolTip(0, toQString(f.path) + QLatin1Char('\n') + toQString(f.key));
                 found->setToolTip(1, toQString(f.type));
             }
             parent = found;
         }
         if (parent)
-            new QTreeWidgetItem(parent, {toQString(node.nodeName), tr("graph node")});
+            new QTreeWidgetItem(parent, { toQString(node.nodeName), tr("graph node") });
     }
     m_modules->expandAll();
     m_modules->resizeColumnToContents(0);
@@ -516,22 +529,29 @@ void DetailsPanel::fillDebugData(const Session &session, const Event &e)
                 addTensor(nullptr, label, v.tensors.front());
             break;
         case RuntimeValue::Kind::TensorList: {
-            auto *list = new QTreeWidgetItem(m_debug, {label, tr("list of %1 tensors").arg(v.tensors.size())});
+            auto *list = new QTreeWidgetItem(m_debug, { label, tr("list of %1 tensors").arg(v.tensors.size()) });
             for (std::size_t i = 0; i < v.tensors.size(); ++i)
                 addTensor(list, QStringLiteral("[%1]").arg(i), v.tensors[i]);
             list->setExpanded(true);
             break;
         }
-        case RuntimeValue::Kind::Int: new QTreeWidgetItem(m_debug, {label, runtimeValueKind(v), {}, {}, {}, QString::number(v.intValue)}); break;
+        case RuntimeValue::Kind::Int:
+            new QTreeWidgetItem(m_debug, { label, runtimeValueKind(v), {}, {}, {}, QString::number(v.intValue) });
+            break;
         case RuntimeValue::Kind::Bool:
-            new QTreeWidgetItem(m_debug, {label, runtimeValueKind(v), {}, {}, {}, v.boolValue ? QStringLiteral("True") : QStringLiteral("False")});
+            new QTreeWidgetItem(m_debug,
+                { label, runtimeValueKind(v), {}, {}, {},
+                    v.boolValue ? QStringLiteral("True") : QStringLiteral("False") });
             break;
         case RuntimeValue::Kind::Float:
         case RuntimeValue::Kind::Double:
-            new QTreeWidgetItem(m_debug, {label, runtimeValueKind(v), {}, {}, {}, QString::number(v.doubleValue, 'g', 8)});
+            new QTreeWidgetItem(
+                m_debug, { label, runtimeValueKind(v), {}, {}, {}, QString::number(v.doubleValue, 'g', 8) });
             break;
         case RuntimeValue::Kind::String:
-        case RuntimeValue::Kind::None: new QTreeWidgetItem(m_debug, {label, runtimeValueKind(v), {}, {}, {}, toQString(v.stringValue)}); break;
+        case RuntimeValue::Kind::None:
+            new QTreeWidgetItem(m_debug, { label, runtimeValueKind(v), {}, {}, {}, toQString(v.stringValue) });
+            break;
         }
     }
     for (int c = 0; c < 5; ++c)

@@ -87,8 +87,8 @@ void HistogramWidget::setClipToP99(bool on)
     m_clipBox->setChecked(on); // rebuilds when it changes
 }
 
-void HistogramWidget::setValues(const QString &eventName, std::span<const double> values, double p10, double p50,
-                                double p90, const QString &unit)
+void HistogramWidget::setValues(
+    const QString &eventName, std::span<const double> values, double p10, double p50, double p90, const QString &unit)
 {
     m_name = eventName;
     m_values.assign(values.begin(), values.end());

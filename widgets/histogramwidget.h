@@ -23,7 +23,7 @@ public:
     explicit HistogramWidget(QWidget *parent = nullptr);
 
     void setValues(const QString &eventName, std::span<const double> values, double p10, double p50, double p90,
-                   const QString &unit);
+        const QString &unit);
     void clear();
 
     // For tests and exports.

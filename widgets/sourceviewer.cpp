@@ -168,7 +168,7 @@ bool SourceViewer::openFile(const QString &path, int line)
     sel.format.setBackground(QColor(0xff, 0xf0, 0xa0));
     sel.format.setProperty(QTextFormat::FullWidthSelection, true);
     sel.cursor = cursor;
-    m_editor->setExtraSelections({sel});
+    m_editor->setExtraSelections({ sel });
     m_gutter->target = block.blockNumber();
     m_gutter->updateWidth();
     m_gutter->show();

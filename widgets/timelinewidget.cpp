@@ -105,8 +105,8 @@ protected:
         if (!m_block || m_layout.bars.empty()) {
             p.setPen(palette().color(QPalette::PlaceholderText));
             p.drawText(rect(), Qt::AlignCenter,
-                       m_block ? QObject::tr("No timestamps for this run.")
-                               : QObject::tr("Open an ETDump to see one run as a timeline."));
+                m_block ? QObject::tr("No timestamps for this run.")
+                        : QObject::tr("Open an ETDump to see one run as a timeline."));
             return;
         }
         // Axis with "nice" ticks (1, 2, 5 × 10^k), labelled with the decimals of the step; labels
@@ -169,10 +169,10 @@ protected:
                 const auto &b = m_layout.bars[i];
                 const Event &e = m_block->events[b.event];
                 QToolTip::showText(help->globalPos(),
-                                   QObject::tr("%1\nstart %2 %4, duration %3 %4")
-                                       .arg(toQString(e.name), EventTreeModel::formatDuration(b.start),
-                                            EventTreeModel::formatDuration(b.end - b.start), m_unit),
-                                   this);
+                    QObject::tr("%1\nstart %2 %4, duration %3 %4")
+                        .arg(toQString(e.name), EventTreeModel::formatDuration(b.start),
+                            EventTreeModel::formatDuration(b.end - b.start), m_unit),
+                    this);
             } else {
                 QToolTip::hideText();
             }
@@ -221,7 +221,7 @@ protected:
 
     void mouseDoubleClickEvent(QMouseEvent *) override { resetView(); }
 
-    QSize sizeHint() const override { return {600, kAxisHeight + std::max(3, m_layout.laneCount) * kLaneHeight + 4}; }
+    QSize sizeHint() const override { return { 600, kAxisHeight + std::max(3, m_layout.laneCount) * kLaneHeight + 4 }; }
 
 private:
     TimelineWidget *m_owner;

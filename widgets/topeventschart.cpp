@@ -105,12 +105,12 @@ void TopEventsChart::rebuild()
         for (int e = 0; e < int(events.size()); ++e) {
             const Event &ev = events[e];
             if (ev.perfData && !ev.isFramework() && !ev.isOperatorCall())
-                m_entries.push_back({b, e, ev.perfData->avg});
+                m_entries.push_back({ b, e, ev.perfData->avg });
         }
     }
     const std::size_t n = std::min<std::size_t>(m_entries.size(), std::size_t(m_topN->value()));
     std::partial_sort(m_entries.begin(), m_entries.begin() + std::ptrdiff_t(n), m_entries.end(),
-                      [](const Entry &a, const Entry &b) { return a.avg > b.avg; });
+        [](const Entry &a, const Entry &b) { return a.avg > b.avg; });
     m_entries.resize(n);
     if (m_entries.empty())
         return;
@@ -166,11 +166,11 @@ void TopEventsChart::rebuild()
         }
         const Event &ev = m_session->blocks[m_entries[i].block].events[m_entries[i].event];
         QToolTip::showText(QCursor::pos(),
-                           tr("%1\nblock %2, instruction %3\navg %4 %5 (click to select)")
-                               .arg(toQString(ev.name), toQString(m_session->blocks[m_entries[i].block].name))
-                               .arg(ev.instructionId)
-                               .arg(EventTreeModel::formatDuration(m_entries[i].avg), unit),
-                           this);
+            tr("%1\nblock %2, instruction %3\navg %4 %5 (click to select)")
+                .arg(toQString(ev.name), toQString(m_session->blocks[m_entries[i].block].name))
+                .arg(ev.instructionId)
+                .arg(EventTreeModel::formatDuration(m_entries[i].avg), unit),
+            this);
     });
 }
 

@@ -74,7 +74,7 @@ const Registration diffCmd(
             b.etrecord = args->etrecordB;
             b.bundledProgram.clear();
             LatencyDiff diff;
-            if (isMany({args->a.etdump}) || isMany({b.etdump})) {
+            if (isMany({ args->a.etdump }) || isMany({ b.etdump })) {
                 // Directories or globs: each side's recordings pooled run by run (many.h).
                 auto pa = loadPooledBlocks(args->a);
                 auto pb = pa ? loadPooledBlocks(b) : std::nullopt;

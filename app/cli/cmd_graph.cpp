@@ -142,12 +142,12 @@ std::string table(const std::vector<std::vector<std::string>> &rows)
 }
 
 const Registration graph(
-    "graph", "List the nodes of an ETRecord program (op, shape, debug handle, module, source)",
-    [](CLI::App &sub) {
+    "graph", "List the nodes of an ETRecord program (op, shape, debug handle, module, source)", [](CLI::App &sub) {
         auto a = std::make_shared<GraphArgs>();
         sub.add_option("etrecord", a->etrecord, "ETRecord file")->required();
         sub.add_option("--method,-m", a->method, "Method of the Edge program (default forward)");
-        sub.add_option("--entry", a->entry, "Program entry instead, e.g. exported_program or aten_dialect_output/forward");
+        sub.add_option(
+            "--entry", a->entry, "Program entry instead, e.g. exported_program or aten_dialect_output/forward");
         sub.add_flag("--entries", a->entries, "List the ETRecord's entries and their kinds instead");
         sub.add_option("--output,-o", a->output, "Write to this file instead of stdout");
         sub.add_option("--svg", a->svg, "Draw the graph (Graphviz SVG) to this file instead, as the GUI's graph view");
@@ -177,9 +177,9 @@ const Registration graph(
             const ETRecord &r = **rec;
             std::string out;
             if (a->entries) {
-                std::vector<std::vector<std::string>> rows{{"entry", "kind", "bytes"}};
+                std::vector<std::vector<std::string>> rows { { "entry", "kind", "bytes" } };
                 for (const ETRecordEntry &e : r.entries())
-                    rows.push_back({e.name, entryKindName(e.kind), std::to_string(e.size)});
+                    rows.push_back({ e.name, entryKindName(e.kind), std::to_string(e.size) });
                 out = table(rows);
                 for (const std::string &w : r.warnings())
                     out += "warning: " + w + "\n";
@@ -190,20 +190,21 @@ const Registration graph(
                     for (const ETRecordProgram &q : r.programs())
                         names.push_back(q.entryName);
                     return reportError(makeError(ErrorCode::InvalidArgument, a->etrecord,
-                                                 fmt::format("no program {}; available: {}",
-                                                             a->entry.empty() ? "for method '" + a->method + "'" : "'" + a->entry + "'",
-                                                             fmt::join(names, ", "))));
+                        fmt::format("no program {}; available: {}",
+                            a->entry.empty() ? "for method '" + a->method + "'" : "'" + a->entry + "'",
+                            fmt::join(names, ", "))));
                 }
                 const ExportedProgram &ep = *p->program;
                 out = fmt::format("{}: {} nodes ({}, schema {})\n", p->entryName, ep.nodes.size(),
-                                  ep.dialect.empty() ? "dialect not recorded" : ep.dialect, ep.schemaVersion);
-                std::vector<std::vector<std::string>> rows{{"node", "op", "output", "handle", "module", "source"}};
+                    ep.dialect.empty() ? "dialect not recorded" : ep.dialect, ep.schemaVersion);
+                std::vector<std::vector<std::string>> rows { { "node", "op", "output", "handle", "module", "source" } };
                 for (const GraphNode &n : ep.nodes) {
                     std::string module;
                     if (n.moduleStack && !n.moduleStack->empty())
                         module = normalizeModulePath(n.moduleStack->back().path);
-                    rows.push_back({n.name, n.opName, outputShapes(ep, n), n.debugHandle ? std::to_string(*n.debugHandle) : "-",
-                                    module.empty() ? "-" : module, n.sourceLocation().empty() ? "-" : n.sourceLocation()});
+                    rows.push_back(
+                        { n.name, n.opName, outputShapes(ep, n), n.debugHandle ? std::to_string(*n.debugHandle) : "-",
+                            module.empty() ? "-" : module, n.sourceLocation().empty() ? "-" : n.sourceLocation() });
                 }
                 out += table(rows);
             }

@@ -21,20 +21,19 @@ void print(const ModuleRollupNode &n, int depth, std::string_view unit, std::str
     const auto dot = n.type.rfind('.');
     const std::string type = dot == std::string::npos ? n.type : n.type.substr(dot + 1);
     out += fmt::format("{:{}}{}{}  total {:.6f} {}  avg {:.6f} {}  events {}\n", "", depth * 2, name,
-                       type.empty() ? "" : " (" + type + ")", n.total, unit, n.average(), unit, n.eventCount);
+        type.empty() ? "" : " (" + type + ")", n.total, unit, n.average(), unit, n.eventCount);
     for (const ModuleRollupNode &c : n.children)
         print(c, depth + 1, unit, out);
 }
 
 const Registration modules(
-    "modules", "Latency per nn.Module as a tree (needs --etdump and --etrecord)",
-    [](CLI::App &sub) {
+    "modules", "Latency per nn.Module as a tree (needs --etdump and --etrecord)", [](CLI::App &sub) {
         auto a = std::make_shared<ModulesArgs>();
         addInputOptions(sub, a->in);
         sub.get_option("--etrecord")->required();
         sub.add_option("--method,-m", a->method, "Method to link (the Inspector only uses forward)");
         sub.add_flag("--delegate-substring-quirk", a->quirk,
-                     "Match delegate identifiers by substring like the Python Inspector (default: exact)");
+            "Match delegate identifiers by substring like the Python Inspector (default: exact)");
         sub.add_option("--output,-o", a->output, "Write to this file instead of stdout");
         return std::function<int()>([a] {
             a->in.link.method = a->method;
@@ -45,7 +44,7 @@ const Registration modules(
             const ModuleRollupNode root = buildModuleRollup(session->blocks);
             if (root.children.empty())
                 return reportError(makeError(ErrorCode::InvalidArgument, a->in.etrecord,
-                                             "no event is linked to a module (no nn_module_stack in the graph, or no matching debug handles)"));
+                    "no event is linked to a module (no nn_module_stack in the graph, or no matching debug handles)"));
             const std::string_view unit = a->in.targetTimeScale;
             std::string out = fmt::format("model  total {:.6f} {}  events {}\n", root.total, unit, root.eventCount);
             for (const ModuleRollupNode &c : root.children)

@@ -32,15 +32,15 @@ Setup tableSetup(char sep, bool isTable)
                 "More ETDumps, directories (searched for *.etdp) or globs; each with the debug buffer "
                 "beside it (<stem>.bin, or debug_output.bin next to etdump.etdp)");
             sub.add_option("--format", args->format, "tsv, csv or jsonl (one JSON object per event per file)")
-                ->check(CLI::IsMember({"tsv", "csv", "jsonl"}));
+                ->check(CLI::IsMember({ "tsv", "csv", "jsonl" }));
             sub.add_option("--jobs,-j", args->jobs, "Worker threads for many recordings (default: all cores)");
             sub.add_flag("--no-aggregate", args->noAggregate, "Many recordings: per-file rows only");
         }
         sub.add_flag("--all", args->all, "Keep OPERATOR_CALL rows (the Inspector hides them)");
         sub.add_flag("--json", args->json, "Print the same rows as JSON");
         sub.add_flag("--modules", args->modules, "Add a last column with each event's module path (needs --etrecord)");
-        sub.add_option("-o,--output", args->output, isTable ? "Write to this file instead of stdout"
-                                                            : "Output file (default: stdout)");
+        sub.add_option("-o,--output", args->output,
+            isTable ? "Write to this file instead of stdout" : "Output file (default: stdout)");
         return std::function<int()>([args, sep, isTable] {
             if (!isTable) {
                 const auto recs = recordingArgs(args->in.etdump, args->recordings);

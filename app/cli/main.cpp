@@ -22,7 +22,7 @@ std::vector<Command> &registry()
 
 Registration::Registration(const char *name, const char *description, Setup setup)
 {
-    registry().push_back({name, description, std::move(setup)});
+    registry().push_back({ name, description, std::move(setup) });
 }
 
 void addInputOptions(CLI::App &sub, InputOptions &o, bool etdumpRequired)
@@ -33,11 +33,11 @@ void addInputOptions(CLI::App &sub, InputOptions &o, bool etdumpRequired)
     sub.add_option("--debug-buffer,-b", o.debugBuffer, "Debug buffer (.bin) holding intermediate tensors");
     sub.add_option("--etrecord,-r", o.etrecord, "ETRecord (.bin zip) for op types, stack traces and modules");
     sub.add_option("--source-time-scale", o.sourceTimeScale, "Unit of the raw timestamps: ns, us, ms, s, cycles")
-        ->check(CLI::IsMember({"ns", "us", "ms", "s", "cycles"}));
+        ->check(CLI::IsMember({ "ns", "us", "ms", "s", "cycles" }));
     sub.add_option("--target-time-scale", o.targetTimeScale, "Unit to show: ns, us, ms, s, cycles")
-        ->check(CLI::IsMember({"ns", "us", "ms", "s", "cycles"}));
-    sub.add_option("--cycles-per-second", o.cyclesPerSecond,
-                   "Clock rate used to show cycle counts as time (source scale cycles)");
+        ->check(CLI::IsMember({ "ns", "us", "ms", "s", "cycles" }));
+    sub.add_option(
+        "--cycles-per-second", o.cyclesPerSecond, "Clock rate used to show cycle counts as time (source scale cycles)");
 }
 
 int reportError(const Error &e)
@@ -78,7 +78,8 @@ bool writesInPlace(const std::string &path)
     return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
 }
 
-Status streamTo(const std::string &path, const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
+Status streamTo(
+    const std::string &path, const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
 {
     const bool toStdout = path.empty() || path == "-";
     const bool inPlace = !toStdout && writesInPlace(path);
@@ -92,7 +93,7 @@ Status streamTo(const std::string &path, const std::function<Status(const std::f
         const bool flushed = std::fflush(stdout) == 0;
         if (!st)
             return st;
-        return flushed ? Status(Ok{}) : makeError(ErrorCode::Io, "stdout", "write failed");
+        return flushed ? Status(Ok {}) : makeError(ErrorCode::Io, "stdout", "write failed");
     }
     const bool closed = std::fclose(f) == 0;
     if (!st || !closed) {
@@ -104,7 +105,7 @@ Status streamTo(const std::string &path, const std::function<Status(const std::f
         std::remove(tmp.c_str());
         return makeError(ErrorCode::Io, path, "cannot replace the file");
     }
-    return Ok{};
+    return Ok {};
 }
 } // namespace
 
@@ -113,12 +114,12 @@ Status writeOutput(const std::string &path, const std::string &text)
     return streamTo(path, [&text, &path](const std::function<bool(std::string_view)> &sink) -> Status {
         if (!sink(text))
             return makeError(ErrorCode::Io, path, "write failed");
-        return Ok{};
+        return Ok {};
     });
 }
 
-int writeStreamed(const std::string &path,
-                  const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
+int writeStreamed(
+    const std::string &path, const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
 {
     const Status st = streamTo(path, produce);
     return st ? 0 : reportError(st.error());
@@ -130,7 +131,7 @@ int main(int argc, char **argv)
 {
     etscope::reexecWithHeapTunables(argv);
     using namespace etscope::cli;
-    CLI::App app{"etscope-cli: inspect ExecuTorch ETDump, debug buffer and ETRecord files"};
+    CLI::App app { "etscope-cli: inspect ExecuTorch ETDump, debug buffer and ETRecord files" };
     app.require_subcommand(0, 1);
     bool version = false;
     app.add_flag("--version", version, "Print version, git revision and supported formats");
@@ -146,8 +147,8 @@ int main(int argc, char **argv)
         return app.exit(e);
     }
     if (version) {
-        std::printf("etscope-cli %s (git %s)\n%s\n", ETSCOPE_VERSION, ETSCOPE_GIT_REVISION,
-                    etscope::etdumpSchemaDescription());
+        std::printf(
+            "etscope-cli %s (git %s)\n%s\n", ETSCOPE_VERSION, ETSCOPE_GIT_REVISION, etscope::etdumpSchemaDescription());
         return 0;
     }
     if (!action) {

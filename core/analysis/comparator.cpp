@@ -19,8 +19,7 @@ using MapD = Eigen::Map<const ArrayXd>;
 
 // Calls f(a, b) with both sides as double-valued Eigen array expressions. Float32 inputs are
 // cast lazily inside the expression, so the bulk path never materialises a double copy.
-template<typename F>
-double withArrays(const DenseView &a, const DenseView &b, F &&f)
+template <typename F> double withArrays(const DenseView &a, const DenseView &b, F &&f)
 {
     const Eigen::Index n = a.n;
     if (a.f32 && b.f32)
@@ -32,8 +31,7 @@ double withArrays(const DenseView &a, const DenseView &b, F &&f)
     return f(MapD(a.f64, n), MapD(b.f64, n));
 }
 
-template<typename F>
-double withArray(const DenseView &a, F &&f)
+template <typename F> double withArray(const DenseView &a, F &&f)
 {
     if (a.f32)
         return f(MapF(a.f32, a.n).cast<double>());
@@ -46,11 +44,10 @@ constexpr std::int64_t kBlock = 8192;
 
 DenseView slice(const DenseView &v, std::int64_t off, std::int64_t n)
 {
-    return DenseView{v.f32 ? v.f32 + off : nullptr, v.f64 ? v.f64 + off : nullptr, n};
+    return DenseView { v.f32 ? v.f32 + off : nullptr, v.f64 ? v.f64 + off : nullptr, n };
 }
 
-template<typename F>
-void forBlocks(const DenseView &a, const DenseView &b, F &&f)
+template <typename F> void forBlocks(const DenseView &a, const DenseView &b, F &&f)
 {
     for (std::int64_t off = 0; off < a.n; off += kBlock) {
         const std::int64_t n = std::min(kBlock, a.n - off);
@@ -155,9 +152,8 @@ public:
     {
         if (p.a.n == 0)
             return kNaN;
-        return withArrays(p.a, p.b, [](const auto &x, const auto &y) {
-            return (x - y).abs().template maxCoeff<Eigen::PropagateNaN>();
-        });
+        return withArrays(p.a, p.b,
+            [](const auto &x, const auto &y) { return (x - y).abs().template maxCoeff<Eigen::PropagateNaN>(); });
     }
 };
 
@@ -203,7 +199,7 @@ std::vector<double> nanToNum(const NumTensor &t)
 
 DenseView viewOf(const NumTensor &t)
 {
-    return DenseView{t.f32, t.f64, t.numel};
+    return DenseView { t.f32, t.f64, t.numel };
 }
 
 // Expands `t` (shape `from`) to `to` following numpy broadcasting.
@@ -243,12 +239,18 @@ std::vector<double> expand(const NumTensor &t, const std::vector<std::int64_t> &
 std::unique_ptr<Comparator> makeComparator(Metric m)
 {
     switch (m) {
-    case Metric::MSE: return std::make_unique<MseComparator>();
-    case Metric::L1: return std::make_unique<L1Comparator>();
-    case Metric::SNR: return std::make_unique<SnrComparator>();
-    case Metric::Cosine: return std::make_unique<CosineComparator>();
-    case Metric::MaxAbs: return std::make_unique<MaxAbsComparator>();
-    case Metric::MaxRel: return std::make_unique<MaxRelComparator>();
+    case Metric::MSE:
+        return std::make_unique<MseComparator>();
+    case Metric::L1:
+        return std::make_unique<L1Comparator>();
+    case Metric::SNR:
+        return std::make_unique<SnrComparator>();
+    case Metric::Cosine:
+        return std::make_unique<CosineComparator>();
+    case Metric::MaxAbs:
+        return std::make_unique<MaxAbsComparator>();
+    case Metric::MaxRel:
+        return std::make_unique<MaxRelComparator>();
     }
     return nullptr;
 }
@@ -256,12 +258,18 @@ std::unique_ptr<Comparator> makeComparator(Metric m)
 const char *metricName(Metric m)
 {
     switch (m) {
-    case Metric::MSE: return "MSE";
-    case Metric::L1: return "L1";
-    case Metric::SNR: return "SNR";
-    case Metric::Cosine: return "COSINE";
-    case Metric::MaxAbs: return "MAXABS";
-    case Metric::MaxRel: return "MAXREL";
+    case Metric::MSE:
+        return "MSE";
+    case Metric::L1:
+        return "L1";
+    case Metric::SNR:
+        return "SNR";
+    case Metric::Cosine:
+        return "COSINE";
+    case Metric::MaxAbs:
+        return "MAXABS";
+    case Metric::MaxRel:
+        return "MAXREL";
     }
     return "?";
 }
@@ -271,7 +279,7 @@ std::optional<Metric> parseMetric(const std::string &name)
     std::string up;
     for (char c : name)
         up += char(std::toupper(static_cast<unsigned char>(c)));
-    for (Metric m : {Metric::MSE, Metric::L1, Metric::SNR, Metric::Cosine, Metric::MaxAbs, Metric::MaxRel})
+    for (Metric m : { Metric::MSE, Metric::L1, Metric::SNR, Metric::Cosine, Metric::MaxAbs, Metric::MaxRel })
         if (up == metricName(m))
             return m;
     if (up == "COSINE_SIMILARITY")
@@ -279,8 +287,8 @@ std::optional<Metric> parseMetric(const std::string &name)
     return std::nullopt;
 }
 
-std::optional<std::vector<std::int64_t>> broadcastShape(const std::vector<std::int64_t> &a,
-                                                        const std::vector<std::int64_t> &b)
+std::optional<std::vector<std::int64_t>> broadcastShape(
+    const std::vector<std::int64_t> &a, const std::vector<std::int64_t> &b)
 {
     const std::size_t rank = std::max(a.size(), b.size());
     std::vector<std::int64_t> out(rank);
@@ -301,8 +309,7 @@ Result<double> compareClean(const Comparator &c, const NumTensor &a, const NumTe
     auto shape = broadcastShape(a.sizes, b.sizes);
     if (!shape)
         return makeError(ErrorCode::InvalidArgument, "",
-                         fmt::format("shapes [{}] and [{}] do not broadcast", fmt::join(a.sizes, ", "),
-                                     fmt::join(b.sizes, ", ")));
+            fmt::format("shapes [{}] and [{}] do not broadcast", fmt::join(a.sizes, ", "), fmt::join(b.sizes, ", ")));
     std::int64_t total = 1;
     for (auto d : *shape)
         total *= d;
@@ -315,8 +322,8 @@ Result<double> compareClean(const Comparator &c, const NumTensor &a, const NumTe
         return c.compute(p);
     }
     std::vector<double> ea = expand(a, *shape), eb = expand(b, *shape);
-    p.a = DenseView{nullptr, ea.data(), total};
-    p.b = DenseView{nullptr, eb.data(), total};
+    p.a = DenseView { nullptr, ea.data(), total };
+    p.b = DenseView { nullptr, eb.data(), total };
     return c.compute(p);
 }
 
@@ -348,7 +355,7 @@ Result<std::vector<double>> compareValues(const Comparator &c, const NumValue &a
         return makeError(ErrorCode::InvalidArgument, "", "cannot compare a list with a single tensor");
     if (a.items.size() != b.items.size())
         return makeError(ErrorCode::InvalidArgument, "",
-                         fmt::format("lists of different lengths ({} vs {})", a.items.size(), b.items.size()));
+            fmt::format("lists of different lengths ({} vs {})", a.items.size(), b.items.size()));
     std::vector<double> gaps;
     gaps.reserve(a.items.size());
     for (std::size_t i = 0; i < a.items.size(); ++i) {

@@ -24,8 +24,8 @@ struct DenseView {
     std::int64_t n = 0;
 };
 struct ElementPair {
-    DenseView a, b;   // same length (broadcast already applied)
-    DenseView aOwn;   // a's own elements
+    DenseView a, b; // same length (broadcast already applied)
+    DenseView aOwn; // a's own elements
 };
 
 // One metric. Implementations compute over whole tensors with Eigen expressions; the only
@@ -62,7 +62,7 @@ bool exceedsThreshold(Direction d, double gap, double threshold);
 double badness(Direction d, double gap);
 
 // Numpy-style broadcast of two shapes; nullopt when not broadcastable.
-std::optional<std::vector<std::int64_t>> broadcastShape(const std::vector<std::int64_t> &a,
-                                                        const std::vector<std::int64_t> &b);
+std::optional<std::vector<std::int64_t>> broadcastShape(
+    const std::vector<std::int64_t> &a, const std::vector<std::int64_t> &b);
 
 } // namespace etscope::analysis

@@ -77,8 +77,8 @@ std::vector<OutputComparison> compareResults(const std::vector<NumValue> &refere
         }
         c.comparable = true;
         c.snr = r.numel ? snrRaw(r, o) : std::nan("");
-        ElementPair p{DenseView{r.f32, nullptr, r.numel}, DenseView{o.f32, nullptr, o.numel},
-                      DenseView{r.f32, nullptr, r.numel}};
+        ElementPair p { DenseView { r.f32, nullptr, r.numel }, DenseView { o.f32, nullptr, o.numel },
+            DenseView { r.f32, nullptr, r.numel } };
         c.mse = mse->compute(p);
         c.cosine = cos->compute(p);
         out.push_back(std::move(c));
@@ -90,7 +90,7 @@ std::string compareResultsText(const std::vector<OutputComparison> &rows, bool f
 {
     std::string s;
     auto value = [&](double v) { return full ? fmt::format("{:.17g}", v) : fmt::format("{:.5f}", roundTo2(v)); };
-    for (const char *metric : {"snr", "mse", "cosine_similarity"}) {
+    for (const char *metric : { "snr", "mse", "cosine_similarity" }) {
         s += fmt::format("{}\n", metric);
         for (const auto &r : rows) {
             if (!r.comparable) {

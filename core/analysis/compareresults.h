@@ -14,9 +14,9 @@ namespace etscope::analysis {
 // double from those float values. `rounded()` gives the Inspector's 2-decimal view.
 struct OutputComparison {
     int index = 0;
-    bool comparable = false;          // false: one side is not a tensor (the Inspector yields None)
+    bool comparable = false; // false: one side is not a tensor (the Inspector yields None)
     double snr = 0, mse = 0, cosine = 0;
-    std::string error;                // cosine needs equal shapes; broadcast failures land here
+    std::string error; // cosine needs equal shapes; broadcast failures land here
     std::string referenceSummary, runSummary;
 };
 

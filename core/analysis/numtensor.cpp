@@ -97,14 +97,19 @@ Result<NumValue> loadRuntimeValue(const RuntimeValue &v, const std::shared_ptr<c
         }
         return NumValue::list(std::move(items));
     }
-    case K::Int: return NumValue::tensor(NumTensor::scalar(ScalarType::Long, double(v.intValue)));
-    case K::Bool: return NumValue::tensor(NumTensor::scalar(ScalarType::Bool, v.boolValue ? 1.0 : 0.0));
-    case K::Float: return NumValue::tensor(NumTensor::scalar(ScalarType::Float, v.doubleValue));
-    case K::Double: return NumValue::tensor(NumTensor::scalar(ScalarType::Double, v.doubleValue));
+    case K::Int:
+        return NumValue::tensor(NumTensor::scalar(ScalarType::Long, double(v.intValue)));
+    case K::Bool:
+        return NumValue::tensor(NumTensor::scalar(ScalarType::Bool, v.boolValue ? 1.0 : 0.0));
+    case K::Float:
+        return NumValue::tensor(NumTensor::scalar(ScalarType::Float, v.doubleValue));
+    case K::Double:
+        return NumValue::tensor(NumTensor::scalar(ScalarType::Double, v.doubleValue));
     case K::None:
-    case K::String: break;
+    case K::String:
+        break;
     }
-    return NumValue{};
+    return NumValue {};
 }
 
 Result<NumValue> loadRuntimeList(const std::vector<RuntimeValue> &vs, const std::shared_ptr<const DebugBuffer> &buffer)
@@ -150,9 +155,12 @@ std::string summarizeTensor(const NumTensor &t)
 std::string summarizeValue(const NumValue &v)
 {
     switch (v.kind) {
-    case NumValue::Kind::None: return "none";
-    case NumValue::Kind::Tensor: return summarizeTensor(v.items.front());
-    case NumValue::Kind::List: break;
+    case NumValue::Kind::None:
+        return "none";
+    case NumValue::Kind::Tensor:
+        return summarizeTensor(v.items.front());
+    case NumValue::Kind::List:
+        break;
     }
     std::string s = "[";
     for (std::size_t i = 0; i < v.items.size(); ++i) {

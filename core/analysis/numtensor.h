@@ -16,9 +16,9 @@ namespace etscope::analysis {
 // bulk path: a debug buffer tensor is mapped without copying); everything else is held as
 // double. `owner` keeps the storage alive (a vector we filled, or the mapped debug buffer).
 struct NumTensor {
-    ScalarType dtype = ScalarType::Float;   // dtype the value had at its source (for display)
-    std::vector<std::int64_t> sizes;        // empty = 0-d (scalars)
-    const float *f32 = nullptr;             // exactly one of f32/f64 is set when numel > 0
+    ScalarType dtype = ScalarType::Float; // dtype the value had at its source (for display)
+    std::vector<std::int64_t> sizes; // empty = 0-d (scalars)
+    const float *f32 = nullptr; // exactly one of f32/f64 is set when numel > 0
     const double *f64 = nullptr;
     std::int64_t numel = 0;
     std::shared_ptr<const void> owner;
@@ -27,7 +27,7 @@ struct NumTensor {
 
     static NumTensor fromDoubles(ScalarType dtype, std::vector<std::int64_t> sizes, std::vector<double> values);
     static NumTensor fromFloats(std::vector<std::int64_t> sizes, std::vector<float> values);
-    static NumTensor scalar(ScalarType dtype, double v) { return fromDoubles(dtype, {}, {v}); }
+    static NumTensor scalar(ScalarType dtype, double v) { return fromDoubles(dtype, {}, { v }); }
 };
 
 // A value as the Inspector's comparators see it: one tensor, or a list of tensors. Scalars
@@ -37,8 +37,8 @@ struct NumValue {
     Kind kind = Kind::None;
     std::vector<NumTensor> items; // one item for Tensor
 
-    static NumValue tensor(NumTensor t) { return NumValue{Kind::Tensor, {std::move(t)}}; }
-    static NumValue list(std::vector<NumTensor> ts) { return NumValue{Kind::List, std::move(ts)}; }
+    static NumValue tensor(NumTensor t) { return NumValue { Kind::Tensor, { std::move(t) } }; }
+    static NumValue list(std::vector<NumTensor> ts) { return NumValue { Kind::List, std::move(ts) }; }
     bool isNone() const { return kind == Kind::None; }
 };
 

@@ -25,7 +25,7 @@ Result<OpOutputs> entryFor(const Session &s, int bi, int ei)
     o.chainIndex = ev.chainIndex;
     if (ev.debugHandles())
         o.debugHandles = *ev.debugHandles();
-    o.ops = {std::string(ev.name)};
+    o.ops = { std::string(ev.name) };
     o.numOutputs = ev.numOutputs();
     o.delegated = ev.isDelegatedOp || ev.name == kDelegateCall;
     o.backend = ev.delegateBackendName().value_or(std::string());
@@ -73,7 +73,7 @@ Result<std::vector<OpOutputs>> collectByInstruction(const Session &s)
             auto e = entryFor(s, bi, ei);
             if (!e)
                 return e.error();
-            e->occurrence = seen[{ev.chainIndex, ev.instructionId}]++;
+            e->occurrence = seen[{ ev.chainIndex, ev.instructionId }]++;
             out.push_back(std::move(*e));
         }
     }
@@ -93,10 +93,11 @@ Result<std::vector<OpOutputs>> collectByHandle(const Session &s, std::vector<std
             const Event &ev = events[std::size_t(ei)];
             if (ev.opTypes().empty() || ev.isOperatorCall() || !ev.debugHandles())
                 continue;
-            cands.push_back({bi, ei});
+            cands.push_back({ bi, ei });
         }
     }
-    auto eventOf = [&](const Cand &c) -> const Event & { return s.blocks[std::size_t(c.bi)].events[std::size_t(c.ei)]; };
+    auto eventOf
+        = [&](const Cand &c) -> const Event & { return s.blocks[std::size_t(c.bi)].events[std::size_t(c.ei)]; };
 
     // A DELEGATE_CALL is redundant when its backend also logged per-operator values for any of
     // its handles (the finer events are compared instead).
@@ -166,7 +167,7 @@ Result<std::vector<OpOutputs>> collectByHandle(const Session &s, std::vector<std
     for (auto &m : merged)
         if (m.outputs.empty() && warnings)
             warnings->push_back(fmt::format("{} (instruction {}): linked but no debug data, not compared",
-                                            m.ops.empty() ? "?" : m.ops.back(), m.instructionId));
+                m.ops.empty() ? "?" : m.ops.back(), m.instructionId));
     // Execution order for display and matching.
     std::stable_sort(merged.begin(), merged.end(), [](const OpOutputs &a, const OpOutputs &b) {
         return std::tie(a.blockIndex, a.eventIndex) < std::tie(b.blockIndex, b.eventIndex);
@@ -215,13 +216,18 @@ Result<ReferenceSet> referenceFromSession(const Session &s)
 NumValue toNumValue(const BundledValue &v)
 {
     switch (v.kind) {
-    case BundledValue::Kind::Tensor: return NumValue::tensor(NumTensor::fromDoubles(v.dtype, v.sizes, v.values));
-    case BundledValue::Kind::Int: return NumValue::tensor(NumTensor::scalar(ScalarType::Long, double(v.intValue)));
-    case BundledValue::Kind::Bool: return NumValue::tensor(NumTensor::scalar(ScalarType::Bool, v.boolValue ? 1 : 0));
-    case BundledValue::Kind::Double: return NumValue::tensor(NumTensor::scalar(ScalarType::Double, v.doubleValue));
-    case BundledValue::Kind::None: break;
+    case BundledValue::Kind::Tensor:
+        return NumValue::tensor(NumTensor::fromDoubles(v.dtype, v.sizes, v.values));
+    case BundledValue::Kind::Int:
+        return NumValue::tensor(NumTensor::scalar(ScalarType::Long, double(v.intValue)));
+    case BundledValue::Kind::Bool:
+        return NumValue::tensor(NumTensor::scalar(ScalarType::Bool, v.boolValue ? 1 : 0));
+    case BundledValue::Kind::Double:
+        return NumValue::tensor(NumTensor::scalar(ScalarType::Double, v.doubleValue));
+    case BundledValue::Kind::None:
+        break;
     }
-    return NumValue{};
+    return NumValue {};
 }
 
 Result<ReferenceSet> referenceFromBundled(const BundledProgram &bp, int testCase, const std::string &method)
@@ -232,8 +238,8 @@ Result<ReferenceSet> referenceFromBundled(const BundledProgram &bp, int testCase
     const int n = int(suite->testCases.size());
     const int idx = testCase < 0 ? n + testCase : testCase;
     if (idx < 0 || idx >= n)
-        return makeError(ErrorCode::InvalidArgument, bp.path(),
-                         fmt::format("test case {} out of range ({} cases)", testCase, n));
+        return makeError(
+            ErrorCode::InvalidArgument, bp.path(), fmt::format("test case {} out of range ({} cases)", testCase, n));
     ReferenceSet r;
     r.description = fmt::format("BundledProgram {} {} test case {}", bp.path(), method, idx);
     for (const auto &v : suite->testCases[std::size_t(idx)].expectedOutputs)
@@ -271,7 +277,7 @@ Result<ReferenceSet> referenceFromAotOutputs(const std::string &path)
         OpOutputs o;
         // bool is an int to Python but never a debug handle.
         if (key.kind() == PyKind::Int && key.toInt()) {
-            o.debugHandles = {*key.toInt()};
+            o.debugHandles = { *key.toInt() };
         } else if (const PyTuple *tu = key.tuple()) {
             for (const auto &item : tu->items) {
                 if (item.kind() != PyKind::Int || !item.toInt())
@@ -313,12 +319,13 @@ Result<ReferenceSet> referenceFromETRecord(const std::string &path, int testCase
     const PyValue *cases = dict ? dict->get(method) : nullptr;
     const std::vector<PyValue> *list = cases ? cases->sequence() : nullptr;
     if (!list)
-        return makeError(ErrorCode::InvalidArgument, path, fmt::format("reference_outputs has no list for '{}'", method));
+        return makeError(
+            ErrorCode::InvalidArgument, path, fmt::format("reference_outputs has no list for '{}'", method));
     const int n = int(list->size());
     const int idx = testCase < 0 ? n + testCase : testCase;
     if (idx < 0 || idx >= n)
         return makeError(ErrorCode::InvalidArgument, path,
-                         fmt::format("reference output set {} out of range ({} sets)", testCase, n));
+            fmt::format("reference output set {} out of range ({} sets)", testCase, n));
     ReferenceSet r;
     r.description = fmt::format("ETRecord {} reference_outputs {} set {}", path, method, idx);
     const PyValue &set = (*list)[std::size_t(idx)];
@@ -330,7 +337,7 @@ Result<ReferenceSet> referenceFromETRecord(const std::string &path, int testCase
         items.push_back(&set);
     for (const PyValue *v : items) {
         if (!v->tensor()) {
-            r.finalOutputs.push_back(NumValue{}); // non-tensor output: compare_results yields None
+            r.finalOutputs.push_back(NumValue {}); // non-tensor output: compare_results yields None
             continue;
         }
         auto t = pyTensor(*v, path);
@@ -362,7 +369,7 @@ Result<ReferenceSet> loadReference(const ReferenceInputs &in)
             return s.error();
         if (!(*s)->debugBuffer)
             return makeError(ErrorCode::InvalidArgument, in.etdump,
-                             "reference ETDump needs its debug buffer (values would be zeros)");
+                "reference ETDump needs its debug buffer (values would be zeros)");
         return referenceFromSession(**s);
     }
     if (!in.aotOutputs.empty()) {

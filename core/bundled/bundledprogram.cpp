@@ -10,8 +10,8 @@ namespace etscope {
 
 namespace bp = etscope::bpfb;
 
-std::vector<std::int64_t> stridesFromDimOrder(const std::vector<std::int64_t> &sizes,
-                                              const std::vector<std::uint8_t> &dimOrder)
+std::vector<std::int64_t> stridesFromDimOrder(
+    const std::vector<std::int64_t> &sizes, const std::vector<std::uint8_t> &dimOrder)
 {
     const std::size_t rank = sizes.size();
     std::vector<std::uint8_t> order = dimOrder;
@@ -45,8 +45,8 @@ Result<BundledValue> decodeTensor(const bp::Tensor *t, const std::string &path, 
     v.dtype = static_cast<ScalarType>(t->scalar_type());
     auto esize = elementSize(v.dtype);
     if (!esize || !isConvertible(v.dtype))
-        return makeError(ErrorCode::Unsupported, path,
-                         fmt::format("{}: unsupported scalar type {}", where, int(t->scalar_type())));
+        return makeError(
+            ErrorCode::Unsupported, path, fmt::format("{}: unsupported scalar type {}", where, int(t->scalar_type())));
     std::int64_t numel = 1;
     if (t->sizes())
         for (auto s : *t->sizes()) {
@@ -65,7 +65,7 @@ Result<BundledValue> decodeTensor(const bp::Tensor *t, const std::string &path, 
     const std::size_t bytes = t->data() ? t->data()->size() : 0;
     if (bytes != std::size_t(numel) * *esize)
         return makeError(ErrorCode::Corrupt, path,
-                         fmt::format("{}: data has {} bytes, shape needs {}", where, bytes, std::size_t(numel) * *esize));
+            fmt::format("{}: data has {} bytes, shape needs {}", where, bytes, std::size_t(numel) * *esize));
     v.values.resize(std::size_t(numel));
     if (numel == 0)
         return v;
@@ -88,8 +88,8 @@ Result<BundledValue> decodeTensor(const bp::Tensor *t, const std::string &path, 
     return v;
 }
 
-Result<std::vector<BundledValue>> decodeValues(const flatbuffers::Vector<flatbuffers::Offset<bp::Value>> *vs,
-                                               const std::string &path, const std::string &where)
+Result<std::vector<BundledValue>> decodeValues(
+    const flatbuffers::Vector<flatbuffers::Offset<bp::Value>> *vs, const std::string &path, const std::string &where)
 {
     std::vector<BundledValue> out;
     if (!vs)
@@ -99,8 +99,8 @@ Result<std::vector<BundledValue>> decodeValues(const flatbuffers::Vector<flatbuf
         const std::string here = fmt::format("{}[{}]", where, i);
         // The verifier accepts a union whose type is set but whose table is absent.
         if (val && val->val_type() != bp::ValueUnion::NONE && !val->val())
-            return makeError(ErrorCode::Corrupt, path, fmt::format("{}: value of type {} has no data", here,
-                                                                   int(val->val_type())));
+            return makeError(
+                ErrorCode::Corrupt, path, fmt::format("{}: value of type {} has no data", here, int(val->val_type())));
         BundledValue v;
         if (!val) {
             out.push_back(std::move(v));
@@ -129,8 +129,8 @@ Result<std::vector<BundledValue>> decodeValues(const flatbuffers::Vector<flatbuf
         case bp::ValueUnion::NONE:
             break;
         default:
-            return makeError(ErrorCode::Unsupported, path,
-                             fmt::format("{}: unknown value type {}", here, int(val->val_type())));
+            return makeError(
+                ErrorCode::Unsupported, path, fmt::format("{}: unknown value type {}", here, int(val->val_type())));
         }
         out.push_back(std::move(v));
     }
@@ -147,8 +147,8 @@ Result<std::shared_ptr<const BundledProgram>> BundledProgram::open(const std::st
     return fromBytes((*file)->bytes(), path);
 }
 
-Result<std::shared_ptr<const BundledProgram>> BundledProgram::fromBytes(std::span<const std::uint8_t> bytes,
-                                                                        const std::string &path)
+Result<std::shared_ptr<const BundledProgram>> BundledProgram::fromBytes(
+    std::span<const std::uint8_t> bytes, const std::string &path)
 {
     if (bytes.empty())
         return makeError(ErrorCode::Empty, path, "file is empty");
@@ -156,8 +156,8 @@ Result<std::shared_ptr<const BundledProgram>> BundledProgram::fromBytes(std::spa
         return makeError(ErrorCode::Truncated, path, "too short for a BundledProgram header");
     if (!flatbuffers::BufferHasIdentifier(bytes.data(), bp::BundledProgramIdentifier()))
         return makeError(ErrorCode::BadIdentifier, path,
-                         fmt::format("not a BundledProgram (identifier '{}', expected 'BP08')",
-                                     printable(std::string_view(reinterpret_cast<const char *>(bytes.data()) + 4, 4))));
+            fmt::format("not a BundledProgram (identifier '{}', expected 'BP08')",
+                printable(std::string_view(reinterpret_cast<const char *>(bytes.data()) + 4, 4))));
     flatbuffers::Verifier verifier(bytes.data(), bytes.size());
     if (!bp::VerifyBundledProgramBuffer(verifier))
         return makeError(ErrorCode::Corrupt, path, "BundledProgram flatbuffer failed verification");
@@ -182,7 +182,7 @@ Result<std::shared_ptr<const BundledProgram>> BundledProgram::fromBytes(std::spa
                     auto out = decodeValues(tc->expected_outputs(), path, where + " expected output");
                     if (!out)
                         return out.error();
-                    suite.testCases.push_back(BundledTestCase{std::move(*in), std::move(*out)});
+                    suite.testCases.push_back(BundledTestCase { std::move(*in), std::move(*out) });
                 }
             }
             prog->m_suites.push_back(std::move(suite));

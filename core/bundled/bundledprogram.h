@@ -46,8 +46,8 @@ public:
     static constexpr std::int64_t kMaxElements = std::int64_t(1) << 31;
 
     static Result<std::shared_ptr<const BundledProgram>> open(const std::string &path);
-    static Result<std::shared_ptr<const BundledProgram>> fromBytes(std::span<const std::uint8_t> bytes,
-                                                                   const std::string &path);
+    static Result<std::shared_ptr<const BundledProgram>> fromBytes(
+        std::span<const std::uint8_t> bytes, const std::string &path);
 
     const std::string &path() const { return m_path; }
     std::uint32_t version() const { return m_version; }
@@ -66,7 +66,7 @@ private:
 
 // Element strides from sizes and a dim_order (outermost to innermost); an empty dim_order
 // means row-major. Returns empty when dimOrder is not a permutation of 0..rank-1.
-std::vector<std::int64_t> stridesFromDimOrder(const std::vector<std::int64_t> &sizes,
-                                              const std::vector<std::uint8_t> &dimOrder);
+std::vector<std::int64_t> stridesFromDimOrder(
+    const std::vector<std::int64_t> &sizes, const std::vector<std::uint8_t> &dimOrder);
 
 } // namespace etscope

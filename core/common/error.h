@@ -9,14 +9,14 @@ namespace etscope {
 // What went wrong, coarse enough for callers to branch on (e.g. the GUI asks for a missing
 // ETDump when a debug buffer is opened alone) and fine enough for tests to assert on.
 enum class ErrorCode {
-    Io,            // cannot open / read / map the file
-    Empty,         // zero bytes
-    Truncated,     // shorter than its own headers claim
+    Io, // cannot open / read / map the file
+    Empty, // zero bytes
+    Truncated, // shorter than its own headers claim
     BadIdentifier, // not the file type we expected (wrong magic / identifier)
-    Corrupt,       // structurally invalid (verifier failed, offsets out of range, ...)
-    Unsupported,   // valid but uses something we cannot interpret (dtype, old schema, ...)
+    Corrupt, // structurally invalid (verifier failed, offsets out of range, ...)
+    Unsupported, // valid but uses something we cannot interpret (dtype, old schema, ...)
     LimitExceeded, // claims a size we refuse to allocate
-    Refused,       // deliberately rejected (e.g. a pickle global outside the allow-list)
+    Refused, // deliberately rejected (e.g. a pickle global outside the allow-list)
     InvalidArgument,
 };
 
@@ -25,7 +25,7 @@ const char *errorCodeName(ErrorCode code);
 // A typed error with a one-line message: "<file>: <reason>".
 struct Error {
     ErrorCode code = ErrorCode::Corrupt;
-    std::string file;   // path of the offending file, empty when not file related
+    std::string file; // path of the offending file, empty when not file related
     std::string reason; // one line, no trailing period
 
     std::string message() const { return file.empty() ? reason : file + ": " + reason; }
@@ -33,17 +33,20 @@ struct Error {
 
 inline Error makeError(ErrorCode code, std::string file, std::string reason)
 {
-    return Error{code, std::move(file), std::move(reason)};
+    return Error { code, std::move(file), std::move(reason) };
 }
 
 // Minimal expected<T, Error> (std::expected is C++23). Never throws on access misuse in
 // release builds: callers check ok() first.
-template<typename T>
-class [[nodiscard]] Result
+template <typename T> class [[nodiscard]] Result
 {
 public:
-    Result(T value) : m_v(std::in_place_index<0>, std::move(value)) {}
-    Result(Error error) : m_v(std::in_place_index<1>, std::move(error)) {}
+    Result(T value)
+        : m_v(std::in_place_index<0>, std::move(value))
+    { }
+    Result(Error error)
+        : m_v(std::in_place_index<1>, std::move(error))
+    { }
 
     bool ok() const { return m_v.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -63,7 +66,8 @@ private:
 };
 
 // Result for operations without a value.
-struct Ok {};
+struct Ok {
+};
 using Status = Result<Ok>;
 
 } // namespace etscope

@@ -38,7 +38,8 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string &pa
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return makeError(ErrorCode::Io, path, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st {};
+    struct stat st {
+    };
     if (::fstat(fd, &st) != 0) {
         const int err = errno;
         ::close(fd);

@@ -25,7 +25,7 @@ public:
     MappedFile &operator=(const MappedFile &) = delete;
 
     const std::string &path() const { return m_path; }
-    std::span<const std::uint8_t> bytes() const { return {m_data, m_size}; }
+    std::span<const std::uint8_t> bytes() const { return { m_data, m_size }; }
     const std::uint8_t *data() const { return m_data; }
     std::size_t size() const { return m_size; }
     // Maps every page now, in one call, for readers that touch all bytes anyway: one fault per
@@ -38,7 +38,7 @@ private:
     const std::uint8_t *m_data = nullptr;
     std::size_t m_size = 0;
     void *m_map = nullptr; // non-null when mmapped
-    std::string m_owned;   // storage when not mmapped
+    std::string m_owned; // storage when not mmapped
 };
 
 } // namespace etscope

@@ -64,18 +64,18 @@ Result<std::int64_t> checkedNumel(const TensorRef &ref, const std::string &file)
 {
     if (!elementSize(ref.dtype))
         return makeError(ErrorCode::Unsupported, file,
-                         fmt::format("tensor has unknown scalar type {}", static_cast<int>(ref.dtype)));
+            fmt::format("tensor has unknown scalar type {}", static_cast<int>(ref.dtype)));
     if (!ref.strides.empty() && ref.strides.size() != ref.sizes.size())
         return makeError(ErrorCode::Corrupt, file,
-                         fmt::format("tensor has {} sizes but {} strides", ref.sizes.size(), ref.strides.size()));
+            fmt::format("tensor has {} sizes but {} strides", ref.sizes.size(), ref.strides.size()));
     const std::int64_t n = ref.numel();
     if (n < 0)
         return makeError(ErrorCode::Corrupt, file,
-                         fmt::format("tensor shape [{}] is invalid or overflows", fmt::join(ref.sizes, ", ")));
+            fmt::format("tensor shape [{}] is invalid or overflows", fmt::join(ref.sizes, ", ")));
     if (n > DebugBuffer::kMaxElements)
         return makeError(ErrorCode::LimitExceeded, file,
-                         fmt::format("tensor shape [{}] claims {} elements, more than the limit of {}",
-                                     fmt::join(ref.sizes, ", "), n, DebugBuffer::kMaxElements));
+            fmt::format("tensor shape [{}] claims {} elements, more than the limit of {}", fmt::join(ref.sizes, ", "),
+                n, DebugBuffer::kMaxElements));
     return n;
 }
 
@@ -93,9 +93,9 @@ Result<std::span<const std::uint8_t>> DebugBuffer::bytes(const TensorRef &ref) c
     // shapes from inflating gigabytes out of a few bytes.
     if (*n > bufSize / elem)
         return makeError(ErrorCode::Corrupt, path(),
-                         fmt::format("tensor {} needs {} bytes but the debug buffer has only {} "
-                                     "(wrong debug buffer for this ETDump?)",
-                                     describeShape(ref.dtype, ref.sizes), *n * elem, bufSize));
+            fmt::format("tensor {} needs {} bytes but the debug buffer has only {} "
+                        "(wrong debug buffer for this ETDump?)",
+                describeShape(ref.dtype, ref.sizes), *n * elem, bufSize));
     // Extent in elements from the first to the last addressed element; every size is now at most
     // the buffer size, and strides are bounded, so the checked arithmetic below only guards
     // against hostile combinations.
@@ -120,9 +120,9 @@ Result<std::span<const std::uint8_t>> DebugBuffer::bytes(const TensorRef &ref) c
     const std::int64_t nbytes = nbytesChecked;
     if (ref.offset < 0 || ref.offset > bufSize || nbytes > bufSize - ref.offset)
         return makeError(ErrorCode::Corrupt, path(),
-                         fmt::format("tensor {} at offset {} needs {} bytes but the debug buffer has {} "
-                                     "(wrong debug buffer for this ETDump?)",
-                                     describeShape(ref.dtype, ref.sizes), ref.offset, nbytes, bufSize));
+            fmt::format("tensor {} at offset {} needs {} bytes but the debug buffer has {} "
+                        "(wrong debug buffer for this ETDump?)",
+                describeShape(ref.dtype, ref.sizes), ref.offset, nbytes, bufSize));
     return std::span<const std::uint8_t>(m_file->data() + ref.offset, static_cast<std::size_t>(nbytes));
 }
 
@@ -153,7 +153,8 @@ Result<TensorData> DebugBuffer::read(const TensorRef &ref) const
     }
     if (contiguous) {
         for (std::int64_t i = 0; i < n; ++i)
-            out.values[static_cast<std::size_t>(i)] = elementToDouble(ref.dtype, base + static_cast<std::size_t>(i) * elem);
+            out.values[static_cast<std::size_t>(i)]
+                = elementToDouble(ref.dtype, base + static_cast<std::size_t>(i) * elem);
         return out;
     }
     // General strided walk with an odometer over the logical index.
@@ -161,8 +162,8 @@ Result<TensorData> DebugBuffer::read(const TensorRef &ref) const
     std::vector<std::int64_t> idx(rank, 0);
     std::int64_t offsetElems = 0;
     for (std::int64_t i = 0; i < n; ++i) {
-        out.values[static_cast<std::size_t>(i)] =
-            elementToDouble(ref.dtype, base + static_cast<std::size_t>(offsetElems) * elem);
+        out.values[static_cast<std::size_t>(i)]
+            = elementToDouble(ref.dtype, base + static_cast<std::size_t>(offsetElems) * elem);
         for (std::size_t d = rank; d-- > 0;) {
             if (++idx[d] < ref.sizes[d]) {
                 offsetElems += ref.strides[d];

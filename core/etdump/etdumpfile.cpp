@@ -95,7 +95,10 @@ RuntimeValue toRuntimeValue(const fb::Value *v)
 class InternCache
 {
 public:
-    explicit InternCache(StringPool &pool) : m_pool(pool), m_slots(kSlots) {}
+    explicit InternCache(StringPool &pool)
+        : m_pool(pool)
+        , m_slots(kSlots)
+    { }
 
     StringPool::Id intern(std::string_view s)
     {
@@ -103,7 +106,8 @@ public:
         if (!s.empty()) {
             std::uint64_t head = 0, tail = 0;
             std::memcpy(&head, s.data(), std::min<std::size_t>(8, s.size()));
-            std::memcpy(&tail, s.data() + s.size() - std::min<std::size_t>(8, s.size()), std::min<std::size_t>(8, s.size()));
+            std::memcpy(
+                &tail, s.data() + s.size() - std::min<std::size_t>(8, s.size()), std::min<std::size_t>(8, s.size()));
             h ^= head * 0xC2B2AE3D27D4EB4Full ^ (tail + 0x165667B19E3779F9ull) * 0x27D4EB2F165667C5ull;
         }
         Slot &slot = m_slots[(h >> 20) & (kSlots - 1)];
@@ -200,10 +204,10 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
         const std::uint64_t claimed = readU32(data);
         if (claimed + 4 > size)
             return makeError(ErrorCode::Truncated, path,
-                             fmt::format("truncated ETDump: header claims {} bytes but the file has {}",
-                                         claimed + 4, size));
+                fmt::format("truncated ETDump: header claims {} bytes but the file has {}", claimed + 4, size));
         if (claimed < 8)
-            return makeError(ErrorCode::Corrupt, path, fmt::format("corrupt ETDump: size prefix {} is too small", claimed));
+            return makeError(
+                ErrorCode::Corrupt, path, fmt::format("corrupt ETDump: size prefix {} is too small", claimed));
         // Verify from the file start: flatcc aligns relative to the prefixed buffer.
         fbData = data;
         fbSize = static_cast<std::size_t>(claimed) + 4;
@@ -213,11 +217,11 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
         fbSize = size;
     } else if (size < 12) {
         return makeError(ErrorCode::Truncated, path,
-                         fmt::format("not an ETDump: {} bytes is too short for the header and ED00 identifier", size));
+            fmt::format("not an ETDump: {} bytes is too short for the header and ED00 identifier", size));
     } else {
         const std::string id = printable(std::string_view(reinterpret_cast<const char *>(data) + 8, 4));
-        return makeError(ErrorCode::BadIdentifier, path,
-                         fmt::format("not an ETDump: file identifier is '{}', expected 'ED00'", id));
+        return makeError(
+            ErrorCode::BadIdentifier, path, fmt::format("not an ETDump: file identifier is '{}', expected 'ED00'", id));
     }
 
     // Every event is at least two tables, so the default max_tables (1M) is far too low for
@@ -280,8 +284,8 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
                     r.delegateDebugIdInt = pe->delegate_debug_id_int();
                     r.delegateDebugIdStr = internOpt(pool, pe->delegate_debug_id_str());
                     if (const auto *md = pe->delegate_debug_metadata(); md && md->size())
-                        r.delegateDebugMetadata = pool.intern(
-                            std::string_view(reinterpret_cast<const char *>(md->data()), md->size()));
+                        r.delegateDebugMetadata
+                            = pool.intern(std::string_view(reinterpret_cast<const char *>(md->data()), md->size()));
                     r.startTime = pe->start_time();
                     r.endTime = pe->end_time();
                     ref = makeRef(EventRef::Kind::Profile, rd.profileEvents.size());
@@ -301,7 +305,7 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
                     rd.debugEvents.push_back(std::move(r));
                 } else if (const auto *ae = ev->allocation_event()) {
                     ref = makeRef(EventRef::Kind::Allocation, rd.allocationEvents.size());
-                    rd.allocationEvents.push_back({ae->allocator_id(), ae->allocation_size()});
+                    rd.allocationEvents.push_back({ ae->allocator_id(), ae->allocation_size() });
                 }
                 rd.events.push_back(ref);
             }

@@ -18,8 +18,8 @@ struct ChainIndex {
     bool negative = false; // from a signed field holding a negative value
     std::uint64_t bits = 0;
 
-    static ChainIndex fromSigned(std::int64_t v) { return {v < 0, static_cast<std::uint64_t>(v)}; }
-    static ChainIndex fromUnsigned(std::uint64_t v) { return {false, v}; }
+    static ChainIndex fromSigned(std::int64_t v) { return { v < 0, static_cast<std::uint64_t>(v) }; }
+    static ChainIndex fromUnsigned(std::uint64_t v) { return { false, v }; }
     // Display value: -1 for both "outside an instruction" spellings.
     std::int64_t display() const { return static_cast<std::int64_t>(bits); }
     bool operator==(const ChainIndex &) const = default;

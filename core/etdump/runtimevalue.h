@@ -13,7 +13,7 @@ struct TensorRef {
     ScalarType dtype = ScalarType::Float;
     std::vector<std::int64_t> sizes;
     std::vector<std::int64_t> strides; // element strides; empty means contiguous row-major
-    std::int64_t offset = 0;           // byte offset into the debug buffer (-1: zero-size tensor)
+    std::int64_t offset = 0; // byte offset into the debug buffer (-1: zero-size tensor)
 
     // Product of sizes; nullopt-like -1 when a size is negative or the product overflows.
     std::int64_t numel() const;
@@ -29,7 +29,7 @@ struct RuntimeValue {
     double doubleValue = 0; // Float and Double
     std::string stringValue;
     std::vector<TensorRef> tensors; // one for Tensor, n for TensorList
-    bool isOutput = false;          // Value.output present and true: a program output
+    bool isOutput = false; // Value.output present and true: a program output
 
     bool isTensorLike() const { return kind == Kind::Tensor || kind == Kind::TensorList; }
     bool operator==(const RuntimeValue &) const = default;

@@ -21,9 +21,9 @@ struct Suffix {
     ETRecordEntryKind kind;
 };
 constexpr Suffix kSuffixes[] = {
-    {"state_dict", ETRecordEntryKind::StateDict},
-    {"constants", ETRecordEntryKind::Constants},
-    {"example_inputs", ETRecordEntryKind::ExampleInputs},
+    { "state_dict", ETRecordEntryKind::StateDict },
+    { "constants", ETRecordEntryKind::Constants },
+    { "example_inputs", ETRecordEntryKind::ExampleInputs },
 };
 
 std::optional<std::int64_t> parseDecimal(const std::string &s)
@@ -62,22 +62,38 @@ const json &methodsOf(const json &root, bool &flat)
 const char *entryKindName(ETRecordEntryKind k)
 {
     switch (k) {
-    case ETRecordEntryKind::Marker: return "marker";
-    case ETRecordEntryKind::EdgeProgram: return "edge program";
-    case ETRecordEntryKind::AtenProgram: return "aten program";
-    case ETRecordEntryKind::GraphMapProgram: return "graph map program";
-    case ETRecordEntryKind::LegacyEtDialect: return "legacy et-dialect program";
-    case ETRecordEntryKind::LegacyProgramBuffer: return "legacy program buffer";
-    case ETRecordEntryKind::StateDict: return "state dict";
-    case ETRecordEntryKind::Constants: return "constants";
-    case ETRecordEntryKind::ExampleInputs: return "example inputs";
-    case ETRecordEntryKind::DebugHandleMap: return "debug handle map";
-    case ETRecordEntryKind::DelegateMap: return "delegate map";
-    case ETRecordEntryKind::NumOutsMap: return "instruction id to num outs map";
-    case ETRecordEntryKind::ExportGraphId: return "export graph id";
-    case ETRecordEntryKind::ReferenceOutputs: return "reference outputs";
-    case ETRecordEntryKind::RepresentativeInputs: return "representative inputs";
-    case ETRecordEntryKind::Unknown: return "unknown";
+    case ETRecordEntryKind::Marker:
+        return "marker";
+    case ETRecordEntryKind::EdgeProgram:
+        return "edge program";
+    case ETRecordEntryKind::AtenProgram:
+        return "aten program";
+    case ETRecordEntryKind::GraphMapProgram:
+        return "graph map program";
+    case ETRecordEntryKind::LegacyEtDialect:
+        return "legacy et-dialect program";
+    case ETRecordEntryKind::LegacyProgramBuffer:
+        return "legacy program buffer";
+    case ETRecordEntryKind::StateDict:
+        return "state dict";
+    case ETRecordEntryKind::Constants:
+        return "constants";
+    case ETRecordEntryKind::ExampleInputs:
+        return "example inputs";
+    case ETRecordEntryKind::DebugHandleMap:
+        return "debug handle map";
+    case ETRecordEntryKind::DelegateMap:
+        return "delegate map";
+    case ETRecordEntryKind::NumOutsMap:
+        return "instruction id to num outs map";
+    case ETRecordEntryKind::ExportGraphId:
+        return "export graph id";
+    case ETRecordEntryKind::ReferenceOutputs:
+        return "reference outputs";
+    case ETRecordEntryKind::RepresentativeInputs:
+        return "representative inputs";
+    case ETRecordEntryKind::Unknown:
+        return "unknown";
     }
     return "?";
 }
@@ -124,7 +140,7 @@ std::vector<std::string> ETRecord::edgeMethods() const
 Result<PyValue> ETRecord::loadBlob(const std::string &entry) const
 {
     if (entry.empty() || !m_zip->find(entry))
-        return PyValue(PyNone{});
+        return PyValue(PyNone {});
     const std::string label = m_path + ":" + printable(entry);
     // Stored blobs (the normal case) are opened in place: a 100 MB state dict costs no copy.
     if (auto view = m_zip->storedBytes(entry); view && view->size() >= 4 && (*view)[0] == 'P' && (*view)[1] == 'K') {
@@ -137,21 +153,42 @@ Result<PyValue> ETRecord::loadBlob(const std::string &entry) const
     if (!data)
         return data.error();
     if (data->empty())
-        return PyValue(PyNone{});
+        return PyValue(PyNone {});
     if (data->size() >= 2 && static_cast<unsigned char>((*data)[0]) == 0x80)
         return makeError(ErrorCode::Unsupported, label,
-                         "raw Python pickle (ETRecords before 2026-03); re-export with a current ExecuTorch to "
-                         "get a torch.save archive");
+            "raw Python pickle (ETRecords before 2026-03); re-export with a current ExecuTorch to "
+            "get a torch.save archive");
     return loadTorchSave(MappedFile::fromBytes(label, std::move(data.value())));
 }
 
-Result<PyValue> ETRecord::loadStateDict(const ETRecordProgram &p) const { return loadBlob(p.stateDictEntry); }
-Result<PyValue> ETRecord::loadConstants(const ETRecordProgram &p) const { return loadBlob(p.constantsEntry); }
-Result<PyValue> ETRecord::loadExampleInputs(const ETRecordProgram &p) const { return loadBlob(p.exampleInputsEntry); }
-Result<PyValue> ETRecord::loadReferenceOutputs() const { return loadBlob("reference_outputs"); }
-Result<PyValue> ETRecord::loadRepresentativeInputs() const { return loadBlob("representative_inputs"); }
-bool ETRecord::hasReferenceOutputs() const { return m_zip->find("reference_outputs") != nullptr; }
-bool ETRecord::hasRepresentativeInputs() const { return m_zip->find("representative_inputs") != nullptr; }
+Result<PyValue> ETRecord::loadStateDict(const ETRecordProgram &p) const
+{
+    return loadBlob(p.stateDictEntry);
+}
+Result<PyValue> ETRecord::loadConstants(const ETRecordProgram &p) const
+{
+    return loadBlob(p.constantsEntry);
+}
+Result<PyValue> ETRecord::loadExampleInputs(const ETRecordProgram &p) const
+{
+    return loadBlob(p.exampleInputsEntry);
+}
+Result<PyValue> ETRecord::loadReferenceOutputs() const
+{
+    return loadBlob("reference_outputs");
+}
+Result<PyValue> ETRecord::loadRepresentativeInputs() const
+{
+    return loadBlob("representative_inputs");
+}
+bool ETRecord::hasReferenceOutputs() const
+{
+    return m_zip->find("reference_outputs") != nullptr;
+}
+bool ETRecord::hasRepresentativeInputs() const
+{
+    return m_zip->find("representative_inputs") != nullptr;
+}
 
 Result<std::shared_ptr<const ETRecord>> readETRecord(const std::string &path)
 {
@@ -174,7 +211,8 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
         return e;
     }
     if (!(*zip)->find(kMarker))
-        return makeError(ErrorCode::BadIdentifier, path, "not an ETRecord: zip archive without the ETRECORD_V0 marker entry");
+        return makeError(
+            ErrorCode::BadIdentifier, path, "not an ETRecord: zip archive without the ETRECORD_V0 marker entry");
 
     auto rec = std::make_shared<ETRecord>();
     rec->m_path = path;
@@ -191,7 +229,7 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
     // Pass 1: classify. Companions are matched to programs afterwards.
     std::vector<std::size_t> programEntries;
     for (const ZipEntry &ze : z.entries()) {
-        ETRecordEntry e{ze.name, ze.size, ETRecordEntryKind::Unknown};
+        ETRecordEntry e { ze.name, ze.size, ETRecordEntryKind::Unknown };
         const std::string &n = ze.name;
         if (n == kMarker)
             e.kind = ETRecordEntryKind::Marker;
@@ -243,7 +281,8 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
         auto prog = parseExportedProgram(*text, label);
         if (!prog) {
             if (e.kind == ETRecordEntryKind::GraphMapProgram) {
-                rec->m_warnings.push_back(fmt::format("{}: entry not understood, ignored ({})", label, prog.error().reason));
+                rec->m_warnings.push_back(
+                    fmt::format("{}: entry not understood, ignored ({})", label, prog.error().reason));
                 e.kind = ETRecordEntryKind::Unknown;
                 continue;
             }
@@ -274,8 +313,8 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
         for (ETRecordProgram &p : rec->m_programs) {
             if (e.name == p.entryName + "_" + suffix) {
                 slot = e.kind == ETRecordEntryKind::StateDict ? &p.stateDictEntry
-                       : e.kind == ETRecordEntryKind::Constants ? &p.constantsEntry
-                                                                 : &p.exampleInputsEntry;
+                    : e.kind == ETRecordEntryKind::Constants  ? &p.constantsEntry
+                                                              : &p.exampleInputsEntry;
                 *slot = e.name;
             }
         }
@@ -302,14 +341,15 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
         auto readMethod = [&](const std::string &method, const json &m) {
             auto &maps = rec->m_methods[method];
             if (!m.is_object()) {
-                rec->m_warnings.push_back(fmt::format("{}:debug_handle_map: method '{}' is not an object", path, printable(method)));
+                rec->m_warnings.push_back(
+                    fmt::format("{}:debug_handle_map: method '{}' is not an object", path, printable(method)));
                 return;
             }
             for (auto it = m.begin(); it != m.end(); ++it) {
                 auto instr = parseDecimal(it.key());
                 DebugHandleEntry d;
                 if (it->is_number_integer()) {
-                    d.handles = {it->get<std::int64_t>()};
+                    d.handles = { it->get<std::int64_t>() };
                     d.isScalar = true;
                 } else if (auto l = handleList(*it)) {
                     d.handles = std::move(*l);
@@ -317,8 +357,9 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
                     instr.reset();
                 }
                 if (!instr) {
-                    rec->m_warnings.push_back(fmt::format("{}:debug_handle_map: {}/{} ignored (not instruction -> int or list)",
-                                                          path, printable(method), printable(it.key())));
+                    rec->m_warnings.push_back(
+                        fmt::format("{}:debug_handle_map: {}/{} ignored (not instruction -> int or list)", path,
+                            printable(method), printable(it.key())));
                     continue;
                 }
                 maps.debugHandles[*instr] = std::move(d);
@@ -350,7 +391,8 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
             for (auto it = mit->begin(); it != mit->end(); ++it) {
                 auto instr = parseDecimal(it.key());
                 if (!instr || !it->is_object()) {
-                    rec->m_warnings.push_back(fmt::format("{}:delegate_map: {}/{} ignored", path, printable(mit.key()), printable(it.key())));
+                    rec->m_warnings.push_back(
+                        fmt::format("{}:delegate_map: {}/{} ignored", path, printable(mit.key()), printable(it.key())));
                     continue;
                 }
                 DelegateEntry d;
@@ -363,10 +405,11 @@ Result<std::shared_ptr<const ETRecord>> readETRecord(std::shared_ptr<const Mappe
                     for (auto iit = inner->begin(); iit != inner->end(); ++iit) {
                         auto l = handleList(*iit);
                         if (!l && iit->is_number_integer())
-                            l = std::vector<std::int64_t>{iit->get<std::int64_t>()};
+                            l = std::vector<std::int64_t> { iit->get<std::int64_t>() };
                         if (!l) {
-                            rec->m_warnings.push_back(fmt::format("{}:delegate_map: {}/{}/{} ignored (not a handle list)",
-                                                                  path, printable(mit.key()), printable(it.key()), printable(iit.key())));
+                            rec->m_warnings.push_back(
+                                fmt::format("{}:delegate_map: {}/{}/{} ignored (not a handle list)", path,
+                                    printable(mit.key()), printable(it.key()), printable(iit.key())));
                             continue;
                         }
                         d.identifiers.emplace_back(iit.key(), std::move(*l));

@@ -20,11 +20,11 @@
 namespace etscope {
 
 enum class ETRecordEntryKind {
-    Marker,            // ETRECORD_V0
-    EdgeProgram,       // edge_dialect_exported_program[/<method>]
-    AtenProgram,       // exported_program
-    GraphMapProgram,   // any other program entry, e.g. aten_dialect_output/forward
-    LegacyEtDialect,   // et_dialect_graph_module/forward (2023)
+    Marker, // ETRECORD_V0
+    EdgeProgram, // edge_dialect_exported_program[/<method>]
+    AtenProgram, // exported_program
+    GraphMapProgram, // any other program entry, e.g. aten_dialect_output/forward
+    LegacyEtDialect, // et_dialect_graph_module/forward (2023)
     LegacyProgramBuffer, // program_buffer: raw .pte bytes (2023)
     StateDict,
     Constants,
@@ -35,7 +35,7 @@ enum class ETRecordEntryKind {
     ExportGraphId,
     ReferenceOutputs,
     RepresentativeInputs,
-    Unknown,           // listed, not fatal (e.g. not parseable as a program, orphan companion)
+    Unknown, // listed, not fatal (e.g. not parseable as a program, orphan companion)
 };
 const char *entryKindName(ETRecordEntryKind k);
 
@@ -47,8 +47,8 @@ struct ETRecordEntry {
 
 struct ETRecordProgram {
     std::string entryName; // "edge_dialect_exported_program/forward"
-    std::string baseName;  // "edge_dialect_exported_program"
-    std::string method;    // "forward" (single-method Edge entries count as forward); may be empty
+    std::string baseName; // "edge_dialect_exported_program"
+    std::string method; // "forward" (single-method Edge entries count as forward); may be empty
     ETRecordEntryKind kind = ETRecordEntryKind::GraphMapProgram;
     std::shared_ptr<const ExportedProgram> program;
     // Companion entry names; empty when the file has none (older files), which means "empty".
@@ -69,9 +69,9 @@ struct DelegateEntry {
 };
 
 struct ETRecordMethodMaps {
-    std::map<std::int64_t, DebugHandleEntry> debugHandles;  // instruction id ->
-    std::map<std::int64_t, DelegateEntry> delegates;        // delegate instruction id ->
-    std::map<std::int64_t, std::int64_t> numOutputs;        // delegate instruction id ->
+    std::map<std::int64_t, DebugHandleEntry> debugHandles; // instruction id ->
+    std::map<std::int64_t, DelegateEntry> delegates; // delegate instruction id ->
+    std::map<std::int64_t, std::int64_t> numOutputs; // delegate instruction id ->
 };
 
 class ETRecord

@@ -62,21 +62,21 @@ std::pair<std::string, const json *> unionMember(const json &u)
 {
     static const json kNull;
     if (!u.is_object())
-        return {"", nullptr};
+        return { "", nullptr };
     if (u.size() == 1)
-        return {u.begin().key(), &u.begin().value()};
-    std::pair<std::string, const json *> found{"", nullptr};
+        return { u.begin().key(), &u.begin().value() };
+    std::pair<std::string, const json *> found { "", nullptr };
     int active = 0;
     for (auto it = u.begin(); it != u.end(); ++it)
         if (!it->is_null()) {
-            found = {it.key(), &it.value()};
+            found = { it.key(), &it.value() };
             ++active;
         }
     if (active == 1)
         return found;
     if (active == 0 && u.contains("as_none"))
-        return {"as_none", &kNull};
-    return {"", nullptr};
+        return { "as_none", &kNull };
+    return { "", nullptr };
 }
 
 std::string symText(const json &s)
@@ -219,8 +219,8 @@ SignatureSpec parseSpec(const json &spec)
         else
             s.argName = parseArgument(*arg).text;
     }
-    for (const char *key : {"parameter_name", "buffer_name", "tensor_constant_name", "custom_obj_name",
-                            "user_input_name", "constant_name"})
+    for (const char *key : { "parameter_name", "buffer_name", "tensor_constant_name", "custom_obj_name",
+             "user_input_name", "constant_name" })
         if (const json *n = member(*v, key); n && n->is_string()) {
             s.target = n->get<std::string>();
             break;
@@ -233,23 +233,40 @@ SignatureSpec parseSpec(const json &spec)
 std::optional<ScalarType> scalarTypeFromJson(int d)
 {
     switch (d) {
-    case 1: return ScalarType::Byte;
-    case 2: return ScalarType::Char;
-    case 3: return ScalarType::Short;
-    case 4: return ScalarType::Int;
-    case 5: return ScalarType::Long;
-    case 6: return ScalarType::Half;
-    case 7: return ScalarType::Float;
-    case 8: return ScalarType::Double;
-    case 9: return ScalarType::ComplexHalf;
-    case 10: return ScalarType::ComplexFloat;
-    case 11: return ScalarType::ComplexDouble;
-    case 12: return ScalarType::Bool;
-    case 13: return ScalarType::BFloat16;
-    case 14: return ScalarType::UInt16;
-    case 15: return ScalarType::Float8e5m2;
-    case 16: return ScalarType::Float8e4m3fn;
-    default: return std::nullopt;
+    case 1:
+        return ScalarType::Byte;
+    case 2:
+        return ScalarType::Char;
+    case 3:
+        return ScalarType::Short;
+    case 4:
+        return ScalarType::Int;
+    case 5:
+        return ScalarType::Long;
+    case 6:
+        return ScalarType::Half;
+    case 7:
+        return ScalarType::Float;
+    case 8:
+        return ScalarType::Double;
+    case 9:
+        return ScalarType::ComplexHalf;
+    case 10:
+        return ScalarType::ComplexFloat;
+    case 11:
+        return ScalarType::ComplexDouble;
+    case 12:
+        return ScalarType::Bool;
+    case 13:
+        return ScalarType::BFloat16;
+    case 14:
+        return ScalarType::UInt16;
+    case 15:
+        return ScalarType::Float8e5m2;
+    case 16:
+        return ScalarType::Float8e4m3fn;
+    default:
+        return std::nullopt;
     }
 }
 
@@ -354,7 +371,7 @@ Result<ExportedProgram> parseExportedProgram(std::string_view text, const std::s
             p.schemaVersion = std::to_string(sv->get<std::int64_t>());
         else if (sv->is_object())
             p.schemaVersion = fmt::format("{}.{}", member(*sv, "major") ? numberText(*member(*sv, "major")) : "?",
-                                          member(*sv, "minor") ? numberText(*member(*sv, "minor")) : "?");
+                member(*sv, "minor") ? numberText(*member(*sv, "minor")) : "?");
     }
     p.dialect = stringOr(member(root, "dialect"));
     if (const json *ov = member(root, "opset_version"); ov && ov->is_object())
@@ -422,12 +439,13 @@ Result<ExportedProgram> parseExportedProgram(std::string_view text, const std::s
                         if (ec == std::errc() && ptr == b + value.size())
                             n.debugHandle = h;
                         else
-                            p.warnings.push_back(fmt::format("{}: node #{} has debug_handle '{}', not an integer", label,
-                                                             index, printable(value)));
+                            p.warnings.push_back(fmt::format(
+                                "{}: node #{} has debug_handle '{}', not an integer", label, index, printable(value)));
                     }
                 }
             }
-            if (const json *nm = member(jn, "name"); nm && nm->is_string() && !nm->get_ref<const std::string &>().empty()) {
+            if (const json *nm = member(jn, "name");
+                nm && nm->is_string() && !nm->get_ref<const std::string &>().empty()) {
                 n.name = nm->get<std::string>();
             } else {
                 n.name = derivedName(n, used);

@@ -24,20 +24,20 @@ std::string jsonDtypeName(int jsonDtype); // "float32", ... or "dtype#<n>"
 
 struct TensorMetaInfo {
     int jsonDtype = 0;
-    std::vector<std::string> sizes;   // decimal, or a symbolic expression ("s0")
+    std::vector<std::string> sizes; // decimal, or a symbolic expression ("s0")
     std::vector<std::string> strides;
     bool requiresGrad = false;
-    std::string device;               // "cpu", "cuda:0"
+    std::string device; // "cpu", "cuda:0"
     std::string dtypeName() const { return jsonDtypeName(jsonDtype); }
-    std::string shapeText() const;    // "[1, 3, 16, 16]"
+    std::string shapeText() const; // "[1, 3, 16, 16]"
 };
 // One TensorMeta object given as JSON text (used for fake tensors in torch.save blobs).
 Result<TensorMetaInfo> parseTensorMetaJson(std::string_view text);
 
 // One argument of a node or of the graph (an Argument union).
 struct GraphArgument {
-    std::string kind;                     // active union member, e.g. "as_tensor", "as_ints"
-    std::string text;                     // display text (tensor name, number, compact JSON)
+    std::string kind; // active union member, e.g. "as_tensor", "as_ints"
+    std::string text; // display text (tensor name, number, compact JSON)
     std::vector<std::string> tensorNames; // tensors referenced (as_tensor/as_tensors/as_optional_tensors)
 };
 
@@ -47,17 +47,17 @@ struct NamedArgument {
 };
 
 struct GraphNode {
-    std::string name;       // serialized name, or derived (see nameDerived)
+    std::string name; // serialized name, or derived (see nameDerived)
     bool nameDerived = false;
-    std::string target;     // full operator string
-    std::string opName;     // Inspector's op_types entry (Edge: "aten.convolution.default", ATen: "convolution.default")
+    std::string target; // full operator string
+    std::string opName; // Inspector's op_types entry (Edge: "aten.convolution.default", ATen: "convolution.default")
     std::vector<NamedArgument> inputs;
     std::vector<GraphArgument> outputs;
     std::vector<std::pair<std::string, std::string>> metadata; // raw, in file order
     std::optional<std::string> stackTrace;
     std::optional<std::vector<ModuleFrame>> moduleStack;
     std::optional<std::int64_t> debugHandle;
-    std::optional<std::string> fromNode;      // raw JSON text
+    std::optional<std::string> fromNode; // raw JSON text
     std::optional<std::string> torchFn;
     std::optional<std::string> sourceFnStack;
 
@@ -71,7 +71,7 @@ struct GraphNode {
 };
 
 struct SignatureSpec {
-    std::string kind;   // "user_input", "parameter", "buffer", "user_output", ...
+    std::string kind; // "user_input", "parameter", "buffer", "user_output", ...
     std::string argName;
     std::string target; // parameter/buffer name for parameters, buffers, mutations
 };

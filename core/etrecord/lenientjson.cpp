@@ -62,8 +62,7 @@ std::optional<std::string> rewriteNonStrictTokens(std::string_view t)
 } // namespace
 
 namespace {
-template<typename Json>
-Result<Json> parseImpl(std::string_view text, const std::string &label)
+template <typename Json> Result<Json> parseImpl(std::string_view text, const std::string &label)
 {
     auto rewritten = rewriteNonStrictTokens(text);
     const std::string_view src = rewritten ? std::string_view(*rewritten) : text;

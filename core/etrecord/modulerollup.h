@@ -13,11 +13,11 @@
 namespace etscope {
 
 struct ModuleRollupNode {
-    std::string key;         // nn_module_stack key ("L__self___head_fc1"); empty for the root
-    std::string path;        // as recorded ("L['self'].head.fc1")
+    std::string key; // nn_module_stack key ("L__self___head_fc1"); empty for the root
+    std::string path; // as recorded ("L['self'].head.fc1")
     std::string displayPath; // dotted ("head.fc1")
-    std::string type;        // "torch.nn.modules.linear.Linear"
-    double total = 0;        // sum of perf avg of the events under this module (target unit)
+    std::string type; // "torch.nn.modules.linear.Linear"
+    double total = 0; // sum of perf avg of the events under this module (target unit)
     std::size_t eventCount = 0; // events with perf data counted in `total`
     std::vector<ModuleRollupNode> children; // in order of first appearance
 

@@ -88,7 +88,7 @@ std::string normalizeModulePath(std::string_view path)
             attr = attr.substr(1, attr.size() - 2);
         s = s.substr(0, g) + inner + "." + attr + s.substr(close + 1);
     }
-    for (std::string_view root : {"L['self'].", "L[\"self\"].", "self."})
+    for (std::string_view root : { "L['self'].", "L[\"self\"].", "self." })
         if (s.starts_with(root))
             s.erase(0, root.size());
     if (s == "L['self']" || s == "self")

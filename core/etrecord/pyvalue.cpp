@@ -9,11 +9,14 @@
 namespace etscope {
 
 PyStorage::PyStorage(std::shared_ptr<const ZipArchive> archive, std::string entry, std::string key,
-                     std::optional<ScalarType> dtype, std::uint64_t byteSize, bool bigEndian)
-    : m_archive(std::move(archive)), m_entry(std::move(entry)), m_key(std::move(key)), m_dtype(dtype),
-      m_byteSize(byteSize), m_bigEndian(bigEndian)
-{
-}
+    std::optional<ScalarType> dtype, std::uint64_t byteSize, bool bigEndian)
+    : m_archive(std::move(archive))
+    , m_entry(std::move(entry))
+    , m_key(std::move(key))
+    , m_dtype(dtype)
+    , m_byteSize(byteSize)
+    , m_bigEndian(bigEndian)
+{ }
 
 bool PyStorage::isLoaded() const
 {
@@ -92,9 +95,18 @@ std::optional<double> PyValue::toDouble() const
     return std::nullopt;
 }
 
-const std::string *PyValue::str() const { return std::get_if<std::string>(&v); }
-const PyBytes *PyValue::bytes() const { return std::get_if<PyBytes>(&v); }
-const PyGlobal *PyValue::global() const { return std::get_if<PyGlobal>(&v); }
+const std::string *PyValue::str() const
+{
+    return std::get_if<std::string>(&v);
+}
+const PyBytes *PyValue::bytes() const
+{
+    return std::get_if<PyBytes>(&v);
+}
+const PyGlobal *PyValue::global() const
+{
+    return std::get_if<PyGlobal>(&v);
+}
 
 const std::vector<PyValue> *PyValue::sequence() const
 {
@@ -132,8 +144,8 @@ const PyFakeTensor *PyValue::fakeTensor() const
 }
 
 namespace {
-std::string seqRepr(const std::vector<PyValue> &items, std::size_t maxItems, const char *open, const char *close,
-                    bool tuple)
+std::string seqRepr(
+    const std::vector<PyValue> &items, std::size_t maxItems, const char *open, const char *close, bool tuple)
 {
     std::string out = open;
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -206,8 +218,8 @@ std::string PyValue::repr(std::size_t maxItems) const
     }
     case PyKind::FakeTensor: {
         const PyFakeTensor *t = fakeTensor();
-        return fmt::format("fake_tensor({}, [{}])", t->dtype ? scalarTypeName(*t->dtype) : "dtype#" + std::to_string(t->jsonDtype),
-                           fmt::join(t->sizes, ", "));
+        return fmt::format("fake_tensor({}, [{}])",
+            t->dtype ? scalarTypeName(*t->dtype) : "dtype#" + std::to_string(t->jsonDtype), fmt::join(t->sizes, ", "));
     }
     case PyKind::Global:
         return printable(global()->qualified());
@@ -220,19 +232,32 @@ std::string PyValue::repr(std::size_t maxItems) const
 const char *pyKindName(PyKind k)
 {
     switch (k) {
-    case PyKind::None: return "None";
-    case PyKind::Bool: return "bool";
-    case PyKind::Int: return "int";
-    case PyKind::Float: return "float";
-    case PyKind::Str: return "str";
-    case PyKind::Bytes: return "bytes";
-    case PyKind::Tuple: return "tuple";
-    case PyKind::List: return "list";
-    case PyKind::Dict: return "dict";
-    case PyKind::Tensor: return "tensor";
-    case PyKind::FakeTensor: return "fake tensor";
-    case PyKind::Global: return "global";
-    case PyKind::Storage: return "storage";
+    case PyKind::None:
+        return "None";
+    case PyKind::Bool:
+        return "bool";
+    case PyKind::Int:
+        return "int";
+    case PyKind::Float:
+        return "float";
+    case PyKind::Str:
+        return "str";
+    case PyKind::Bytes:
+        return "bytes";
+    case PyKind::Tuple:
+        return "tuple";
+    case PyKind::List:
+        return "list";
+    case PyKind::Dict:
+        return "dict";
+    case PyKind::Tensor:
+        return "tensor";
+    case PyKind::FakeTensor:
+        return "fake tensor";
+    case PyKind::Global:
+        return "global";
+    case PyKind::Storage:
+        return "storage";
     }
     return "?";
 }

@@ -53,7 +53,7 @@ class PyStorage
 {
 public:
     PyStorage(std::shared_ptr<const ZipArchive> archive, std::string entry, std::string key,
-              std::optional<ScalarType> dtype, std::uint64_t byteSize, bool bigEndian);
+        std::optional<ScalarType> dtype, std::uint64_t byteSize, bool bigEndian);
 
     const std::string &key() const { return m_key; }
     const std::string &entry() const { return m_entry; }
@@ -92,9 +92,9 @@ struct PyTensor {
 
 // A tensor without data (executorch's _reconstruct_fake_tensor): shape and dtype only.
 struct PyFakeTensor {
-    int jsonDtype = 0;                     // exported-program ScalarType numbering (formats.md §3.4)
-    std::optional<ScalarType> dtype;       // same, mapped to our enum when it has an equivalent
-    std::vector<std::string> sizes;        // decimal, or a symbol such as "s0"
+    int jsonDtype = 0; // exported-program ScalarType numbering (formats.md §3.4)
+    std::optional<ScalarType> dtype; // same, mapped to our enum when it has an equivalent
+    std::vector<std::string> sizes; // decimal, or a symbol such as "s0"
     bool isParameter = false;
 };
 
@@ -119,22 +119,21 @@ enum class PyKind { None, Bool, Int, Float, Str, Bytes, Tuple, List, Dict, Tenso
 
 struct PyValue {
     using Variant = std::variant<PyNone, bool, PyInt, double, std::string, PyBytes, std::shared_ptr<PyTuple>,
-                                 std::shared_ptr<PyList>, std::shared_ptr<PyDict>, std::shared_ptr<PyTensor>,
-                                 std::shared_ptr<PyFakeTensor>, PyGlobal, std::shared_ptr<const PyStorage>>;
+        std::shared_ptr<PyList>, std::shared_ptr<PyDict>, std::shared_ptr<PyTensor>, std::shared_ptr<PyFakeTensor>,
+        PyGlobal, std::shared_ptr<const PyStorage>>;
     Variant v;
 
     PyValue() = default;
-    template<typename T>
-        requires(!std::is_same_v<std::decay_t<T>, PyValue> && !std::is_pointer_v<std::decay_t<T>>)
-    PyValue(T value) : v(std::move(value))
-    {
-    }
+    template <typename T>
+    requires(!std::is_same_v<std::decay_t<T>, PyValue> && !std::is_pointer_v<std::decay_t<T>>) PyValue(T value)
+        : v(std::move(value))
+    { }
 
     PyKind kind() const { return static_cast<PyKind>(v.index()); }
     bool isNone() const { return kind() == PyKind::None; }
     std::optional<bool> toBool() const;
-    std::optional<std::int64_t> toInt() const;   // bool and int
-    std::optional<double> toDouble() const;      // bool, int and float
+    std::optional<std::int64_t> toInt() const; // bool and int
+    std::optional<double> toDouble() const; // bool, int and float
     const std::string *str() const;
     const PyBytes *bytes() const;
     const std::vector<PyValue> *sequence() const; // tuple or list
@@ -151,6 +150,5 @@ struct PyValue {
 };
 
 const char *pyKindName(PyKind k);
-
 
 } // namespace etscope

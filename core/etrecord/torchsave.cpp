@@ -63,11 +63,13 @@ Result<PyValue> loadFromArchive(std::shared_ptr<const ZipArchive> zip)
         if (cls->qualified() != "torch.UntypedStorage") {
             dtype = torchStorageDtype(cls->name);
             if (!dtype)
-                return makeError(ErrorCode::Unsupported, label, fmt::format("unknown storage class {}", printable(cls->qualified())));
+                return makeError(ErrorCode::Unsupported, label,
+                    fmt::format("unknown storage class {}", printable(cls->qualified())));
         }
         auto count = (*t)[4].toInt();
         if (!count || *count < 0)
-            return makeError(ErrorCode::Corrupt, label, fmt::format("storage '{}' has no element count", printable(key)));
+            return makeError(
+                ErrorCode::Corrupt, label, fmt::format("storage '{}' has no element count", printable(key)));
         const std::uint64_t esize = dtype ? elementSize(*dtype).value_or(1) : 1;
         const std::uint64_t need = static_cast<std::uint64_t>(*count) * esize;
         if (auto it = storages.find(key); it != storages.end())
@@ -78,12 +80,12 @@ Result<PyValue> loadFromArchive(std::shared_ptr<const ZipArchive> zip)
             return makeError(ErrorCode::Corrupt, label, fmt::format("storage '{}' has no data entry", printable(key)));
         if (e->size < need || static_cast<std::uint64_t>(*count) > e->size)
             return makeError(ErrorCode::Corrupt, label,
-                             fmt::format("storage '{}' declares {} bytes but its entry holds {}", printable(key), need, e->size));
+                fmt::format("storage '{}' declares {} bytes but its entry holds {}", printable(key), need, e->size));
         auto storage = std::make_shared<const PyStorage>(zip, entry, key, dtype, need, bigEndian);
         storages.emplace(key, storage);
         return PyValue(std::shared_ptr<const PyStorage>(storage));
     };
-    return unpickle({reinterpret_cast<const std::uint8_t *>(pickle->data()), pickle->size()}, opts);
+    return unpickle({ reinterpret_cast<const std::uint8_t *>(pickle->data()), pickle->size() }, opts);
 }
 } // namespace
 
@@ -118,7 +120,8 @@ Result<std::vector<double>> tensorValues(const PyTensor &t)
     if (!t.storage)
         return makeError(ErrorCode::InvalidArgument, label, "tensor has no storage");
     if (!isConvertible(t.dtype) && t.dtype != ScalarType::ComplexFloat && t.dtype != ScalarType::ComplexDouble)
-        return makeError(ErrorCode::Unsupported, label, fmt::format("cannot convert {} to numbers", scalarTypeName(t.dtype)));
+        return makeError(
+            ErrorCode::Unsupported, label, fmt::format("cannot convert {} to numbers", scalarTypeName(t.dtype)));
     const auto esize = elementSize(t.dtype);
     if (!esize || t.sizes.size() != t.strides.size())
         return makeError(ErrorCode::Corrupt, label, "tensor metadata is inconsistent");
@@ -152,7 +155,8 @@ Result<std::vector<double>> tensorValues(const PyTensor &t)
     const bool swap = t.storage->bigEndian() && *esize > 1;
     // For complex types the element is (real, imag); elementToDouble takes the real part, and
     // byte swapping must be per component.
-    const std::size_t swapUnit = (t.dtype == ScalarType::ComplexFloat || t.dtype == ScalarType::ComplexDouble) ? *esize / 2 : *esize;
+    const std::size_t swapUnit
+        = (t.dtype == ScalarType::ComplexFloat || t.dtype == ScalarType::ComplexDouble) ? *esize / 2 : *esize;
     std::vector<std::int64_t> idx(t.sizes.size(), 0);
     const auto *base = reinterpret_cast<const std::uint8_t *>(data.data());
     std::uint8_t tmp[16];

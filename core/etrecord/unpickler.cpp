@@ -18,38 +18,59 @@ struct DtypeName {
     const char *name;
     ScalarType type;
 };
-constexpr std::array kDtypeNames{
-    DtypeName{"float32", ScalarType::Float},      DtypeName{"float", ScalarType::Float},
-    DtypeName{"float64", ScalarType::Double},     DtypeName{"double", ScalarType::Double},
-    DtypeName{"float16", ScalarType::Half},       DtypeName{"half", ScalarType::Half},
-    DtypeName{"bfloat16", ScalarType::BFloat16},  DtypeName{"int64", ScalarType::Long},
-    DtypeName{"long", ScalarType::Long},          DtypeName{"int32", ScalarType::Int},
-    DtypeName{"int", ScalarType::Int},            DtypeName{"int16", ScalarType::Short},
-    DtypeName{"short", ScalarType::Short},        DtypeName{"int8", ScalarType::Char},
-    DtypeName{"uint8", ScalarType::Byte},         DtypeName{"bool", ScalarType::Bool},
-    DtypeName{"complex64", ScalarType::ComplexFloat}, DtypeName{"cfloat", ScalarType::ComplexFloat},
-    DtypeName{"complex128", ScalarType::ComplexDouble}, DtypeName{"cdouble", ScalarType::ComplexDouble},
-    DtypeName{"uint16", ScalarType::UInt16},      DtypeName{"uint32", ScalarType::UInt32},
-    DtypeName{"uint64", ScalarType::UInt64},      DtypeName{"float8_e5m2", ScalarType::Float8e5m2},
-    DtypeName{"float8_e4m3fn", ScalarType::Float8e4m3fn}, DtypeName{"qint8", ScalarType::QInt8},
-    DtypeName{"quint8", ScalarType::QUInt8},      DtypeName{"qint32", ScalarType::QInt32},
+constexpr std::array kDtypeNames {
+    DtypeName { "float32", ScalarType::Float },
+    DtypeName { "float", ScalarType::Float },
+    DtypeName { "float64", ScalarType::Double },
+    DtypeName { "double", ScalarType::Double },
+    DtypeName { "float16", ScalarType::Half },
+    DtypeName { "half", ScalarType::Half },
+    DtypeName { "bfloat16", ScalarType::BFloat16 },
+    DtypeName { "int64", ScalarType::Long },
+    DtypeName { "long", ScalarType::Long },
+    DtypeName { "int32", ScalarType::Int },
+    DtypeName { "int", ScalarType::Int },
+    DtypeName { "int16", ScalarType::Short },
+    DtypeName { "short", ScalarType::Short },
+    DtypeName { "int8", ScalarType::Char },
+    DtypeName { "uint8", ScalarType::Byte },
+    DtypeName { "bool", ScalarType::Bool },
+    DtypeName { "complex64", ScalarType::ComplexFloat },
+    DtypeName { "cfloat", ScalarType::ComplexFloat },
+    DtypeName { "complex128", ScalarType::ComplexDouble },
+    DtypeName { "cdouble", ScalarType::ComplexDouble },
+    DtypeName { "uint16", ScalarType::UInt16 },
+    DtypeName { "uint32", ScalarType::UInt32 },
+    DtypeName { "uint64", ScalarType::UInt64 },
+    DtypeName { "float8_e5m2", ScalarType::Float8e5m2 },
+    DtypeName { "float8_e4m3fn", ScalarType::Float8e4m3fn },
+    DtypeName { "qint8", ScalarType::QInt8 },
+    DtypeName { "quint8", ScalarType::QUInt8 },
+    DtypeName { "qint32", ScalarType::QInt32 },
 };
 
-constexpr std::array kStorageNames{
-    DtypeName{"DoubleStorage", ScalarType::Double},   DtypeName{"FloatStorage", ScalarType::Float},
-    DtypeName{"HalfStorage", ScalarType::Half},       DtypeName{"BFloat16Storage", ScalarType::BFloat16},
-    DtypeName{"LongStorage", ScalarType::Long},       DtypeName{"IntStorage", ScalarType::Int},
-    DtypeName{"ShortStorage", ScalarType::Short},     DtypeName{"CharStorage", ScalarType::Char},
-    DtypeName{"ByteStorage", ScalarType::Byte},       DtypeName{"BoolStorage", ScalarType::Bool},
-    DtypeName{"ComplexFloatStorage", ScalarType::ComplexFloat},
-    DtypeName{"ComplexDoubleStorage", ScalarType::ComplexDouble},
-    DtypeName{"QInt8Storage", ScalarType::QInt8},     DtypeName{"QUInt8Storage", ScalarType::QUInt8},
-    DtypeName{"QInt32Storage", ScalarType::QInt32},   DtypeName{"QUInt4x2Storage", ScalarType::QUInt4x2},
-    DtypeName{"QUInt2x4Storage", ScalarType::QUInt2x4},
+constexpr std::array kStorageNames {
+    DtypeName { "DoubleStorage", ScalarType::Double },
+    DtypeName { "FloatStorage", ScalarType::Float },
+    DtypeName { "HalfStorage", ScalarType::Half },
+    DtypeName { "BFloat16Storage", ScalarType::BFloat16 },
+    DtypeName { "LongStorage", ScalarType::Long },
+    DtypeName { "IntStorage", ScalarType::Int },
+    DtypeName { "ShortStorage", ScalarType::Short },
+    DtypeName { "CharStorage", ScalarType::Char },
+    DtypeName { "ByteStorage", ScalarType::Byte },
+    DtypeName { "BoolStorage", ScalarType::Bool },
+    DtypeName { "ComplexFloatStorage", ScalarType::ComplexFloat },
+    DtypeName { "ComplexDoubleStorage", ScalarType::ComplexDouble },
+    DtypeName { "QInt8Storage", ScalarType::QInt8 },
+    DtypeName { "QUInt8Storage", ScalarType::QUInt8 },
+    DtypeName { "QInt32Storage", ScalarType::QInt32 },
+    DtypeName { "QUInt4x2Storage", ScalarType::QUInt4x2 },
+    DtypeName { "QUInt2x4Storage", ScalarType::QUInt2x4 },
 };
 
 // Callables we interpret ourselves; nothing here runs Python code.
-constexpr std::array<std::string_view, 14> kCallables{
+constexpr std::array<std::string_view, 14> kCallables {
     "torch._utils._rebuild_tensor_v2",
     "torch._utils._rebuild_tensor_v3",
     "torch._utils._rebuild_parameter",
@@ -68,8 +89,8 @@ constexpr std::array<std::string_view, 14> kCallables{
 constexpr std::string_view kFakeTensor = "executorch.exir.serde.export_serialize._reconstruct_fake_tensor";
 
 // Classes that only appear as arguments (e.g. the subclass in _rebuild_from_type_v2).
-constexpr std::array<std::string_view, 4> kTokens{
-    "torch.Tensor", "torch._tensor.Tensor", "torch.nn.parameter.Parameter", "torch.UntypedStorage"};
+constexpr std::array<std::string_view, 4> kTokens { "torch.Tensor", "torch._tensor.Tensor",
+    "torch.nn.parameter.Parameter", "torch.UntypedStorage" };
 
 bool isCallable(const std::string &q)
 {
@@ -82,7 +103,10 @@ bool isCallable(const std::string &q)
 class Vm
 {
 public:
-    Vm(std::span<const std::uint8_t> data, const UnpicklerOptions &opts) : m_d(data), m_opts(opts) {}
+    Vm(std::span<const std::uint8_t> data, const UnpicklerOptions &opts)
+        : m_d(data)
+        , m_opts(opts)
+    { }
     ~Vm()
     {
         // Break any reference cycles a hostile pickle built through the memo.
@@ -110,10 +134,9 @@ private:
     Error truncated() const { return err(ErrorCode::Truncated, "pickle data ends inside an opcode"); }
 
     bool need(std::size_t n) const { return m_d.size() - m_pos >= n; }
-    template<typename T>
-    T readLe()
+    template <typename T> T readLe()
     {
-        T v{};
+        T v {};
         std::memcpy(&v, m_d.data() + m_pos, sizeof(T));
         m_pos += sizeof(T);
         return v; // little-endian hosts only (x86-64/arm64), as everywhere else in core
@@ -135,7 +158,7 @@ private:
         const std::size_t base = m_marks.back();
         m_marks.pop_back();
         std::vector<PyValue> items(std::make_move_iterator(m_stack.begin() + static_cast<std::ptrdiff_t>(base)),
-                                   std::make_move_iterator(m_stack.end()));
+            std::make_move_iterator(m_stack.end()));
         m_stack.resize(base);
         return items;
     }
@@ -180,10 +203,10 @@ private:
     {
         if (!isAllowedPickleGlobal(module, name))
             return err(ErrorCode::Refused,
-                       fmt::format("refusing pickle global '{}.{}': not a torch.save tensor/container type "
-                                   "(restricted unpickler; nothing is executed)",
-                                   printable(module), printable(name)));
-        return PyValue(PyGlobal{module, name});
+                fmt::format("refusing pickle global '{}.{}': not a torch.save tensor/container type "
+                            "(restricted unpickler; nothing is executed)",
+                    printable(module), printable(name)));
+        return PyValue(PyGlobal { module, name });
     }
 
     Result<PyValue> call(const PyValue &callable, std::vector<PyValue> args, int depth = 0);
@@ -207,13 +230,15 @@ Result<std::vector<std::int64_t>> intTuple(const PyValue &v, const char *what, c
 {
     const auto *seq = v.sequence();
     if (!seq)
-        return makeError(ErrorCode::Corrupt, label, fmt::format("tensor {} is a {}, not a tuple", what, pyKindName(v.kind())));
+        return makeError(
+            ErrorCode::Corrupt, label, fmt::format("tensor {} is a {}, not a tuple", what, pyKindName(v.kind())));
     std::vector<std::int64_t> out;
     out.reserve(seq->size());
     for (const PyValue &x : *seq) {
         auto i = x.toInt();
         if (!i || *i < 0)
-            return makeError(ErrorCode::Corrupt, label, fmt::format("tensor {} holds {}, not a non-negative int", what, x.repr()));
+            return makeError(
+                ErrorCode::Corrupt, label, fmt::format("tensor {} holds {}, not a non-negative int", what, x.repr()));
         out.push_back(*i);
     }
     return out;
@@ -223,7 +248,8 @@ Result<PyValue> Vm::rebuildTensor(const std::vector<PyValue> &args, bool v3)
 {
     const std::size_t minArgs = v3 ? 7 : 6;
     if (args.size() < minArgs)
-        return err(ErrorCode::Corrupt, fmt::format("_rebuild_tensor_v{} takes {} arguments, got {}", v3 ? 3 : 2, minArgs, args.size()));
+        return err(ErrorCode::Corrupt,
+            fmt::format("_rebuild_tensor_v{} takes {} arguments, got {}", v3 ? 3 : 2, minArgs, args.size()));
     auto *sp = std::get_if<std::shared_ptr<const PyStorage>>(&args[0].v);
     if (!sp || !*sp)
         return err(ErrorCode::Corrupt, "tensor rebuilt from something that is not a storage");
@@ -241,7 +267,8 @@ Result<PyValue> Vm::rebuildTensor(const std::vector<PyValue> &args, bool v3)
     if (!strides)
         return strides.error();
     if (sizes->size() != strides->size())
-        return err(ErrorCode::Corrupt, fmt::format("tensor has {} sizes but {} strides", sizes->size(), strides->size()));
+        return err(
+            ErrorCode::Corrupt, fmt::format("tensor has {} sizes but {} strides", sizes->size(), strides->size()));
     t->sizes = std::move(sizes.value());
     t->strides = std::move(strides.value());
     t->requiresGrad = args[4].toBool().value_or(false);
@@ -281,8 +308,9 @@ Result<PyValue> Vm::rebuildTensor(const std::vector<PyValue> &args, bool v3)
     if (numel > 0) {
         const auto need = static_cast<std::uint64_t>(maxIndex + 1) * *esize;
         if (need > storage.byteSize())
-            return err(ErrorCode::Corrupt, fmt::format("tensor view needs {} bytes but storage '{}' has {}", need,
-                                                        storage.key(), storage.byteSize()));
+            return err(ErrorCode::Corrupt,
+                fmt::format(
+                    "tensor view needs {} bytes but storage '{}' has {}", need, storage.key(), storage.byteSize()));
     }
     return PyValue(std::move(t));
 }
@@ -293,7 +321,8 @@ Result<PyValue> Vm::call(const PyValue &callable, std::vector<PyValue> args, int
         return err(ErrorCode::Refused, "rebuild calls nested too deeply");
     const PyGlobal *g = callable.global();
     if (!g)
-        return err(ErrorCode::Refused, fmt::format("refusing to call a {} (only allow-listed globals)", pyKindName(callable.kind())));
+        return err(ErrorCode::Refused,
+            fmt::format("refusing to call a {} (only allow-listed globals)", pyKindName(callable.kind())));
     const std::string q = g->qualified();
     if (!isCallable(q))
         return err(ErrorCode::Refused, fmt::format("refusing to call '{}': allowed as a value only", q));
@@ -333,7 +362,8 @@ Result<PyValue> Vm::call(const PyValue &callable, std::vector<PyValue> args, int
                 out.data.push_back(static_cast<char>(c));
                 ++i;
             } else if ((c & 0xE0) == 0xC0 && i + 1 < s.size() && c <= 0xC3) {
-                out.data.push_back(static_cast<char>(((c & 0x03) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3F)));
+                out.data.push_back(
+                    static_cast<char>(((c & 0x03) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3F)));
                 i += 2;
             } else {
                 return err(ErrorCode::Corrupt, "_codecs.encode text is not latin-1");
@@ -406,12 +436,13 @@ Status Vm::validate(const PyValue &v, std::size_t depth)
     } else if ((dict = v.dict())) {
         p = dict;
     } else {
-        return Ok{};
+        return Ok {};
     }
     if (m_done.count(p))
-        return Ok{};
+        return Ok {};
     if (depth > m_opts.maxDepth)
-        return makeError(ErrorCode::LimitExceeded, m_opts.label, fmt::format("pickle nests deeper than {}", m_opts.maxDepth));
+        return makeError(
+            ErrorCode::LimitExceeded, m_opts.label, fmt::format("pickle nests deeper than {}", m_opts.maxDepth));
     if (!m_onPath.insert(p).second)
         return makeError(ErrorCode::Refused, m_opts.label, "pickle builds a self-referencing container");
     if (children) {
@@ -428,12 +459,12 @@ Status Vm::validate(const PyValue &v, std::size_t depth)
     }
     m_onPath.erase(p);
     m_done.insert(p);
-    return Ok{};
+    return Ok {};
 }
 
-#define ETS_TRY(var, expr)                                                                                               \
-    auto var = (expr);                                                                                                   \
-    if (!var)                                                                                                            \
+#define ETS_TRY(var, expr)                                                                                             \
+    auto var = (expr);                                                                                                 \
+    if (!var)                                                                                                          \
         return var.error();
 
 Result<PyValue> Vm::run()
@@ -473,7 +504,7 @@ Result<PyValue> Vm::run()
             break;
         }
         case 'N':
-            m_stack.emplace_back(PyNone{});
+            m_stack.emplace_back(PyNone {});
             break;
         case 0x88:
             m_stack.emplace_back(true);
@@ -484,17 +515,17 @@ Result<PyValue> Vm::run()
         case 'J':
             if (!need(4))
                 return truncated();
-            m_stack.emplace_back(PyInt{readLe<std::int32_t>(), false});
+            m_stack.emplace_back(PyInt { readLe<std::int32_t>(), false });
             break;
         case 'K':
             if (!need(1))
                 return truncated();
-            m_stack.emplace_back(PyInt{m_d[m_pos++], false});
+            m_stack.emplace_back(PyInt { m_d[m_pos++], false });
             break;
         case 'M':
             if (!need(2))
                 return truncated();
-            m_stack.emplace_back(PyInt{readLe<std::uint16_t>(), false});
+            m_stack.emplace_back(PyInt { readLe<std::uint16_t>(), false });
             break;
         case 0x8a:
         case 0x8b: { // LONG1 / LONG4: little-endian two's complement of n bytes
@@ -558,7 +589,7 @@ Result<PyValue> Vm::run()
             std::string s(reinterpret_cast<const char *>(m_d.data() + m_pos), static_cast<std::size_t>(n));
             m_pos += n;
             if (op == 'C' || op == 'B' || op == 0x8e)
-                m_stack.emplace_back(PyBytes{std::move(s)});
+                m_stack.emplace_back(PyBytes { std::move(s) });
             else
                 m_stack.emplace_back(std::move(s));
             break;
@@ -578,7 +609,7 @@ Result<PyValue> Vm::run()
             if (m_stack.size() < markBase() + n)
                 return err(ErrorCode::Corrupt, "stack underflow");
             std::vector<PyValue> items(std::make_move_iterator(m_stack.end() - static_cast<std::ptrdiff_t>(n)),
-                                       std::make_move_iterator(m_stack.end()));
+                std::make_move_iterator(m_stack.end()));
             m_stack.resize(m_stack.size() - n);
             m_stack.push_back(newTuple(std::move(items)));
             break;
@@ -731,7 +762,8 @@ Result<PyValue> Vm::run()
             break;
         }
         default:
-            return err(ErrorCode::Unsupported, fmt::format("pickle opcode 0x{:02x} is not supported by the restricted unpickler", op));
+            return err(ErrorCode::Unsupported,
+                fmt::format("pickle opcode 0x{:02x} is not supported by the restricted unpickler", op));
         }
     }
     m_opStart = m_pos;

@@ -116,8 +116,8 @@ std::unordered_map<std::string, std::uint64_t> scanLocalOffsets(std::span<const 
 }
 } // namespace
 
-Result<std::shared_ptr<const ZipArchive>> ZipArchive::open(std::shared_ptr<const void> owner,
-                                                           std::span<const std::uint8_t> bytes, std::string label)
+Result<std::shared_ptr<const ZipArchive>> ZipArchive::open(
+    std::shared_ptr<const void> owner, std::span<const std::uint8_t> bytes, std::string label)
 {
     if (bytes.size() == 0)
         return makeError(ErrorCode::Empty, label, "empty file, not a zip archive");
@@ -136,11 +136,11 @@ Result<std::shared_ptr<const ZipArchive>> ZipArchive::open(std::shared_ptr<const
     if (!z) {
         const int code = zip_error_code_zip(&err);
         const ErrorCode ec = code == ZIP_ER_NOZIP ? ErrorCode::BadIdentifier
-                             : code == ZIP_ER_MEMORY ? ErrorCode::LimitExceeded
-                                                     : ErrorCode::Corrupt;
+            : code == ZIP_ER_MEMORY               ? ErrorCode::LimitExceeded
+                                                  : ErrorCode::Corrupt;
         Error e = makeError(ec, label,
-                            code == ZIP_ER_NOZIP ? std::string("not a zip archive (no central directory found; truncated?)")
-                                                 : "corrupt zip archive: " + zipErrorText(&err));
+            code == ZIP_ER_NOZIP ? std::string("not a zip archive (no central directory found; truncated?)")
+                                 : "corrupt zip archive: " + zipErrorText(&err));
         zip_source_free(src);
         zip_error_fini(&err);
         return e;
@@ -203,26 +203,26 @@ Result<std::string> ZipArchive::read(const std::string &name, std::uint64_t cap)
     const std::uint64_t total = m_data.size();
     if (e->compressedSize > total)
         return makeError(ErrorCode::Corrupt, m_label,
-                         fmt::format("entry '{}' claims {} compressed bytes but the archive has only {}", printable(name),
-                                     e->compressedSize, total));
+            fmt::format("entry '{}' claims {} compressed bytes but the archive has only {}", printable(name),
+                e->compressedSize, total));
     if (e->method == ZIP_CM_STORE && e->size != e->compressedSize)
         return makeError(ErrorCode::Corrupt, m_label,
-                         fmt::format("stored entry '{}' declares size {} but holds {} bytes", printable(name), e->size,
-                                     e->compressedSize));
+            fmt::format(
+                "stored entry '{}' declares size {} but holds {} bytes", printable(name), e->size, e->compressedSize));
     if (e->method != ZIP_CM_STORE && e->size > e->compressedSize * kMaxDeflateRatio + 1024)
         return makeError(ErrorCode::LimitExceeded, m_label,
-                         fmt::format("entry '{}' claims {} bytes from {} compressed bytes", printable(name), e->size,
-                                     e->compressedSize));
+            fmt::format(
+                "entry '{}' claims {} bytes from {} compressed bytes", printable(name), e->size, e->compressedSize));
     if (e->size > cap)
         return makeError(ErrorCode::LimitExceeded, m_label,
-                         fmt::format("entry '{}' is {} bytes, above the limit of {}", printable(name), e->size, cap));
+            fmt::format("entry '{}' is {} bytes, above the limit of {}", printable(name), e->size, cap));
 
     std::lock_guard lock(m_mutex);
     const zip_int64_t idx = zip_name_locate(m_zip, name.c_str(), ZIP_FL_ENC_RAW);
     zip_file_t *f = idx >= 0 ? zip_fopen_index(m_zip, static_cast<zip_uint64_t>(idx), 0) : nullptr;
     if (!f)
         return makeError(ErrorCode::Corrupt, m_label,
-                         fmt::format("cannot open entry '{}': {}", printable(name), zip_strerror(m_zip)));
+            fmt::format("cannot open entry '{}': {}", printable(name), zip_strerror(m_zip)));
     std::string out;
     out.resize(static_cast<std::size_t>(e->size));
     std::uint64_t got = 0;
@@ -242,7 +242,7 @@ Result<std::string> ZipArchive::read(const std::string &name, std::uint64_t cap)
         return makeError(ErrorCode::Corrupt, m_label, fmt::format("entry '{}' is damaged: {}", printable(name), ferr));
     if (got != e->size)
         return makeError(ErrorCode::Truncated, m_label,
-                         fmt::format("entry '{}' declares {} bytes but only {} could be read", printable(name), e->size, got));
+            fmt::format("entry '{}' declares {} bytes but only {} could be read", printable(name), e->size, got));
     return out;
 }
 

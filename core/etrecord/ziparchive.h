@@ -19,9 +19,9 @@ namespace etscope {
 // One entry of a zip central directory.
 struct ZipEntry {
     std::string name;
-    std::uint64_t size = 0;           // uncompressed, as declared
+    std::uint64_t size = 0; // uncompressed, as declared
     std::uint64_t compressedSize = 0;
-    std::uint16_t method = 0;         // 0 stored, 8 deflate
+    std::uint16_t method = 0; // 0 stored, 8 deflate
 };
 
 // Read-only zip archive over bytes we never write to (libzip underneath). Sizes are taken from
@@ -34,11 +34,11 @@ public:
 
     static Result<std::shared_ptr<const ZipArchive>> open(const std::string &path);
     // `label` names the archive in error messages (e.g. "etrecord.bin:reference_outputs").
-    static Result<std::shared_ptr<const ZipArchive>> open(std::shared_ptr<const MappedFile> bytes,
-                                                          std::string label = {});
+    static Result<std::shared_ptr<const ZipArchive>> open(
+        std::shared_ptr<const MappedFile> bytes, std::string label = {});
     // Archive over bytes owned by `owner` (e.g. a stored entry of another archive).
-    static Result<std::shared_ptr<const ZipArchive>> open(std::shared_ptr<const void> owner,
-                                                          std::span<const std::uint8_t> bytes, std::string label);
+    static Result<std::shared_ptr<const ZipArchive>> open(
+        std::shared_ptr<const void> owner, std::span<const std::uint8_t> bytes, std::string label);
     ~ZipArchive();
     ZipArchive(const ZipArchive &) = delete;
     ZipArchive &operator=(const ZipArchive &) = delete;
@@ -55,6 +55,7 @@ public:
     // The bytes of a stored (uncompressed) entry in place, without copying or CRC check; none
     // for compressed entries or when the local header does not add up.
     std::optional<std::span<const std::uint8_t>> storedBytes(const std::string &name) const;
+
 private:
     ZipArchive() = default;
     std::shared_ptr<const void> m_owner;

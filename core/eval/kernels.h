@@ -132,7 +132,7 @@ inline Result<std::vector<Tensor>> one(Result<Tensor> r)
 {
     if (!r)
         return r.error();
-    return std::vector<Tensor>{std::move(*r)};
+    return std::vector<Tensor> { std::move(*r) };
 }
 
 } // namespace etscope::eval

@@ -463,7 +463,6 @@ template <typename Fn> void regUnary(std::initializer_list<const char *> keys, F
     });
 }
 
-
 float geluErf(float x)
 {
     return float(0.5 * double(x) * (1.0 + std::erf(double(x) * M_SQRT1_2)));

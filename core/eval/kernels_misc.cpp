@@ -13,7 +13,6 @@ namespace {
 
 #define TRY ETSCOPE_EVAL_TRY
 
-
 // Scale / zero point given as a number or a 1-element tensor (.tensor overloads).
 Result<double> number(const KernelArgs &a, int index, const char *name)
 {

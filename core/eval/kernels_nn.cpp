@@ -21,7 +21,6 @@ using RowMatD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Row
 using MapC = Eigen::Map<const RowMat>;
 using Map = Eigen::Map<RowMat>;
 
-
 bool floating(ScalarType t)
 {
     return category(t) == Category::Float;

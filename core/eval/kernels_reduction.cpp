@@ -16,7 +16,6 @@ namespace {
 
 #define TRY ETSCOPE_EVAL_TRY
 
-
 // A tensor rearranged so that reduced dims are innermost: outer x inner elements.
 struct Reduction {
     std::vector<double> values; // outer * inner, row-major

@@ -12,7 +12,6 @@ namespace etscope::eval {
 
 namespace {
 
-
 #define TRY ETSCOPE_EVAL_TRY
 
 Result<std::vector<std::int64_t>> inferShape(std::vector<std::int64_t> shape, std::int64_t numel)

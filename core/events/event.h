@@ -6,10 +6,10 @@
 
 #include <cstdint>
 #include <memory>
-#include <span>
-#include <string_view>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -29,7 +29,7 @@ std::string delegateDebugIdText(const DelegateDebugId &id); // "" for none
 
 // One entry of a decoded nn_module_stack: outermost module first.
 struct ModuleFrame {
-    std::string key;  // opaque unique id, e.g. "L__self___layers_0"
+    std::string key; // opaque unique id, e.g. "L__self___layers_0"
     std::string path; // e.g. "layers.0" or "getattr(L['self'].layers, '0')"
     std::string type; // e.g. "torch.nn.modules.linear.Linear"
     bool operator==(const ModuleFrame &) const = default;
@@ -39,8 +39,8 @@ struct ModuleFrame {
 // semantics). Order of first sight = the Inspector's dict order for stack_traces and
 // module_hierarchy.
 struct LinkedNode {
-    std::string nodeName;                   // "aten_convolution_default_" style, as the Inspector names it
-    std::optional<std::string> stackTrace;  // metadata "stack_trace", none if absent
+    std::string nodeName; // "aten_convolution_default_" style, as the Inspector names it
+    std::optional<std::string> stackTrace; // metadata "stack_trace", none if absent
     std::optional<std::vector<ModuleFrame>> moduleStack; // decoded "nn_module_stack", none if absent
 };
 
@@ -55,7 +55,7 @@ struct EventPerf : PerfStats {
 struct EventExtra {
     DelegateDebugId delegateDebugIdentifier;
     std::vector<std::string> delegateDebugMetadatas; // raw bytes per run; empty unless some non-empty
-    std::vector<RuntimeValue> debugData;             // values of the first run's debug events (tensors by ref)
+    std::vector<RuntimeValue> debugData; // values of the first run's debug events (tensors by ref)
     std::size_t debugEventsPerRun = 0;
 
     // Filled by linking with an ETRecord (empty/none otherwise).
@@ -76,12 +76,12 @@ struct EventExtra {
 // a small handle (56 bytes): its name, samples, statistics and extras live in the block's
 // EventStore, so it stays valid as long as some EventBlock sharing that store does.
 struct Event {
-    std::string_view name;              // interned in the block's store
+    std::string_view name; // interned in the block's store
     const EventPerf *perfData = nullptr; // null when only debug events exist
     const std::uint64_t *ticks = nullptr; // start ticks per run, then end ticks per run
-    std::int64_t chainIndex = 0;        // chain of the event (-1 for framework events)
-    const EventExtra *extra = nullptr;  // null: no delegate id, metadata, debug data or link
-    std::int32_t instructionId = -1;    // Inspector's _instruction_id
+    std::int64_t chainIndex = 0; // chain of the event (-1 for framework events)
+    const EventExtra *extra = nullptr; // null: no delegate id, metadata, debug data or link
+    std::int32_t instructionId = -1; // Inspector's _instruction_id
     bool isDelegatedOp = false;
     bool debugDataDiffersAcrossRuns = false; // the Inspector would assert here; we flag instead
 
@@ -127,7 +127,7 @@ public:
     // Statistics of `durations` (numpy-exact, as PerfData::fromRaw), copied in with the ticks
     // (starts then ends; empty for none) and attached to `e`.
     void setPerf(Event &e, std::span<const double> durations, std::span<const std::uint64_t> starts = {},
-                 std::span<const std::uint64_t> ends = {});
+        std::span<const std::uint64_t> ends = {});
     // The extras of `e` to fill in, created and attached on first use (copied into this store
     // when they belong to another). Events sharing them see the change: they are handles.
     EventExtra &extra(Event &e);
@@ -151,16 +151,16 @@ struct AllocatorSummary {
 struct EventBlock {
     std::string name;
     std::vector<Event> events;
-    std::shared_ptr<EventStore> store;       // what `events` point at (shared by copies)
+    std::shared_ptr<EventStore> store; // what `events` point at (shared by copies)
     TimeScale sourceTimeScale = TimeScale::NS;
     TimeScale targetTimeScale = TimeScale::MS;
-    std::int32_t bundledInputIndex = -1;     // as recorded; the runtime always writes -1
-    std::vector<RuntimeValue> runOutput;     // program outputs of the first run
+    std::int32_t bundledInputIndex = -1; // as recorded; the runtime always writes -1
+    std::vector<RuntimeValue> runOutput; // program outputs of the first run
     bool runOutputDiffersAcrossRuns = false;
-    std::vector<std::size_t> runIndices;     // which RunData entries of the file were merged here
+    std::vector<std::size_t> runIndices; // which RunData entries of the file were merged here
     std::vector<AllocatorSummary> allocators;
     std::uint64_t allocationEventCount = 0;
-    std::vector<std::string> warnings;       // things the Inspector would have failed on
+    std::vector<std::string> warnings; // things the Inspector would have failed on
 
     // The store, created on first use (for blocks assembled by hand or by other readers).
     EventStore &storage();

@@ -54,7 +54,7 @@ struct EventSignature {
 
 inline void hashMix(std::size_t &h, std::uint64_t v)
 {
-    h ^= std::hash<std::uint64_t>{}(v) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h ^= std::hash<std::uint64_t> {}(v) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
 }
 
 struct InstructionKeyHash {
@@ -365,21 +365,25 @@ struct Group {
     std::vector<Entry> entries; // of the first run: what other runs must match
     std::size_t runs = 0;
     EventBlock block;
-    std::vector<std::uint32_t> perfSlot;       // per event: column in the run-major rows, or none
+    std::vector<std::uint32_t> perfSlot; // per event: column in the run-major rows, or none
     std::uint32_t perfEvents = 0;
-    std::vector<double> durations;             // [run][perfSlot]
-    std::vector<std::uint64_t> ticks;          // [run][perfSlot] start, end
-    std::vector<std::uint32_t> eventOfSlot;    // per perfSlot: the event
+    std::vector<double> durations; // [run][perfSlot]
+    std::vector<std::uint64_t> ticks; // [run][perfSlot] start, end
+    std::vector<std::uint32_t> eventOfSlot; // per perfSlot: the event
     std::vector<std::pair<std::size_t, StringPool::Id>> metadata; // non-empty ones at run * perfEvents + slot
-    std::vector<bool> anyMetadata;             // per perfSlot
-    std::vector<bool> haveDebug;               // per event
+    std::vector<bool> anyMetadata; // per perfSlot
+    std::vector<bool> haveDebug; // per event
     bool haveOutputs = false;
 };
 
 class Builder
 {
 public:
-    Builder(const ETDumpFile &f, const InspectorOptions &o, double scale) : m_file(f), m_opt(o), m_scale(scale) {}
+    Builder(const ETDumpFile &f, const InspectorOptions &o, double scale)
+        : m_file(f)
+        , m_opt(o)
+        , m_scale(scale)
+    { }
 
     std::vector<EventBlock> run()
     {
@@ -572,7 +576,7 @@ private:
     {
         return fmt::format("event '{}' ends ({}) before it starts ({}) and the values do not fit a 32-bit "
                            "wrap-around; its duration is shown as NaN",
-                           ev.name, e, s);
+            ev.name, e, s);
     }
 
     void addRun(Group &g, std::size_t k, const RunData &run, const Entry &entry, const Collation &collation)
@@ -624,9 +628,9 @@ private:
         });
         if (!same || i != first.size()) {
             ev.debugDataDiffersAcrossRuns = true;
-            addWarning(g.block.warnings, fmt::format(
-                "debug data of event '{}' (instruction {}) differs between runs; showing the first run's",
-                ev.name, ev.instructionId));
+            addWarning(g.block.warnings,
+                fmt::format("debug data of event '{}' (instruction {}) differs between runs; showing the first run's",
+                    ev.name, ev.instructionId));
         }
     }
 
@@ -688,11 +692,15 @@ private:
         if (a.kind != b.kind || a.tensors.size() != b.tensors.size())
             return false;
         switch (a.kind) {
-        case RuntimeValue::Kind::Int: return a.intValue == b.intValue;
-        case RuntimeValue::Kind::Bool: return a.boolValue == b.boolValue;
+        case RuntimeValue::Kind::Int:
+            return a.intValue == b.intValue;
+        case RuntimeValue::Kind::Bool:
+            return a.boolValue == b.boolValue;
         case RuntimeValue::Kind::Float:
-        case RuntimeValue::Kind::Double: return a.doubleValue == b.doubleValue;
-        default: break;
+        case RuntimeValue::Kind::Double:
+            return a.doubleValue == b.doubleValue;
+        default:
+            break;
         }
         for (std::size_t i = 0; i < a.tensors.size(); ++i) {
             const TensorRef &x = a.tensors[i], &y = b.tensors[i];
@@ -735,8 +743,9 @@ private:
             same = valuesEqual(g.block.runOutput[i], outputs[i]);
         if (!same) {
             g.block.runOutputDiffersAcrossRuns = true;
-            addWarning(g.block.warnings, "program outputs differ between the runs merged into this block; "
-                                       "showing the first run's");
+            addWarning(g.block.warnings,
+                "program outputs differ between the runs merged into this block; "
+                "showing the first run's");
         }
     }
 
@@ -753,9 +762,9 @@ private:
         for (const auto &a : run.allocationEvents) {
             ++g.block.allocationEventCount;
             if (a.allocatorId < 1 || static_cast<std::size_t>(a.allocatorId) > allocs.size()) {
-                addWarning(g.block.warnings, 
+                addWarning(g.block.warnings,
                     fmt::format("allocation event names allocator {} but the block registers {}", a.allocatorId,
-                                run.allocators.size()));
+                        run.allocators.size()));
                 continue;
             }
             AllocatorSummary &s = allocs[static_cast<std::size_t>(a.allocatorId - 1)];
@@ -781,7 +790,7 @@ Result<std::vector<EventBlock>> buildEventBlocks(const ETDumpFile &etdump, const
 {
     auto scale = options.time.scaleFactor();
     if (!scale)
-        return Error{scale.error().code, etdump.path, scale.error().reason};
+        return Error { scale.error().code, etdump.path, scale.error().reason };
     Builder builder(etdump, options, *scale);
     return builder.run();
 }

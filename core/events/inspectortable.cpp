@@ -16,17 +16,23 @@ namespace etscope {
 
 namespace {
 
-const char *const kStatNames[] = {"p10", "p50", "p90", "avg", "min", "max"};
+const char *const kStatNames[] = { "p10", "p50", "p90", "avg", "min", "max" };
 
 double statValue(const PerfStats &p, int i)
 {
     switch (i) {
-    case 0: return p.p10;
-    case 1: return p.p50;
-    case 2: return p.p90;
-    case 3: return p.avg;
-    case 4: return p.min;
-    default: return p.max;
+    case 0:
+        return p.p10;
+    case 1:
+        return p.p50;
+    case 2:
+        return p.p90;
+    case 3:
+        return p.avg;
+    case 4:
+        return p.min;
+    default:
+        return p.max;
     }
 }
 
@@ -42,7 +48,8 @@ std::size_t visibleWidth(const std::string &s)
 
 std::string strip(const std::string &s)
 {
-    const auto isSpace = [](unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+    const auto isSpace
+        = [](unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
     std::size_t b = 0, e = s.size();
     while (b < e && isSpace(static_cast<unsigned char>(s[b])))
         ++b;
@@ -77,9 +84,8 @@ bool parsesAsFloat(const std::string &raw)
     if (first == std::string::npos)
         return false;
     const char c0 = static_cast<char>(std::tolower(static_cast<unsigned char>(raw[first])));
-    if (!(std::isdigit(static_cast<unsigned char>(c0)) || c0 == '+' || c0 == '-' || c0 == '.' || c0 == 'i' ||
-          c0 == 'n') ||
-        raw.size() > 64)
+    if (!(std::isdigit(static_cast<unsigned char>(c0)) || c0 == '+' || c0 == '-' || c0 == '.' || c0 == 'i' || c0 == 'n')
+        || raw.size() > 64)
         return false;
     const std::string s = strip(raw);
     std::string lower;
@@ -90,8 +96,8 @@ bool parsesAsFloat(const std::string &raw)
         return true;
     char *end = nullptr;
     std::strtod(s.c_str(), &end);
-    return end && *end == '\0' && body.find_first_of("0123456789") != std::string::npos &&
-           body.find('x') == std::string::npos;
+    return end && *end == '\0' && body.find_first_of("0123456789") != std::string::npos
+        && body.find('x') == std::string::npos;
 }
 
 // tabulate's type lattice: none < bool < int < float < text.
@@ -245,21 +251,21 @@ void rowCells(std::vector<GridCell> &cells, std::size_t index, const TableRow &r
         if (e.perfData)
             cells[std::size_t(3 + i)] = statValue(*e.perfData, i);
         else
-            cells[std::size_t(3 + i)] = std::monostate{};
+            cells[std::size_t(3 + i)] = std::monostate {};
     }
     setText(cells[9], opTypesText(e.opTypes()));
     cells[10] = e.isDelegatedOp;
     if (e.delegateBackendName())
         setText(cells[11], *e.delegateBackendName());
     else
-        cells[11] = std::monostate{};
+        cells[11] = std::monostate {};
     if (e.perfData) {
         thread_local fmt::memory_buffer starts;
         starts.clear();
         appendStartTimeText(starts, e.startTimes());
         setText(cells[12], std::string_view(starts.data(), starts.size()));
     } else {
-        cells[12] = std::monostate{};
+        cells[12] = std::monostate {};
     }
     if (options.includeModuleColumn)
         setText(cells[13], eventModulePath(e));
@@ -359,10 +365,18 @@ std::string pythonRepr(const std::string &s)
     std::string out(1, q);
     for (unsigned char c : s) {
         switch (c) {
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (c == static_cast<unsigned char>(q))
                 out += std::string("\\") + static_cast<char>(c);
@@ -417,25 +431,25 @@ std::vector<TableRow> inspectorTableRows(const std::vector<EventBlock> &blocks, 
     for (const EventBlock &b : blocks)
         for (const Event &e : b.events)
             if (options.includeOperatorCalls || !e.isOperatorCall())
-                rows.push_back({&b, &e});
+                rows.push_back({ &b, &e });
     return rows;
 }
 
 std::vector<std::string> inspectorTableHeaders(TimeScale target, const TableOptions &options)
 {
-    std::vector<std::string> h{"event_block_name", "event_name"};
+    std::vector<std::string> h { "event_block_name", "event_name" };
     const std::string unit = options.includeUnits ? fmt::format(" ({})", timeScaleName(target)) : std::string();
     for (const char *s : kStatNames)
         h.push_back(s + unit);
-    for (const char *s : {"op_types", "is_delegated_op", "delegate_backend_name", "start_time"})
+    for (const char *s : { "op_types", "is_delegated_op", "delegate_backend_name", "start_time" })
         h.emplace_back(s);
     if (options.includeModuleColumn)
         h.emplace_back("module");
     return h;
 }
 
-bool writeFancyGrid(const std::vector<std::string> &headers, std::size_t rowCount, const GridRowFn &rowAt,
-                    const TextSink &sink)
+bool writeFancyGrid(
+    const std::vector<std::string> &headers, std::size_t rowCount, const GridRowFn &rowAt, const TextSink &sink)
 {
     const std::size_t ncols = headers.size();
     std::vector<GridCell> cells;
@@ -596,12 +610,12 @@ bool writeFancyGrid(const std::vector<EventBlock> &blocks, const TableOptions &o
 {
     const auto rows = inspectorTableRows(blocks, options);
     const TimeScale unit = blocks.empty() ? TimeScale::MS : blocks.front().targetTimeScale;
-    std::vector<std::string> headers{""};
+    std::vector<std::string> headers { "" };
     for (auto &h : inspectorTableHeaders(unit, options))
         headers.push_back(std::move(h));
     return writeFancyGrid(
-        headers, rows.size(), [&](std::size_t i, std::vector<GridCell> &cells) { rowCells(cells, i, rows[i], options); },
-        sink);
+        headers, rows.size(),
+        [&](std::size_t i, std::vector<GridCell> &cells) { rowCells(cells, i, rows[i], options); }, sink);
 }
 
 std::string formatFancyGrid(const std::vector<EventBlock> &blocks, const TableOptions &options)
@@ -729,7 +743,8 @@ std::string formatJson(const std::vector<EventBlock> &blocks, const TableOptions
         o["unit"] = std::string(timeScaleName(r.block->targetTimeScale));
         o["op_types"] = e.opTypes();
         o["is_delegated_op"] = e.isDelegatedOp;
-        o["delegate_backend_name"] = e.delegateBackendName() ? ordered_json(*e.delegateBackendName()) : ordered_json(nullptr);
+        o["delegate_backend_name"]
+            = e.delegateBackendName() ? ordered_json(*e.delegateBackendName()) : ordered_json(nullptr);
         o["start_time"] = std::vector<std::uint64_t>(e.startTimes().begin(), e.startTimes().end());
         o["instruction_id"] = e.instructionId;
         o["runs"] = e.perfData ? e.perfData->raw.size() : 0;

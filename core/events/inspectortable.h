@@ -22,8 +22,8 @@ struct TableRow {
 
 struct TableOptions {
     bool includeOperatorCalls = false; // the Inspector drops them
-    bool includeUnits = true;          // "p50 (ms)" headers
-    bool includeModuleColumn = false;  // extra last column "module" (not in the Inspector's table)
+    bool includeUnits = true; // "p50 (ms)" headers
+    bool includeModuleColumn = false; // extra last column "module" (not in the Inspector's table)
 };
 
 // Innermost module path of the first linked node that has a module stack ("" if none).
@@ -33,15 +33,15 @@ std::vector<TableRow> inspectorTableRows(const std::vector<EventBlock> &blocks, 
 std::vector<std::string> inspectorTableHeaders(TimeScale target, const TableOptions & = {});
 
 // Python-style renderings of Event fields, as pandas/tabulate show them.
-std::string pythonRepr(const std::string &s);                       // 'text' with escapes
-std::string pythonFloatRepr(double v);                              // shortest round-trip, like repr()
+std::string pythonRepr(const std::string &s); // 'text' with escapes
+std::string pythonFloatRepr(double v); // shortest round-trip, like repr()
 inline constexpr std::size_t kFloatReprMax = 32;
-std::size_t pythonFloatReprTo(char *out, double v);                 // same into out[kFloatReprMax]; returns length
+std::size_t pythonFloatReprTo(char *out, double v); // same into out[kFloatReprMax]; returns length
 // One TSV/CSV field quoted as csv.QUOTE_MINIMAL (what pandas' to_csv does): quoted only when it
 // holds the separator, a quote or a line break; quotes doubled.
 std::string csvField(const std::string &s, char sep);
 void appendCsvField(fmt::memory_buffer &out, std::string_view s, char sep);
-std::string opTypesText(const std::vector<std::string> &opTypes);   // "['a', 'b']" or truncated form
+std::string opTypesText(const std::vector<std::string> &opTypes); // "['a', 'b']" or truncated form
 std::string startTimeText(std::span<const std::uint64_t> starts); // "[1, 2]"
 void appendStartTimeText(fmt::memory_buffer &out, std::span<const std::uint64_t> starts);
 
@@ -61,7 +61,7 @@ std::string renderFancyGrid(const std::vector<std::string> &headers, const std::
 // Streams a grid whose rows are produced on demand (three passes: types, widths, lines), so
 // that neither the cells nor the text of a large table are held whole.
 using GridRowFn = std::function<void(std::size_t row, std::vector<GridCell> &cells)>;
-bool writeFancyGrid(const std::vector<std::string> &headers, std::size_t rowCount, const GridRowFn &rowAt,
-                    const TextSink &sink);
+bool writeFancyGrid(
+    const std::vector<std::string> &headers, std::size_t rowCount, const GridRowFn &rowAt, const TextSink &sink);
 
 } // namespace etscope

@@ -67,9 +67,9 @@ private slots:
             const auto &o = tc.expectedOutputs[0];
             QCOMPARE(o.kind, BundledValue::Kind::Tensor);
             QCOMPARE(o.dtype, ScalarType::Int);
-            QCOMPARE(o.sizes, (std::vector<std::int64_t>{2, 2}));
-            QCOMPARE(o.strides, (std::vector<std::int64_t>{2, 1}));
-            QCOMPARE(o.values, (std::vector<double>{2, 2, 2, 2}));
+            QCOMPARE(o.sizes, (std::vector<std::int64_t> { 2, 2 }));
+            QCOMPARE(o.strides, (std::vector<std::int64_t> { 2, 1 }));
+            QCOMPARE(o.values, (std::vector<double> { 2, 2, 2, 2 }));
         }
         QCOMPARE(p.program().size(), std::size_t(1696));
         QCOMPARE(p.programIdentifier(), std::string("ET12"));
@@ -98,7 +98,7 @@ private slots:
         const auto e0 = exp["case0_input0"].toObject();
         QCOMPARE(in0.dtype, ScalarType::Float);
         QCOMPARE(in0.sizes, toInts(e0["sizes"]));
-        QCOMPARE(in0.dimOrder, (std::vector<std::uint8_t>{0, 2, 3, 1}));
+        QCOMPARE(in0.dimOrder, (std::vector<std::uint8_t> { 0, 2, 3, 1 }));
         QCOMPARE(in0.strides, toInts(e0["strides"]));
         QCOMPARE(in0.values, toDoubles(e0["values"]));
 
@@ -123,11 +123,11 @@ private slots:
     void stridesFromDimOrderByHand()
     {
         // NCHW [2,3,4,5] stored channels-last: C innermost (1), W (3), H (15), N (60).
-        QCOMPARE(stridesFromDimOrder({2, 3, 4, 5}, {0, 2, 3, 1}), (std::vector<std::int64_t>{60, 1, 15, 3}));
-        QCOMPARE(stridesFromDimOrder({2, 3}, {}), (std::vector<std::int64_t>{3, 1}));
-        QVERIFY(stridesFromDimOrder({2, 3}, {0, 0}).empty());
-        QVERIFY(stridesFromDimOrder({2, 3}, {0}).empty());
-        QVERIFY(stridesFromDimOrder({2, 3}, {0, 2}).empty());
+        QCOMPARE(stridesFromDimOrder({ 2, 3, 4, 5 }, { 0, 2, 3, 1 }), (std::vector<std::int64_t> { 60, 1, 15, 3 }));
+        QCOMPARE(stridesFromDimOrder({ 2, 3 }, {}), (std::vector<std::int64_t> { 3, 1 }));
+        QVERIFY(stridesFromDimOrder({ 2, 3 }, { 0, 0 }).empty());
+        QVERIFY(stridesFromDimOrder({ 2, 3 }, { 0 }).empty());
+        QVERIFY(stridesFromDimOrder({ 2, 3 }, { 0, 2 }).empty());
     }
 
     void badInputsAreTypedErrors()
@@ -147,7 +147,7 @@ private slots:
         QVERIFY(r.error().message().rfind("wrong.bpte: ", 0) == 0);
 
         // Every truncation must fail cleanly (verifier), never read out of bounds.
-        for (std::size_t n : {std::size_t(6), std::size_t(64), bytes.size() / 2, bytes.size() - 1}) {
+        for (std::size_t n : { std::size_t(6), std::size_t(64), bytes.size() / 2, bytes.size() - 1 }) {
             std::vector<std::uint8_t> cut(bytes.begin(), bytes.begin() + std::ptrdiff_t(n));
             auto t = BundledProgram::fromBytes(cut, "cut.bpte");
             QVERIFY2(!t.ok(), qPrintable(QString::number(n)));
@@ -158,7 +158,8 @@ private slots:
         QCOMPARE(missing.error().code, ErrorCode::Io);
 
         // An ETDump is not a BundledProgram.
-        auto etdump = BundledProgram::open(ETSCOPE_SHARED_DIR "/fixtures/runtime/bundled_program_outputs_only/etdump.etdp");
+        auto etdump
+            = BundledProgram::open(ETSCOPE_SHARED_DIR "/fixtures/runtime/bundled_program_outputs_only/etdump.etdp");
         QVERIFY(!etdump.ok());
         QCOMPARE(etdump.error().code, ErrorCode::BadIdentifier);
     }

@@ -78,7 +78,7 @@ private slots:
         const auto cases = loadCases()["cases"].toArray();
         QVERIFY(cases.size() >= 16);
         for (const auto &c : cases)
-            for (const char *m : {"MSE", "L1", "SNR", "COSINE", "MAXABS", "MAXREL"})
+            for (const char *m : { "MSE", "L1", "SNR", "COSINE", "MAXABS", "MAXREL" })
                 QTest::addRow("%s/%s", qPrintable(c.toObject()["name"].toString()), m) << c.toObject() << QString(m);
     }
     void numpyCases()
@@ -92,7 +92,8 @@ private slots:
         auto got = compareTensors(*cmp, toTensor(caseObj["a"].toObject()), toTensor(caseObj["b"].toObject()));
         QVERIFY2(got.ok(), got.ok() ? "" : got.error().message().c_str());
         const double want = decode(caseObj["expected"].toObject()[metric]);
-        QVERIFY2(sameValue(*got, want), qPrintable(QString("got %1 want %2").arg(*got, 0, 'g', 17).arg(want, 0, 'g', 17)));
+        QVERIFY2(
+            sameValue(*got, want), qPrintable(QString("got %1 want %2").arg(*got, 0, 'g', 17).arg(want, 0, 'g', 17)));
     }
 
     void notBroadcastableIsAnError()
@@ -100,7 +101,8 @@ private slots:
         const auto errs = loadCases()["errors"].toArray();
         QCOMPARE(errs.size(), 1);
         auto cmp = makeComparator(Metric::MSE);
-        auto r = compareTensors(*cmp, toTensor(errs[0].toObject()["a"].toObject()), toTensor(errs[0].toObject()["b"].toObject()));
+        auto r = compareTensors(
+            *cmp, toTensor(errs[0].toObject()["a"].toObject()), toTensor(errs[0].toObject()["b"].toObject()));
         QVERIFY(!r.ok());
         QCOMPARE(r.error().code, ErrorCode::InvalidArgument);
         QVERIFY(r.error().message().find("broadcast") != std::string::npos);
@@ -111,10 +113,10 @@ private slots:
     {
         auto mse = makeComparator(Metric::MSE);
         // Hand-computed: mean((1-2)^2, (2-2)^2) = 0.5; mean((4-1)^2) = 9.
-        NumValue a = NumValue::list({NumTensor::fromDoubles(ScalarType::Double, {2}, {1, 2}),
-                                     NumTensor::fromFloats({1}, {4.f})});
-        NumValue b = NumValue::list({NumTensor::fromDoubles(ScalarType::Double, {2}, {2, 2}),
-                                     NumTensor::fromDoubles(ScalarType::Double, {}, {1})});
+        NumValue a = NumValue::list(
+            { NumTensor::fromDoubles(ScalarType::Double, { 2 }, { 1, 2 }), NumTensor::fromFloats({ 1 }, { 4.f }) });
+        NumValue b = NumValue::list({ NumTensor::fromDoubles(ScalarType::Double, { 2 }, { 2, 2 }),
+            NumTensor::fromDoubles(ScalarType::Double, {}, { 1 }) });
         auto g = compareValues(*mse, a, b);
         QVERIFY(g.ok());
         QCOMPARE(g->size(), std::size_t(2));
@@ -128,9 +130,9 @@ private slots:
 
         auto mixed = compareValues(*mse, a, NumValue::tensor(b.items[0]));
         QVERIFY(!mixed.ok());
-        auto shortList = compareValues(*mse, a, NumValue::list({b.items[0]}));
+        auto shortList = compareValues(*mse, a, NumValue::list({ b.items[0] }));
         QVERIFY(!shortList.ok());
-        QVERIFY(!compareValues(*mse, NumValue{}, a).ok());
+        QVERIFY(!compareValues(*mse, NumValue {}, a).ok());
     }
 
     void thresholdFollowsDirection()

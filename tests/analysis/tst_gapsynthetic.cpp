@@ -135,8 +135,10 @@ private slots:
             for (int k = 0; k < g.size(); ++k) {
                 const double want = g[k].isString() ? std::numeric_limits<double>::infinity() : g[k].toDouble();
                 const double got = r.gap[std::size_t(k)];
-                const bool ok = std::isinf(want) ? got == want : std::abs(got - want) <= 1e-12 * std::max(1.0, std::abs(want));
-                QVERIFY2(ok, qPrintable(QString("instr %1: got %2 want %3").arg(i).arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
+                const bool ok
+                    = std::isinf(want) ? got == want : std::abs(got - want) <= 1e-12 * std::max(1.0, std::abs(want));
+                QVERIFY2(ok,
+                    qPrintable(QString("instr %1: got %2 want %3").arg(i).arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
             }
         }
         QCOMPARE(t->rows[3].gap.size(), std::size_t(2)); // TensorList: one gap per tensor

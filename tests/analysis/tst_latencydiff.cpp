@@ -8,11 +8,11 @@
 //    tests/tools/gen_diff_fixtures.py (one instruction per graph node, same debug handles).
 
 #include "analysis/latencydiff.h"
-#include "testsession.h"
 #include "etdumprescale.h"
 #include "etdumpwriter.h"
 #include "session/session.h"
 #include "testpaths.h"
+#include "testsession.h"
 
 #include <QFile>
 #include <QJsonArray>

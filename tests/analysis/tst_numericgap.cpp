@@ -6,13 +6,13 @@
 // * debug-handle matching on a hand-built session; values and gaps derived by hand below.
 // * compare_results on the real bundled program run and on hand-computed small tensors.
 
-#include "testsession.h"
 #include "analysis/compareresults.h"
 #include "analysis/numericgap.h"
 #include "analysis/referenceset.h"
 #include "bundled/bundledprogram.h"
 #include "common/mappedfile.h"
 #include "session/session.h"
+#include "testsession.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -65,7 +65,7 @@ RuntimeValue tv(const TensorRef &r)
 {
     RuntimeValue v;
     v.kind = RuntimeValue::Kind::Tensor;
-    v.tensors = {r};
+    v.tensors = { r };
     return v;
 }
 
@@ -96,9 +96,9 @@ private slots:
                 QCOMPARE(g, 0.0);
             QVERIFY(!r.flagged);
         }
-        QCOMPARE(t->rows[2].gap.size(), std::size_t(2));  // max_pool2d_with_indices: values + indices
+        QCOMPARE(t->rows[2].gap.size(), std::size_t(2)); // max_pool2d_with_indices: values + indices
         QCOMPARE(t->rows[14].gap.size(), std::size_t(3)); // native_layer_norm: 3 outputs
-        QCOMPARE(t->rows[0].runtimeOps, std::vector<std::string>{"native_call_convolution.out"});
+        QCOMPARE(t->rows[0].runtimeOps, std::vector<std::string> { "native_call_convolution.out" });
     }
 
     void perturbedCopyFlagsExactlyThoseRows_data()
@@ -141,8 +141,11 @@ private slots:
             for (int k = 0; k < gaps.size(); ++k) {
                 const double want = decode(gaps[k].toObject()[metric]);
                 QVERIFY2(close(r.gap[std::size_t(k)], want),
-                         qPrintable(QString("instr %1 out %2: got %3 want %4").arg(r.instructionId).arg(k)
-                                        .arg(r.gap[std::size_t(k)], 0, 'g', 17).arg(want, 0, 'g', 17)));
+                    qPrintable(QString("instr %1 out %2: got %3 want %4")
+                                   .arg(r.instructionId)
+                                   .arg(k)
+                                   .arg(r.gap[std::size_t(k)], 0, 'g', 17)
+                                   .arg(want, 0, 'g', 17)));
             }
         }
         // Worst first: for MSE the spike (25) beats the LayerNorm scale (14) beats the shift (3).
@@ -167,10 +170,10 @@ private slots:
     void debugHandleMatching()
     {
         std::string buf;
-        auto a = put(buf, {1, 2}, {2});          // event A: handles (1,2), instruction 0
-        auto b = put(buf, {3, 5}, {2});          // event B: handles (2,3), instruction 1
-        auto arg = put(buf, {9, 9, 9}, {3});     // DELEGATE_CALL argument
-        auto out = put(buf, {10, 20}, {2});      // DELEGATE_CALL output
+        auto a = put(buf, { 1, 2 }, { 2 }); // event A: handles (1,2), instruction 0
+        auto b = put(buf, { 3, 5 }, { 2 }); // event B: handles (2,3), instruction 1
+        auto arg = put(buf, { 9, 9, 9 }, { 3 }); // DELEGATE_CALL argument
+        auto out = put(buf, { 10, 20 }, { 2 }); // DELEGATE_CALL output
         auto session = std::make_shared<Session>();
         session->debugBuffer = DebugBuffer::fromFile(MappedFile::fromBytes("hand.bin", buf));
         EventBlock blk;
@@ -180,13 +183,13 @@ private slots:
             e.instructionId = instr;
             EventExtra &x = blk.storage().extra(e);
             x.debugHandles = std::move(h);
-            x.opTypes = {"aten.x"};
+            x.opTypes = { "aten.x" };
             x.debugData = std::move(d);
             return e;
         };
-        blk.events.push_back(ev("A", 0, {1, 2}, {tv(a)}));
-        blk.events.push_back(ev("B", 1, {2, 3}, {tv(b)}));
-        Event dc = ev("DELEGATE_CALL", 2, {4, 5}, {tv(arg), tv(out)});
+        blk.events.push_back(ev("A", 0, { 1, 2 }, { tv(a) }));
+        blk.events.push_back(ev("B", 1, { 2, 3 }, { tv(b) }));
+        Event dc = ev("DELEGATE_CALL", 2, { 4, 5 }, { tv(arg), tv(out) });
         blk.storage().extra(dc).delegateBackendName = "XnnpackBackend";
         blk.events.push_back(dc);
         session->blocks.push_back(blk);
@@ -194,18 +197,18 @@ private slots:
         auto merged = collectByHandle(*session);
         QVERIFY(merged.ok());
         QCOMPARE(merged->size(), std::size_t(2));
-        QCOMPARE((*merged)[0].debugHandles, (std::vector<std::int64_t>{1, 2, 3})); // lower first, minus shared
-        QCOMPARE((*merged)[0].ops, (std::vector<std::string>{"A", "B"}));
+        QCOMPARE((*merged)[0].debugHandles, (std::vector<std::int64_t> { 1, 2, 3 })); // lower first, minus shared
+        QCOMPARE((*merged)[0].ops, (std::vector<std::string> { "A", "B" }));
 
         ReferenceSet ref;
         ref.keyedByHandle = true;
         auto aot = [](std::int64_t h, std::vector<double> v) {
             OpOutputs o;
-            o.debugHandles = {h};
-            o.outputs = {NumValue::tensor(NumTensor::fromDoubles(ScalarType::Float, {std::int64_t(v.size())}, v))};
+            o.debugHandles = { h };
+            o.outputs = { NumValue::tensor(NumTensor::fromDoubles(ScalarType::Float, { std::int64_t(v.size()) }, v)) };
             return o;
         };
-        ref.intermediates = {aot(1, {1, 2}), aot(2, {0, 0}), aot(3, {3, 4}), aot(5, {10, 22})};
+        ref.intermediates = { aot(1, { 1, 2 }), aot(2, { 0, 0 }), aot(3, { 3, 4 }), aot(5, { 10, 22 }) };
         GapOptions o;
         o.metric = Metric::MSE;
         o.threshold = 1.0;
@@ -214,11 +217,11 @@ private slots:
         QVERIFY(t->matchedByHandle);
         QCOMPARE(t->rows.size(), std::size_t(2));
         // Row 1: AOT handle 3 [3,4] vs B's value [3,5]: MSE = (0 + 1) / 2 = 0.5.
-        QCOMPARE(t->rows[0].debugHandles, (std::vector<std::int64_t>{1, 2, 3}));
-        QCOMPARE(t->rows[0].gap, std::vector<double>{0.5});
+        QCOMPARE(t->rows[0].debugHandles, (std::vector<std::int64_t> { 1, 2, 3 }));
+        QCOMPARE(t->rows[0].gap, std::vector<double> { 0.5 });
         QVERIFY(!t->rows[0].flagged);
         // Row 2: AOT handle 5 [10,22] vs the delegate's [2]-shaped entry [10,20]: MSE = 4/2 = 2.
-        QCOMPARE(t->rows[1].gap, std::vector<double>{2.0});
+        QCOMPARE(t->rows[1].gap, std::vector<double> { 2.0 });
         QVERIFY(t->rows[1].flagged);
         QVERIFY(t->rows[1].delegated);
         QCOMPARE(t->rows[1].backend, std::string("XnnpackBackend"));
@@ -258,11 +261,11 @@ private slots:
     {
         // r = [1,2,3], o = [1,2,4]: mse = 1/3; snr = 10·log10((14/3)/(1/3)) = 10·log10(14)
         // = 11.4613; cosine = 17 / (√14·√21) = 0.99146.
-        std::vector<NumValue> r{NumValue::tensor(NumTensor::fromDoubles(ScalarType::Double, {3}, {1, 2, 3})),
-                                NumValue::tensor(NumTensor::scalar(ScalarType::Long, 1)),
-                                NumValue::tensor(NumTensor::fromFloats({2}, {1, 1}))};
-        std::vector<NumValue> o{NumValue::tensor(NumTensor::fromFloats({3}, {1, 2, 4})), NumValue{},
-                                NumValue::tensor(NumTensor::fromFloats({1, 2}, {1, 1})), NumValue{}};
+        std::vector<NumValue> r { NumValue::tensor(NumTensor::fromDoubles(ScalarType::Double, { 3 }, { 1, 2, 3 })),
+            NumValue::tensor(NumTensor::scalar(ScalarType::Long, 1)),
+            NumValue::tensor(NumTensor::fromFloats({ 2 }, { 1, 1 })) };
+        std::vector<NumValue> o { NumValue::tensor(NumTensor::fromFloats({ 3 }, { 1, 2, 4 })), NumValue {},
+            NumValue::tensor(NumTensor::fromFloats({ 1, 2 }, { 1, 1 })), NumValue {} };
         auto rows = compareResults(r, o);
         QCOMPARE(rows.size(), std::size_t(3)); // shorter list wins
         QVERIFY(std::abs(rows[0].mse - 1.0 / 3.0) < 1e-15);
@@ -280,8 +283,8 @@ private slots:
 
         // float32 cast: 0.1 (double) becomes 0.100000001490116; vs double 0.1 exactly the MSE is
         // that cast error squared ((0.1f − 0.1)² ≈ 2.2e-18), not 0.
-        auto cast = compareResults({NumValue::tensor(NumTensor::fromDoubles(ScalarType::Double, {1}, {0.1}))},
-                                   {NumValue::tensor(NumTensor::fromDoubles(ScalarType::Double, {1}, {0.1}))});
+        auto cast = compareResults({ NumValue::tensor(NumTensor::fromDoubles(ScalarType::Double, { 1 }, { 0.1 })) },
+            { NumValue::tensor(NumTensor::fromDoubles(ScalarType::Double, { 1 }, { 0.1 })) });
         QCOMPARE(cast[0].mse, 0.0); // both sides cast the same way
     }
 
@@ -315,7 +318,7 @@ private slots:
             const QJsonObject e = rows[i].toObject();
             const GapRow &r = t->rows[std::size_t(i)];
             QCOMPARE(r.instructionId, std::int32_t(e["instruction"].toInt()));
-            QCOMPARE(r.debugHandles, std::vector<std::int64_t>{e["handle"].toInteger()});
+            QCOMPARE(r.debugHandles, std::vector<std::int64_t> { e["handle"].toInteger() });
             QCOMPARE(r.flagged, e["perturbed"].toBool());
             const QJsonArray g = e["gap_mse"].toArray();
             QCOMPARE(qsizetype(r.gap.size()), g.size());
@@ -379,7 +382,7 @@ private slots:
                 QVERIFY(close(r.gap[std::size_t(k)], g[k].toDouble()));
         }
         // The delegate's handle tuple keeps the ETRecord's duplicates, as the Inspector's.
-        QCOMPARE(t->rows[0].debugHandles, (std::vector<std::int64_t>{1, 1, 2, 3, 3, 4, 5}));
+        QCOMPARE(t->rows[0].debugHandles, (std::vector<std::int64_t> { 1, 1, 2, 3, 3, 4, 5 }));
         QVERIFY(!t->rows[0].stackTraces.empty());
     }
 

@@ -18,18 +18,18 @@
 #include <QApplication>
 #include <QChart>
 #include <QFrame>
+#include <QHeaderView>
 #include <QImage>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QProcess>
-#include <QHeaderView>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QTabWidget>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
-#include <QTreeView>
 #include <QToolButton>
+#include <QTreeView>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -97,12 +97,12 @@ private Q_SLOTS:
         MainWindow w(quietOptions());
         w.show();
         QSignalSpy changed(&w, &MainWindow::sessionChanged);
-        dropFiles(&w, {fixture("upstream/docs_tutorial.etdp")});
+        dropFiles(&w, { fixture("upstream/docs_tutorial.etdp") });
         QVERIFY(waitLoaded(w));
         QCOMPARE(changed.size(), 1);
         const QAbstractItemModel *m = w.treeView()->model();
         QCOMPARE(m->rowCount(), 2);
-        QCOMPARE(m->rowCount(m->index(0, 0)), 2);  // Default: Method::init, Program::load_method
+        QCOMPARE(m->rowCount(m->index(0, 0)), 2); // Default: Method::init, Program::load_method
         QCOMPARE(m->rowCount(m->index(1, 0)), 29); // Execute: 14 kernels + 14 OPERATOR_CALL + execute
         QCOMPARE(m->index(0, 0, m->index(1, 0)).data().toString(), QStringLiteral("native_call_convolution.out"));
         QCOMPARE(m->index(0, EventTreeModel::AvgColumn, m->index(1, 0)).data().toString(), QStringLiteral("0.544783"));
@@ -110,20 +110,20 @@ private Q_SLOTS:
         // The slowest kernel is selected on open: convolution #2, 1.031719 ms (§12 row 5).
         QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_convolution.out")));
         QCOMPARE(w.treeView()->currentIndex().siblingAtColumn(EventTreeModel::AvgColumn).data().toString(),
-                 QStringLiteral("1.03172"));
+            QStringLiteral("1.03172"));
     }
 
     void sortAndFilter()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+        QVERIFY(w.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
         QTreeView *tree = w.treeView();
         tree->sortByColumn(EventTreeModel::AvgColumn, Qt::DescendingOrder);
         const QAbstractItemModel *m = tree->model();
         const QModelIndex execute = m->index(1, 0);
         QCOMPARE(execute.data().toString(), QStringLiteral("Execute"));
         QCOMPARE(m->index(0, 0, execute).data().toString(), QStringLiteral("Method::execute")); // 1.898821
-        QCOMPARE(m->index(1, 0, execute).data().toString(), QStringLiteral("OPERATOR_CALL"));   // 1.03223
+        QCOMPARE(m->index(1, 0, execute).data().toString(), QStringLiteral("OPERATOR_CALL")); // 1.03223
         tree->sortByColumn(EventTreeModel::AvgColumn, Qt::AscendingOrder);
         QCOMPARE(m->index(0, EventTreeModel::AvgColumn, m->index(1, 0)).data().toString(), QStringLiteral("0.0001"));
 
@@ -139,7 +139,7 @@ private Q_SLOTS:
     void selectionFillsDetailsAndHistogram()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({fixture("runtime/cnn_mlp_50runs/etdump.etdp")}));
+        QVERIFY(w.openFilesSync({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") }));
         QVERIFY(w.selectEventByName(QStringLiteral("native_call_mm.out")));
         // README: 50 executions → 50 raw values for every event of the Execute block.
         QCOMPARE(w.histogram()->totalCount(), 50);
@@ -163,11 +163,11 @@ private Q_SLOTS:
         MainWindow w(quietOptions());
         w.show();
         const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
-        dropFiles(&w, {dir + QStringLiteral("debug_output.bin")});
+        dropFiles(&w, { dir + QStringLiteral("debug_output.bin") });
         QVERIFY(!w.session());
         QCOMPARE(w.pendingDebugBuffer(), dir + QStringLiteral("debug_output.bin"));
         QVERIFY(w.statusText().contains(QStringLiteral("waiting for its ETDump")));
-        dropFiles(&w, {dir + QStringLiteral("etdump.etdp")});
+        dropFiles(&w, { dir + QStringLiteral("etdump.etdp") });
         QVERIFY(waitLoaded(w));
         QVERIFY(w.session()->debugBuffer);
         QVERIFY(w.pendingDebugBuffer().isEmpty());
@@ -194,7 +194,7 @@ private Q_SLOTS:
     void exportWritesInspectorTsv()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+        QVERIFY(w.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
         QTemporaryDir dir;
         const QString tsv = dir.filePath(QStringLiteral("table.tsv"));
         QString error;
@@ -230,14 +230,14 @@ private Q_SLOTS:
 
         MainWindow w(quietOptions());
         w.show();
-        dropFiles(&w, {broken});
+        dropFiles(&w, { broken });
         QVERIFY(!waitLoaded(w));
         QVERIFY(w.lastError().startsWith(broken + QStringLiteral(": ")));
         QVERIFY(!w.lastError().contains(QLatin1Char('\n')));
         QVERIFY(w.messageBar()->isVisible());
         QVERIFY(!w.session());
 
-        dropFiles(&w, {fixture("upstream/docs_tutorial.etdp")});
+        dropFiles(&w, { fixture("upstream/docs_tutorial.etdp") });
         QVERIFY(waitLoaded(w));
         QCOMPARE(w.treeView()->model()->rowCount(), 2);
         QVERIFY(w.lastError().isEmpty());
@@ -246,7 +246,7 @@ private Q_SLOTS:
     void unitChangeRederives()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+        QVERIFY(w.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
         QSignalSpy spy(&w, &MainWindow::loadFinished);
         w.setTargetUnit(TimeScale::US);
         QVERIFY(spy.wait(10000));
@@ -264,8 +264,8 @@ private Q_SLOTS:
         w.resize(1600, 1000);
         w.show();
         // Content sniffing: the ETRecord is recognised as a zip with ETRECORD_V0 whatever its name.
-        QVERIFY(w.openFilesSync({QStringLiteral(ETSCOPE_TEST_DATA_DIR "/etrecord/cnn_mlp_etrecord.bin"),
-                                 fixture("runtime/cnn_mlp_50runs/etdump.etdp")}));
+        QVERIFY(w.openFilesSync({ QStringLiteral(ETSCOPE_TEST_DATA_DIR "/etrecord/cnn_mlp_etrecord.bin"),
+            fixture("runtime/cnn_mlp_50runs/etdump.etdp") }));
         QVERIFY(w.selectEventByName(QStringLiteral("native_call_addmm.out")));
         const Event *e = w.treeModel()->eventAt(w.proxyModel()->mapToSource(w.treeView()->currentIndex()));
         QVERIFY(e);
@@ -292,9 +292,9 @@ private Q_SLOTS:
         MainWindow w(quietOptions());
         QSignalSpy finished(&w, &MainWindow::loadFinished);
         QSignalSpy changed(&w, &MainWindow::sessionChanged);
-        w.openFiles({fixture("runtime/cnn_mlp_50runs/etdump.etdp")});
+        w.openFiles({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") });
         QVERIFY(w.isLoading());
-        w.openFiles({fixture("upstream/docs_tutorial.etdp")}); // supersedes the first load
+        w.openFiles({ fixture("upstream/docs_tutorial.etdp") }); // supersedes the first load
         QTRY_VERIFY(!w.isLoading());
         QTRY_COMPARE(changed.size(), 1);
         QTest::qWait(200); // a late result of the first load would arrive here
@@ -311,7 +311,7 @@ private Q_SLOTS:
         MainWindow w(quietOptions());
         w.show();
         QSignalSpy finished(&w, &MainWindow::loadFinished);
-        w.openFiles({fixture("runtime/cnn_mlp_50runs/etdump.etdp")});
+        w.openFiles({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") });
         QVERIFY(w.isLoading());
         QList<QToolButton *> buttons = w.findChildren<QToolButton *>();
         QToolButton *cancelButton = nullptr;
@@ -327,7 +327,7 @@ private Q_SLOTS:
 
         // One drop with both files, in "wrong" order: content decides which is which.
         const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
-        dropFiles(&w, {dir + QStringLiteral("debug_output.bin"), dir + QStringLiteral("etdump.etdp")});
+        dropFiles(&w, { dir + QStringLiteral("debug_output.bin"), dir + QStringLiteral("etdump.etdp") });
         QVERIFY(waitLoaded(w));
         QVERIFY(w.session()->debugBuffer);
         QCOMPARE(QString::fromStdString(w.session()->debugBuffer->path()), dir + QStringLiteral("debug_output.bin"));
@@ -338,7 +338,7 @@ private Q_SLOTS:
         QSettings().clear();
         {
             MainWindow w; // interactive defaults, settings on (test-mode config location)
-            QVERIFY(w.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+            QVERIFY(w.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
             QSignalSpy spy(&w, &MainWindow::loadFinished);
             w.setTargetUnit(TimeScale::NS);
             QVERIFY(spy.wait(10000));
@@ -347,8 +347,9 @@ private Q_SLOTS:
         }
         MainWindow again;
         QCOMPARE(again.treeView()->header()->sectionSize(EventTreeModel::NameColumn), 411);
-        QVERIFY(again.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
-        QCOMPARE(again.treeModel()->headerData(EventTreeModel::AvgColumn, Qt::Horizontal).toString(), QStringLiteral("avg (ns)"));
+        QVERIFY(again.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
+        QCOMPARE(again.treeModel()->headerData(EventTreeModel::AvgColumn, Qt::Horizontal).toString(),
+            QStringLiteral("avg (ns)"));
         const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
         QVERIFY(!recent.isEmpty());
         QVERIFY(recent.first().endsWith(QStringLiteral("docs_tutorial.etdp")));
@@ -358,7 +359,7 @@ private Q_SLOTS:
     void cyclesSource()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({fixture("upstream/docs_tutorial.etdp")}));
+        QVERIFY(w.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
         const QAbstractItemModel *m = w.treeView()->model();
         auto executeAvg = [&] { return m->index(28, EventTreeModel::AvgColumn, m->index(1, 0)).data().toString(); };
         // Ticks read as cycles at 1 GHz are nanoseconds again: 1898821 ticks → 1.898821 ms.
@@ -386,8 +387,9 @@ private Q_SLOTS:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         p.setProcessEnvironment(env);
-        p.start(exe, {QStringLiteral("--screenshot"), out, QStringLiteral("--select"), QStringLiteral("native_call_addmm.out"),
-                      fixture("runtime/cnn_mlp_50runs/etdump.etdp")});
+        p.start(exe,
+            { QStringLiteral("--screenshot"), out, QStringLiteral("--select"), QStringLiteral("native_call_addmm.out"),
+                fixture("runtime/cnn_mlp_50runs/etdump.etdp") });
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 0);
@@ -400,7 +402,7 @@ private Q_SLOTS:
         QFile e(empty);
         QVERIFY(e.open(QIODevice::WriteOnly));
         e.close();
-        p.start(exe, {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png")), empty});
+        p.start(exe, { QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png")), empty });
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 1);
         const QString err = QString::fromUtf8(p.readAllStandardError());

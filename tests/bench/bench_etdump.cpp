@@ -20,7 +20,7 @@ namespace {
 // CPU time of this process: on a shared machine it is steadier than wall time.
 double cpuSeconds()
 {
-    timespec ts{};
+    timespec ts {};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
@@ -74,9 +74,9 @@ int main(int argc, char **argv)
         return v[v.size() / 2];
     };
     std::printf("%zu events, %zu event blocks; median readETDump %.3f s, buildEventBlocks %.3f s\n", events, blocks,
-                median(load), median(group));
+        median(load), median(group));
     const double n = double(std::max<std::size_t>(events, 1));
     std::printf("per event: %.3f us (read + build), core model %.1f bytes (%zu bytes in all)\n",
-                (median(load) + median(group)) * 1e6 / n, double(modelBytes) / n, modelBytes);
+        (median(load) + median(group)) * 1e6 / n, double(modelBytes) / n, modelBytes);
     return 0;
 }

@@ -56,7 +56,9 @@ std::string statePickle()
         p += "t(";
         putInt(p, 100);
         putInt(p, 1);
-        p += "t\x89" "ccollections\nOrderedDict\n)R" "tR";
+        p += "t\x89"
+             "ccollections\nOrderedDict\n)R"
+             "tR";
     }
     p += "u.";
     return p;
@@ -81,8 +83,9 @@ bool writeZip(const std::string &path, const std::vector<std::pair<std::string, 
 
 std::string graphJson()
 {
-    std::string j = R"({"graph_module": {"graph": {"inputs": [{"as_tensor": {"name": "x"}}], "outputs": [{"as_tensor": {"name": "n)" +
-                    std::to_string(kNodes - 1) + R"("}}], "nodes": [)";
+    std::string j
+        = R"({"graph_module": {"graph": {"inputs": [{"as_tensor": {"name": "x"}}], "outputs": [{"as_tensor": {"name": "n)"
+        + std::to_string(kNodes - 1) + R"("}}], "nodes": [)";
     for (int i = 0; i < kNodes; ++i) {
         const std::string in = i ? "n" + std::to_string(i - 1) : "x";
         j += fmt::format(
@@ -91,8 +94,9 @@ std::string graphJson()
     }
     j += R"(], "tensor_values": {)";
     for (int i = 0; i < kNodes; ++i)
-        j += fmt::format(R"("n{}": {{"dtype": 7, "sizes": [{{"as_int": 1}}, {{"as_int": 250}}], "requires_grad": false, "device": {{"type": "cpu"}}, "strides": [{{"as_int": 250}}, {{"as_int": 1}}], "storage_offset": {{"as_int": 0}}, "layout": 7}}{})",
-                         i, i + 1 < kNodes ? ", " : "");
+        j += fmt::format(
+            R"("n{}": {{"dtype": 7, "sizes": [{{"as_int": 1}}, {{"as_int": 250}}], "requires_grad": false, "device": {{"type": "cpu"}}, "strides": [{{"as_int": 250}}, {{"as_int": 1}}], "storage_offset": {{"as_int": 0}}, "layout": 7}}{})",
+            i, i + 1 < kNodes ? ", " : "");
     j += R"(}}, "signature": {"input_specs": [], "output_specs": []}, "module_call_graph": []}, "opset_version": {"aten": 10}, "range_constraints": {}, "schema_version": {"major": 5, "minor": 3}, "verifiers": [], "dialect": "EDGE"})";
     return j;
 }
@@ -105,7 +109,7 @@ double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_cloc
 // CPU time of this thread: on a shared, loaded machine wall time mostly measures the others.
 double cpuSeconds()
 {
-    timespec ts{};
+    timespec ts {};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
@@ -125,7 +129,8 @@ int main(int argc, char **argv)
         const std::string order = "little";
         const std::string storage(std::size_t(kFloatsPerTensor) * 4, '\x01');
         std::vector<std::string> names;
-        std::vector<std::pair<std::string, const std::string *>> entries{{"archive/data.pkl", &pkl}, {"archive/byteorder", &order}};
+        std::vector<std::pair<std::string, const std::string *>> entries { { "archive/data.pkl", &pkl },
+            { "archive/byteorder", &order } };
         for (int i = 0; i < kTensors; ++i)
             entries.emplace_back("archive/data/" + std::to_string(i), &storage);
         if (!writeZip(sdPath, entries)) {
@@ -145,16 +150,15 @@ int main(int argc, char **argv)
             dhm += fmt::format(R"("{}": {}{})", i, i + 1, i + 1 < kNodes ? ", " : "");
         dhm += "}}";
         const std::string empty = "{}";
-        if (!writeZip(recPath, {{"ETRECORD_V0", &marker},
-                                {"edge_dialect_exported_program/forward", &graph},
-                                {"edge_dialect_exported_program/forward_state_dict", &sdBytes},
-                                {"debug_handle_map", &dhm},
-                                {"delegate_map", &empty}})) {
+        if (!writeZip(recPath,
+                { { "ETRECORD_V0", &marker }, { "edge_dialect_exported_program/forward", &graph },
+                    { "edge_dialect_exported_program/forward_state_dict", &sdBytes }, { "debug_handle_map", &dhm },
+                    { "delegate_map", &empty } })) {
             std::fprintf(stderr, "bench_etrecord: cannot write %s\n", recPath.c_str());
             return 1;
         }
         std::fprintf(stderr, "bench_etrecord: %zu nodes, graph JSON %.1f MB, state dict %.1f MB\n", std::size_t(kNodes),
-                     double(graph.size()) / 1e6, double(sdBytes.size()) / 1e6);
+            double(graph.size()) / 1e6, double(sdBytes.size()) / 1e6);
     }
 
     for (int it = 0; it < iterations; ++it) {
@@ -168,7 +172,8 @@ int main(int argc, char **argv)
         const auto t1 = std::chrono::steady_clock::now();
         const ETRecordProgram *p = (*rec)->edgeProgram("forward");
         auto sd = p ? (*rec)->loadStateDict(*p) : Result<PyValue>(makeError(ErrorCode::Corrupt, recPath, "no program"));
-        if (!sd || !sd->dict() || sd->dict()->items.size() != std::size_t(kTensors) || p->program->nodes.size() != std::size_t(kNodes)) {
+        if (!sd || !sd->dict() || sd->dict()->items.size() != std::size_t(kTensors)
+            || p->program->nodes.size() != std::size_t(kNodes)) {
             std::fprintf(stderr, "bench_etrecord: unexpected content\n");
             return 1;
         }

@@ -75,9 +75,9 @@ int main(int argc, char **argv)
         for (const auto &[k, v] : sd->dict()->items)
             if (const PyTensor *t = v.tensor())
                 weightBytes += std::size_t(t->numel()) * elementSize(t->dtype).value_or(4);
-    rusage ru{};
+    rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     fmt::print("WEIGHTS_MB {:.1f}\nKEPT_ACTIVATIONS_MB {:.1f}\nPEAK_RSS_MB eval {:.1f}\nMAX_ABS_DIFF_VS_TORCH {:g}\n",
-               double(weightBytes) / 1048576.0, double(keptBytes) / 1048576.0, double(ru.ru_maxrss) / 1024.0, maxDiff);
+        double(weightBytes) / 1048576.0, double(keptBytes) / 1048576.0, double(ru.ru_maxrss) / 1024.0, maxDiff);
     return 0;
 }

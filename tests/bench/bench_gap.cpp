@@ -30,7 +30,7 @@ constexpr std::int64_t kElems = 100'000; // per tensor: 400,000 bytes, a multipl
 
 double peakRssMiB()
 {
-    rusage ru{};
+    rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     return double(ru.ru_maxrss) / 1024.0; // kilobytes on Linux
 }
@@ -52,7 +52,7 @@ void writeRun(const std::string &dir, const std::string &name, bool perturb)
         w.addKernel(fmt::format("op{}.out", i), i, std::uint64_t(i) * 100, 50, 10);
         test::DebugSpec d;
         d.instructionId = i;
-        d.tensors = {test::TensorSpec{ScalarType::Float, {1, kElems}, {}, offset}};
+        d.tensors = { test::TensorSpec { ScalarType::Float, { 1, kElems }, {}, offset } };
         w.addDebug(d);
     }
     test::writeFile(dir + "/" + name + ".etdp", w.finish());
@@ -75,8 +75,8 @@ int main(int argc, char **argv)
 
     using clock = std::chrono::steady_clock;
     auto t0 = clock::now();
-    SessionInputs rin{dir + "/runtime.etdp", dir + "/runtime.bin", {}, {}, {}, {}};
-    SessionInputs fin{dir + "/reference.etdp", dir + "/reference.bin", {}, {}, {}, {}};
+    SessionInputs rin { dir + "/runtime.etdp", dir + "/runtime.bin", {}, {}, {}, {} };
+    SessionInputs fin { dir + "/reference.etdp", dir + "/reference.bin", {}, {}, {}, {} };
     auto runtime = loadSession(rin);
     auto refSession = loadSession(fin);
     if (!runtime || !refSession) {
@@ -103,9 +103,9 @@ int main(int argc, char **argv)
     const double peak = peakRssMiB();
     std::printf("rows %zu, flagged %d (expected 10)\n", table->rows.size(), flagged);
     std::printf("load+match %.3f s, gap (%s) %.3f s over %d x 2 tensors, %lld float32 elements per side\n",
-                std::chrono::duration<double>(t1 - t0).count(), analysis::metricName(*metric),
-                std::chrono::duration<double>(t2 - t1).count(), kTensors, (long long)(kTensors * kElems));
+        std::chrono::duration<double>(t1 - t0).count(), analysis::metricName(*metric),
+        std::chrono::duration<double>(t2 - t1).count(), kTensors, (long long)(kTensors * kElems));
     std::printf("peak RSS %.0f MiB (after generation %.0f MiB); tensors %.0f MiB; ratio %.2f\n", peak, rssAfterGen,
-                tensorMiB, peak / tensorMiB);
+        tensorMiB, peak / tensorMiB);
     return flagged == 10 ? 0 : 1;
 }

@@ -16,16 +16,14 @@
 namespace {
 
 // A CNN+transformer-ish mix of portable kernel names.
-constexpr std::array<const char *, 20> kOps = {
-    "convolution.out", "relu.out", "max_pool2d_with_indices.out", "add.out", "mul.out",
-    "native_layer_norm.out", "addmm.out", "gelu.out", "view_copy.out", "permute_copy.out",
-    "mm.out", "_softmax.out", "bmm.out", "clone.out", "tanh.out",
-    "mean.out", "cat.out", "clamp.out", "avg_pool2d.out", "expand_copy.out"};
+constexpr std::array<const char *, 20> kOps
+    = { "convolution.out", "relu.out", "max_pool2d_with_indices.out", "add.out", "mul.out", "native_layer_norm.out",
+          "addmm.out", "gelu.out", "view_copy.out", "permute_copy.out", "mm.out", "_softmax.out", "bmm.out",
+          "clone.out", "tanh.out", "mean.out", "cat.out", "clamp.out", "avg_pool2d.out", "expand_copy.out" };
 
 // Per-op base latency in ns (convolutions and matmuls dominate, as in real profiles).
-constexpr std::array<std::uint64_t, 20> kBaseNs = {
-    180'000, 9'000, 30'000, 12'000, 11'000, 25'000, 90'000, 20'000, 1'500, 6'000,
-    80'000, 15'000, 70'000, 4'000, 10'000, 8'000, 5'000, 7'000, 22'000, 3'000};
+constexpr std::array<std::uint64_t, 20> kBaseNs = { 180'000, 9'000, 30'000, 12'000, 11'000, 25'000, 90'000, 20'000,
+    1'500, 6'000, 80'000, 15'000, 70'000, 4'000, 10'000, 8'000, 5'000, 7'000, 22'000, 3'000 };
 
 std::uint64_t g_state = 0x9E3779B97F4A7C15ull;
 std::uint64_t nextRandom()
@@ -58,8 +56,9 @@ int main(int argc, char **argv)
     std::uint64_t t = 1'731'000'000'000'000ull; // ns since boot, like CLOCK_MONOTONIC on a device
 
     w.beginRun("Default");
-    w.addProfile(ProfileSpec{"Method::init", -1, 0, -1, std::nullopt, std::nullopt, t, t + 2'500'000});
-    w.addProfile(ProfileSpec{"Program::load_method", -1, 0, -1, std::nullopt, std::nullopt, t - 100'000, t + 2'700'000});
+    w.addProfile(ProfileSpec { "Method::init", -1, 0, -1, std::nullopt, std::nullopt, t, t + 2'500'000 });
+    w.addProfile(
+        ProfileSpec { "Program::load_method", -1, 0, -1, std::nullopt, std::nullopt, t - 100'000, t + 2'700'000 });
     t += 3'000'000;
 
     std::uint64_t events = 2;
@@ -74,7 +73,7 @@ int main(int argc, char **argv)
             w.addKernel(kOps[op], static_cast<std::int32_t>(i), t, kernel, overhead);
             t += kernel + overhead + 50;
         }
-        w.addProfile(ProfileSpec{"Method::execute", -1, 0, -1, std::nullopt, std::nullopt, runStart, t + 1'000});
+        w.addProfile(ProfileSpec { "Method::execute", -1, 0, -1, std::nullopt, std::nullopt, runStart, t + 1'000 });
         t += 50'000; // the runner's own work between iterations
         events += static_cast<std::uint64_t>(instructions) * 2 + 1;
     }
@@ -88,6 +87,6 @@ int main(int argc, char **argv)
         return 1;
     }
     std::printf("%s: %ld runs x %ld instructions, %llu events, %zu bytes\n", out.c_str(), runs, instructions,
-                static_cast<unsigned long long>(events), bytes.size());
+        static_cast<unsigned long long>(events), bytes.size());
     return 0;
 }

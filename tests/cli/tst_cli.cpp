@@ -44,7 +44,7 @@ private slots:
     void table()
     {
         // Expected file: independent Python reference (tests/tools/inspector_reference.py).
-        const Run r = run({u"table"_qs, u"--etdump"_qs, fixture("upstream/docs_tutorial.etdp")});
+        const Run r = run({ u"table"_qs, u"--etdump"_qs, fixture("upstream/docs_tutorial.etdp") });
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out, readFile(expected("docs_tutorial.table.txt")));
     }
@@ -53,7 +53,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(u"t.tsv"_qs);
-        const Run r = run({u"tsv"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_50runs/etdump.etdp"), u"-o"_qs, out});
+        const Run r = run({ u"tsv"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_50runs/etdump.etdp"), u"-o"_qs, out });
         QCOMPARE(r.code, 0);
         QCOMPARE(readFile(out), readFile(expected("cnn_mlp_50runs.tsv")));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temp file left behind
@@ -76,7 +76,7 @@ private slots:
             if (f.open(QIODevice::ReadOnly))
                 received = f.readAll(); // until every writer has closed its end
         });
-        const Run r = run({u"tsv"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_50runs/etdump.etdp"), u"-o"_qs, fifo});
+        const Run r = run({ u"tsv"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_50runs/etdump.etdp"), u"-o"_qs, fifo });
         ::close(keepOpen);
         reader.join();
         QCOMPARE(r.code, 0);
@@ -89,14 +89,15 @@ private slots:
 
     void targetScale()
     {
-        const Run r = run({u"tsv"_qs, u"--etdump"_qs, fixture("upstream/docs_tutorial.etdp"), u"--target-time-scale"_qs, u"us"_qs});
+        const Run r = run(
+            { u"tsv"_qs, u"--etdump"_qs, fixture("upstream/docs_tutorial.etdp"), u"--target-time-scale"_qs, u"us"_qs });
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out, readFile(expected("docs_tutorial_us.tsv")));
     }
 
     void json()
     {
-        const Run r = run({u"table"_qs, u"--json"_qs, u"--etdump"_qs, fixture("upstream/docs_tutorial.etdp")});
+        const Run r = run({ u"table"_qs, u"--json"_qs, u"--etdump"_qs, fixture("upstream/docs_tutorial.etdp") });
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("\"event_name\": \"native_call_convolution.out\""));
         QVERIFY(r.out.contains("\"avg\": 0.544783")); // §12 of inspector-semantics.md
@@ -104,8 +105,8 @@ private slots:
 
     void outputs()
     {
-        const Run r = run({u"outputs"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_intermediates/etdump.etdp"),
-                           u"--debug-buffer"_qs, fixture("runtime/cnn_mlp_intermediates/debug_output.bin")});
+        const Run r = run({ u"outputs"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_intermediates/etdump.etdp"),
+            u"--debug-buffer"_qs, fixture("runtime/cnn_mlp_intermediates/debug_output.bin") });
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("run outputs: 2"));
         QVERIFY(r.out.contains("int64[1] @131056  min 3  max 3")); // argmax 3 (fixture README)
@@ -118,15 +119,15 @@ private slots:
         QFile f(empty);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.close();
-        const Run r = run({u"table"_qs, u"--etdump"_qs, empty});
+        const Run r = run({ u"table"_qs, u"--etdump"_qs, empty });
         QCOMPARE(r.code, 1);
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY(r.err.startsWith("etscope-cli: " + empty.toUtf8() + ": "));
-        const Run wrong = run({u"table"_qs, u"--etdump"_qs, fixture("runtime/add_pte_50runs/add.pte")});
+        const Run wrong = run({ u"table"_qs, u"--etdump"_qs, fixture("runtime/add_pte_50runs/add.pte") });
         QCOMPARE(wrong.code, 1);
         QVERIFY(wrong.err.contains("not an ETDump"));
-        const Run buf = run({u"outputs"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_intermediates/etdump.etdp"),
-                             u"--debug-buffer"_qs, fixture("upstream/docs_tutorial.etdp")});
+        const Run buf = run({ u"outputs"_qs, u"--etdump"_qs, fixture("runtime/cnn_mlp_intermediates/etdump.etdp"),
+            u"--debug-buffer"_qs, fixture("upstream/docs_tutorial.etdp") });
         // A buffer that cannot hold the ETDump's tensors is refused as a whole (issue 15).
         QCOMPARE(buf.code, 1);
         QVERIFY(buf.err.contains("not the debug buffer of"));
@@ -139,8 +140,8 @@ private slots:
         // self.stem.conv (tests/tools/gen_etrecord_fixtures.py), for the same 28-instruction
         // program as the real cnn_mlp ETDump (instruction 0 = convolution).
         const QString dir = QStringLiteral(ETSCOPE_SOURCE_DIR "/resources/samples/cnn_mlp_50runs/");
-        const Run r = run({u"tsv"_qs, u"--modules"_qs, u"--etdump"_qs, dir + u"etdump.etdp"_qs, u"--etrecord"_qs,
-                           dir + u"etrecord.bin"_qs});
+        const Run r = run({ u"tsv"_qs, u"--modules"_qs, u"--etdump"_qs, dir + u"etdump.etdp"_qs, u"--etrecord"_qs,
+            dir + u"etrecord.bin"_qs });
         QCOMPARE(r.code, 0);
         const QList<QByteArray> lines = r.out.split('\n');
         QVERIFY(lines[0].endsWith("\tstart_time\tmodule"));
@@ -152,7 +153,7 @@ private slots:
 
     void version()
     {
-        const Run r = run({u"--version"_qs});
+        const Run r = run({ u"--version"_qs });
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("etscope-cli "));
         QVERIFY(r.out.contains("ED00"));

@@ -2,9 +2,9 @@
 // operators slowed by a known factor (tests/common/etdumprescale.h), so the expected verdicts
 // and ratios are known without running the diff code: the rescaled rows `slower` with ratio =
 // factor, Method::execute (which contains them) `slower`, everything else `unchanged`.
+#include "clirun.h"
 #include "etdumprescale.h"
 #include "etdumpwriter.h"
-#include "clirun.h"
 #include "testpaths.h"
 
 #include <QJsonArray>

@@ -20,7 +20,7 @@ inline CliRun runCli(const QStringList &args, int timeoutMs = 120000)
     if (!p.waitForFinished(timeoutMs)) {
         p.kill(); // a hang is a failure, never exit code 0
         p.waitForFinished();
-        return {-1, p.readAllStandardOutput(), p.readAllStandardError()};
+        return { -1, p.readAllStandardOutput(), p.readAllStandardError() };
     }
     return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
         p.readAllStandardError() };

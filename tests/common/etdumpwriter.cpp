@@ -11,7 +11,7 @@ namespace etscope::test {
 namespace fbs = etscope::fb;
 
 struct ETDumpWriter::Impl {
-    flatbuffers::FlatBufferBuilder b{1 << 16};
+    flatbuffers::FlatBufferBuilder b { 1 << 16 };
     struct Run {
         std::string name;
         std::int32_t bundled = -1;
@@ -49,8 +49,9 @@ struct ETDumpWriter::Impl {
             return;
         auto name = b.CreateString(current->name);
         auto allocs = current->allocators.empty() ? 0 : b.CreateVector(current->allocators);
-        auto events = current->withEvents || !current->events.empty() ? b.CreateVector(current->events)
-                                                                      : flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fbs::Event>>>();
+        auto events = current->withEvents || !current->events.empty()
+            ? b.CreateVector(current->events)
+            : flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fbs::Event>>>();
         fbs::RunDataBuilder rb(b);
         rb.add_name(name);
         rb.add_bundled_input_index(current->bundled);
@@ -70,13 +71,15 @@ struct ETDumpWriter::Impl {
     }
 };
 
-ETDumpWriter::ETDumpWriter() : d(std::make_unique<Impl>()) {}
+ETDumpWriter::ETDumpWriter()
+    : d(std::make_unique<Impl>())
+{ }
 ETDumpWriter::~ETDumpWriter() = default;
 
 void ETDumpWriter::beginRun(const std::string &name, std::int32_t bundledInputIndex, bool withEventsVector)
 {
     d->closeRun();
-    d->current = Impl::Run{name, bundledInputIndex, withEventsVector, {}, {}};
+    d->current = Impl::Run { name, bundledInputIndex, withEventsVector, {}, {} };
 }
 
 void ETDumpWriter::addAllocator(const std::string &name)
@@ -92,10 +95,10 @@ void ETDumpWriter::addProfile(const ProfileSpec &p)
     auto ds = d->optString(p.delegateDebugIdStr);
     flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> md;
     if (p.delegateDebugMetadata)
-        md = b.CreateVector(reinterpret_cast<const std::uint8_t *>(p.delegateDebugMetadata->data()),
-                            p.delegateDebugMetadata->size());
-    auto pe = fbs::CreateProfileEvent(b, name, p.chainIndex, p.instructionId, p.delegateDebugIdInt, ds, md,
-                                      p.startTime, p.endTime);
+        md = b.CreateVector(
+            reinterpret_cast<const std::uint8_t *>(p.delegateDebugMetadata->data()), p.delegateDebugMetadata->size());
+    auto pe = fbs::CreateProfileEvent(
+        b, name, p.chainIndex, p.instructionId, p.delegateDebugIdInt, ds, md, p.startTime, p.endTime);
     d->run().events.push_back(fbs::CreateEvent(b, pe));
 }
 
@@ -110,14 +113,24 @@ void ETDumpWriter::addDebug(const DebugSpec &s)
     flatbuffers::Offset<fbs::Double> dv;
     fbs::ValueType type = fbs::ValueType::Null;
     switch (s.kind) {
-    case DebugSpec::Kind::None: break;
-    case DebugSpec::Kind::Int: type = fbs::ValueType::Int; iv = fbs::CreateInt(b, s.intValue); break;
-    case DebugSpec::Kind::Bool: type = fbs::ValueType::Bool; bv = fbs::CreateBool(b, s.boolValue); break;
+    case DebugSpec::Kind::None:
+        break;
+    case DebugSpec::Kind::Int:
+        type = fbs::ValueType::Int;
+        iv = fbs::CreateInt(b, s.intValue);
+        break;
+    case DebugSpec::Kind::Bool:
+        type = fbs::ValueType::Bool;
+        bv = fbs::CreateBool(b, s.boolValue);
+        break;
     case DebugSpec::Kind::Float:
         type = fbs::ValueType::Float;
         fv = fbs::CreateFloat(b, static_cast<float>(s.doubleValue));
         break;
-    case DebugSpec::Kind::Double: type = fbs::ValueType::Double; dv = fbs::CreateDouble(b, s.doubleValue); break;
+    case DebugSpec::Kind::Double:
+        type = fbs::ValueType::Double;
+        dv = fbs::CreateDouble(b, s.doubleValue);
+        break;
     case DebugSpec::Kind::Tensor:
         type = fbs::ValueType::Tensor;
         tensor = d->tensor(s.tensors.at(0));
@@ -148,12 +161,13 @@ void ETDumpWriter::addAllocation(std::int32_t allocatorId, std::uint64_t size)
 }
 
 void ETDumpWriter::addKernel(const std::string &op, std::int32_t instructionId, std::uint64_t start,
-                             std::uint64_t kernelNs, std::uint64_t overheadNs)
+    std::uint64_t kernelNs, std::uint64_t overheadNs)
 {
     // The kernel's scope ends first, so it is stored before its OPERATOR_CALL.
     const std::uint64_t kStart = start + overheadNs / 2;
-    addProfile({"native_call_" + op, 0, instructionId, -1, std::nullopt, std::nullopt, kStart, kStart + kernelNs});
-    addProfile({"OPERATOR_CALL", 0, instructionId, -1, std::nullopt, std::nullopt, start, start + kernelNs + overheadNs});
+    addProfile({ "native_call_" + op, 0, instructionId, -1, std::nullopt, std::nullopt, kStart, kStart + kernelNs });
+    addProfile(
+        { "OPERATOR_CALL", 0, instructionId, -1, std::nullopt, std::nullopt, start, start + kernelNs + overheadNs });
 }
 
 std::string ETDumpWriter::finish(std::uint32_t version)
@@ -169,9 +183,9 @@ std::string ETDumpWriter::finish(std::uint32_t version)
 }
 
 DebugBufferWriter::DebugBufferWriter(std::size_t alignment, std::size_t addressBias)
-    : m_alignment(alignment), m_bias(addressBias % alignment)
-{
-}
+    : m_alignment(alignment)
+    , m_bias(addressBias % alignment)
+{ }
 
 std::int64_t DebugBufferWriter::append(const void *data, std::size_t size)
 {

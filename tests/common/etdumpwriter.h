@@ -63,7 +63,7 @@ public:
 
     // Convenience: native_call_<op> nested in OPERATOR_CALL, as the runtime logs a kernel.
     void addKernel(const std::string &op, std::int32_t instructionId, std::uint64_t start, std::uint64_t kernelNs,
-                   std::uint64_t overheadNs);
+        std::uint64_t overheadNs);
 
     // The complete file (size prefix + flatbuffer with identifier ED00).
     std::string finish(std::uint32_t version = 0);
@@ -81,8 +81,7 @@ public:
     explicit DebugBufferWriter(std::size_t alignment = 64, std::size_t addressBias = 16);
     // Returns the byte offset of the blob.
     std::int64_t append(const void *data, std::size_t size);
-    template<typename T>
-    std::int64_t appendValues(const std::vector<T> &v)
+    template <typename T> std::int64_t appendValues(const std::vector<T> &v)
     {
         return append(v.data(), v.size() * sizeof(T));
     }

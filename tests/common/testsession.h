@@ -11,8 +11,8 @@
 // test run.
 namespace etscope::test {
 
-inline std::shared_ptr<const Session> loadSessionOrDie(const std::string &etdump, const std::string &debugBuffer = {},
-                                                      const std::string &etrecord = {})
+inline std::shared_ptr<const Session> loadSessionOrDie(
+    const std::string &etdump, const std::string &debugBuffer = {}, const std::string &etrecord = {})
 {
     SessionInputs in;
     in.etdump = etdump;

@@ -49,7 +49,8 @@ private slots:
         QTest::newRow("docs_tutorial") << u"upstream/docs_tutorial.etdp"_qs << 2 << 31 << 0 << 0;
         QTest::newRow("add_pte_50runs") << u"runtime/add_pte_50runs/etdump.etdp"_qs << 51 << 152 << 0 << 0;
         QTest::newRow("add_pte_intermediates") << u"runtime/add_pte_intermediates/etdump.etdp"_qs << 2 << 5 << 2 << 0;
-        QTest::newRow("bundled_program_50runs") << u"runtime/bundled_program_50runs/etdump.etdp"_qs << 51 << 352 << 0 << 0;
+        QTest::newRow("bundled_program_50runs")
+            << u"runtime/bundled_program_50runs/etdump.etdp"_qs << 51 << 352 << 0 << 0;
         QTest::newRow("bundled_program_intermediates")
             << u"runtime/bundled_program_intermediates/etdump.etdp"_qs << 2 << 9 << 4 << 0;
         QTest::newRow("bundled_program_outputs_only")
@@ -105,7 +106,7 @@ private slots:
         QVERIFY(f.ok());
         const auto &r = (*f)->runs[1];
         QCOMPARE(r.name, std::string("MethodLoadAllocations"));
-        QCOMPARE(r.allocators, (std::vector<std::string>{"method_allocator", "planned_memory"}));
+        QCOMPARE(r.allocators, (std::vector<std::string> { "method_allocator", "planned_memory" }));
         QVERIFY(!r.allocationEvents.empty());
         QVERIFY(r.allocationEvents[0].allocatorId >= 1);
     }
@@ -117,7 +118,7 @@ private slots:
         const std::string real = readBytes(test::sharedFixture("upstream/docs_tutorial.etdp"));
         QTest::newRow("zero bytes") << QByteArray() << int(ErrorCode::Empty);
         QTest::newRow("3 bytes") << QByteArray("\x0c\x09\x00", 3) << int(ErrorCode::Truncated);
-        for (std::size_t cut : {11ul, 12ul, 100ul, 1000ul, real.size() - 1})
+        for (std::size_t cut : { 11ul, 12ul, 100ul, 1000ul, real.size() - 1 })
             QTest::newRow(qPrintable(QStringLiteral("truncated at %1").arg(cut)))
                 << QByteArray(real.data(), qsizetype(cut)) << int(ErrorCode::Truncated);
         std::string wrongId = real;

@@ -15,10 +15,10 @@ private slots:
         test::ETDumpWriter w;
         w.beginRun("Execute");
         w.addKernel("relu.out", 3, 1000, 50, 10);
-        w.addProfile({std::nullopt, 0, 4, 7, std::nullopt, std::string("\x01\x02", 2), 2000, 2500});
+        w.addProfile({ std::nullopt, 0, 4, 7, std::nullopt, std::string("\x01\x02", 2), 2000, 2500 });
         test::DebugSpec dbg;
         dbg.instructionId = 3;
-        dbg.tensors = {{ScalarType::Half, {2, 3}, {}, 48}};
+        dbg.tensors = { { ScalarType::Half, { 2, 3 }, {}, 48 } };
         w.addDebug(dbg);
         w.beginRun("Empty", 5, false);
         const auto bytes = w.finish();
@@ -36,7 +36,7 @@ private slots:
         QCOMPARE(e.strings.str(e.runs[0].profileEvents[2].delegateDebugMetadata), std::string("\x01\x02", 2));
         const auto &t = e.runs[0].debugEvents[0].value.tensors.at(0);
         QCOMPARE(t.dtype, ScalarType::Half);
-        QCOMPARE(t.strides, (std::vector<std::int64_t>{3, 1}));
+        QCOMPARE(t.strides, (std::vector<std::int64_t> { 3, 1 }));
         QCOMPARE(t.offset, std::int64_t(48));
         QVERIFY(!e.runs[1].hasEvents);
         QCOMPARE(e.runs[1].bundledInputIndex, 5);
@@ -45,8 +45,8 @@ private slots:
     void bufferAlignment()
     {
         test::DebugBufferWriter b;
-        const float x[3] = {1, 2, 3};
-        QCOMPARE(b.append(x, sizeof x), std::int64_t(48));  // (16 + 48) % 64 == 0
+        const float x[3] = { 1, 2, 3 };
+        QCOMPARE(b.append(x, sizeof x), std::int64_t(48)); // (16 + 48) % 64 == 0
         QCOMPARE(b.append(x, sizeof x), std::int64_t(112)); // next 64-byte boundary
         QCOMPARE(b.finish(1024).size(), std::size_t(1024));
     }

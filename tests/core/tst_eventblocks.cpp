@@ -1,8 +1,8 @@
 // EventBlock construction (inspector-semantics.md §1-§2) on real files and on synthetic files
 // written with the test writer for what the real files lack. Expected numbers are worked out
 // by hand from the timestamps written, following the formulas of the semantics document.
-#include "events/eventblockbuilder.h"
 #include "etdumpwriter.h"
+#include "events/eventblockbuilder.h"
 #include "testpaths.h"
 
 #include <QTest>
@@ -11,8 +11,7 @@
 using namespace etscope;
 
 namespace {
-template<typename T>
-std::vector<std::remove_const_t<T>> toVector(std::span<T> s)
+template <typename T> std::vector<std::remove_const_t<T>> toVector(std::span<T> s)
 {
     return { s.begin(), s.end() };
 }
@@ -107,7 +106,7 @@ private slots:
         QCOMPARE(ev[0].name, std::string("3"));
         QVERIFY(ev[0].isDelegatedOp);
         QCOMPARE(std::get<std::int64_t>(ev[0].delegateDebugIdentifier()), std::int64_t(3));
-        QCOMPARE(ev[0].delegateDebugMetadatas(), std::vector<std::string>{std::string("\x01\x02\x03", 3)});
+        QCOMPARE(ev[0].delegateDebugMetadatas(), std::vector<std::string> { std::string("\x01\x02\x03", 3) });
         // Delegated durations are converted before subtracting: e/1e6 - s/1e6 (Python gives
         // 0.0010000000000047748 here, not 0.001).
         QCOMPARE(ev[0].perfData->avg, 33051132.0 / 1e6 - 33050132.0 / 1e6);
@@ -143,8 +142,8 @@ private slots:
         const auto &ev = blocks.at(0).events;
         QCOMPARE(ev.size(), std::size_t(2));
         QCOMPARE(ev[0].name, std::string("native_call_mul.out"));
-        QCOMPARE(toVector(ev[0].perfData->raw), std::vector<double>{40.0 / 1e6});
-        QCOMPARE(toVector(ev[0].startTimes()), std::vector<std::uint64_t>{30});
+        QCOMPARE(toVector(ev[0].perfData->raw), std::vector<double> { 40.0 / 1e6 });
+        QCOMPARE(toVector(ev[0].startTimes()), std::vector<std::uint64_t> { 30 });
     }
 
     void differentSignaturesMakeBlocks()
@@ -160,8 +159,8 @@ private slots:
         QCOMPARE(blocks.size(), std::size_t(2));
         QCOMPARE(blocks[0].name, std::string("Execute"));
         QCOMPARE(blocks[1].name, std::string("Execute"));
-        QCOMPARE(blocks[0].runIndices, (std::vector<std::size_t>{0, 2}));
-        QCOMPARE(toVector(blocks[0].events[0].perfData->raw), (std::vector<double>{10 / 1e6, 12 / 1e6}));
+        QCOMPARE(blocks[0].runIndices, (std::vector<std::size_t> { 0, 2 }));
+        QCOMPARE(toVector(blocks[0].events[0].perfData->raw), (std::vector<double> { 10 / 1e6, 12 / 1e6 }));
         QCOMPARE(blocks[1].events.size(), std::size_t(2));
     }
 
@@ -172,14 +171,14 @@ private slots:
         w.addProfile(profile("native_call_relu.out", 0, 0, 10));
         test::DebugSpec inter;
         inter.instructionId = 0;
-        inter.tensors = {{ScalarType::Float, {2}, {}, 48}};
+        inter.tensors = { { ScalarType::Float, { 2 }, {}, 48 } };
         w.addDebug(inter);
         w.addProfile(profile("Method::execute", 0, 0, 20, -1));
         test::DebugSpec out;
         out.chainIndex = ~0ull;
         out.instructionId = 0;
         out.output = true;
-        out.tensors = {{ScalarType::Float, {2}, {}, 112}};
+        out.tensors = { { ScalarType::Float, { 2 }, {}, 112 } };
         w.addDebug(out);
         test::DebugSpec scalar; // scalar outputs carry no output flag (formats.md §1.5)
         scalar.chainIndex = ~0ull;
@@ -193,7 +192,7 @@ private slots:
         QCOMPARE(b.runOutput[0].tensors[0].offset, std::int64_t(112));
         QCOMPARE(b.events.size(), std::size_t(3));
         QCOMPARE(b.events[0].debugData().size(), std::size_t(1)); // relu shares the key with its output
-        QCOMPARE(b.events[2].name, std::string());              // unnamed scalar-output event
+        QCOMPARE(b.events[2].name, std::string()); // unnamed scalar-output event
         QVERIFY(!b.events[2].perfData);
         QCOMPARE(b.events[2].debugData().at(0).intValue, std::int64_t(42));
     }
@@ -201,15 +200,15 @@ private slots:
     void debugDataDifferingAcrossRuns()
     {
         test::DebugBufferWriter buf;
-        const std::vector<float> a{1, 2}, c{1, 3};
+        const std::vector<float> a { 1, 2 }, c { 1, 3 };
         const auto oa = buf.appendValues(a), ob = buf.appendValues(a), oc = buf.appendValues(c);
         test::ETDumpWriter w;
-        for (auto off : {oa, ob, oc}) {
+        for (auto off : { oa, ob, oc }) {
             w.beginRun("Execute");
             w.addProfile(profile("native_call_relu.out", 0, 0, 10));
             test::DebugSpec d;
             d.instructionId = 0;
-            d.tensors = {{ScalarType::Float, {2}, {}, off}};
+            d.tensors = { { ScalarType::Float, { 2 }, {}, off } };
             w.addDebug(d);
         }
         const std::string etdump = w.finish();
@@ -222,12 +221,12 @@ private slots:
         QCOMPARE(blocks[0].events[0].debugData()[0].tensors[0].offset, oa);
         // Without the third run nothing differs.
         test::ETDumpWriter w2;
-        for (auto off : {oa, ob}) {
+        for (auto off : { oa, ob }) {
             w2.beginRun("Execute");
             w2.addProfile(profile("native_call_relu.out", 0, 0, 10));
             test::DebugSpec d;
             d.instructionId = 0;
-            d.tensors = {{ScalarType::Float, {2}, {}, off}};
+            d.tensors = { { ScalarType::Float, { 2 }, {}, off } };
             w2.addDebug(d);
         }
         auto same = build(w2.finish(), opt);
@@ -277,15 +276,15 @@ private slots:
         w.addProfile(profile("native_call_relu.out", 0, 1000, 4000));
         const std::string bytes = w.finish();
         InspectorOptions opt;
-        opt.time = {TimeScale::NS, TimeScale::US, std::nullopt};
+        opt.time = { TimeScale::NS, TimeScale::US, std::nullopt };
         QCOMPARE(build(bytes, opt)[0].events[0].perfData->avg, 3000.0 / 1000.0);
-        opt.time = {TimeScale::MS, TimeScale::NS, std::nullopt}; // scale 1e3/1e9, a division
+        opt.time = { TimeScale::MS, TimeScale::NS, std::nullopt }; // scale 1e3/1e9, a division
         QCOMPARE(build(bytes, opt)[0].events[0].perfData->avg, 3000.0 / (1e3 / 1e9));
-        opt.time = {TimeScale::Cycles, TimeScale::Cycles, std::nullopt};
+        opt.time = { TimeScale::Cycles, TimeScale::Cycles, std::nullopt };
         QCOMPARE(build(bytes, opt)[0].events[0].perfData->avg, 3000.0);
-        opt.time = {TimeScale::Cycles, TimeScale::US, 2e9}; // 2 GHz: 3000 cycles = 1.5 us
+        opt.time = { TimeScale::Cycles, TimeScale::US, 2e9 }; // 2 GHz: 3000 cycles = 1.5 us
         QCOMPARE(build(bytes, opt)[0].events[0].perfData->avg, 1.5);
-        opt.time = {TimeScale::Cycles, TimeScale::MS, std::nullopt};
+        opt.time = { TimeScale::Cycles, TimeScale::MS, std::nullopt };
         auto f = readETDump(*MappedFile::fromBytes("c.etdp", bytes));
         auto res = buildEventBlocks(**f, opt);
         QVERIFY(!res.ok());

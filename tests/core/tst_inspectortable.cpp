@@ -90,8 +90,8 @@ private slots:
     void opTypesRendering()
     {
         QCOMPARE(opTypesText({}), std::string("[]"));
-        QCOMPARE(opTypesText({"aten.convolution.default"}), std::string("['aten.convolution.default']"));
-        QCOMPARE(opTypesText({"a", "b", "c", "d", "e"}), std::string("['a', 'b' ... 'e'] (5 total)"));
+        QCOMPARE(opTypesText({ "aten.convolution.default" }), std::string("['aten.convolution.default']"));
+        QCOMPARE(opTypesText({ "a", "b", "c", "d", "e" }), std::string("['a', 'b' ... 'e'] (5 total)"));
         QCOMPARE(pythonRepr("it's"), std::string("\"it's\""));
     }
 };

@@ -40,7 +40,10 @@ std::string readAll(const std::string &path)
     return ss.str();
 }
 
-QString q(const std::string &s) { return QString::fromStdString(s); }
+QString q(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
 std::shared_ptr<const ETRecord> mustRead(const std::string &path)
 {
@@ -103,7 +106,10 @@ private slots:
     {
         QFETCH(QString, entry);
         const QJsonObject exp = jsonFile(QStringLiteral("example_etrecord_v0_expected.json"))
-                                    .value(QStringLiteral("programs")).toObject().value(entry).toObject();
+                                    .value(QStringLiteral("programs"))
+                                    .toObject()
+                                    .value(entry)
+                                    .toObject();
         auto rec = mustRead(kV0);
         QVERIFY(rec);
         const ETRecordProgram *p = rec->program(entry.toStdString());
@@ -149,20 +155,22 @@ private slots:
 
     void currentLayout()
     {
-        const QJsonObject exp = jsonFile(QStringLiteral("etrecord_expected.json")).value(QStringLiteral("cnn_mlp_etrecord.bin")).toObject();
+        const QJsonObject exp = jsonFile(QStringLiteral("etrecord_expected.json"))
+                                    .value(QStringLiteral("cnn_mlp_etrecord.bin"))
+                                    .toObject();
         auto rec = mustRead((kData + QStringLiteral("cnn_mlp_etrecord.bin")).toStdString());
         QVERIFY(rec);
         const QJsonArray entries = exp.value(QStringLiteral("entries")).toArray();
         QCOMPARE(rec->entries().size(), std::size_t(entries.size()));
         for (int i = 0; i < entries.size(); ++i)
             QCOMPARE(q(rec->entries()[std::size_t(i)].name), entries[i].toString());
-        QCOMPARE(rec->unknownEntries(), std::vector<std::string>{"etscope_unknown_note"});
-        QCOMPARE(rec->edgeMethods(), (std::vector<std::string>{"forward", "encode"}));
+        QCOMPARE(rec->unknownEntries(), std::vector<std::string> { "etscope_unknown_note" });
+        QCOMPARE(rec->edgeMethods(), (std::vector<std::string> { "forward", "encode" }));
         QVERIFY(rec->atenProgram());
         QCOMPARE(rec->exportGraphId().value_or(0), std::int64_t(140234567890123));
         QVERIFY(rec->hasNumOutputsMap());
 
-        for (const char *method : {"forward", "encode"}) {
+        for (const char *method : { "forward", "encode" }) {
             const QJsonArray nodes = exp.value(QStringLiteral("%1_nodes").arg(QLatin1String(method))).toArray();
             const ETRecordProgram *p = rec->edgeProgram(method);
             QVERIFY(p);
@@ -205,7 +213,7 @@ private slots:
                     QCOMPARE(d.handles.size(), std::size_t(it.value().toArray().size()));
                 } else {
                     QVERIFY(d.isScalar);
-                    QCOMPARE(d.handles, std::vector<std::int64_t>{it.value().toInteger()});
+                    QCOMPARE(d.handles, std::vector<std::int64_t> { it.value().toInteger() });
                 }
             }
         }
@@ -220,7 +228,7 @@ private slots:
         QVERIFY(sd.ok());
         const PyValue *w = sd->dict()->get("stem.conv.weight");
         QVERIFY(w && w->tensor());
-        QCOMPARE(w->tensor()->sizes, (std::vector<std::int64_t>{8, 3, 3, 3}));
+        QCOMPARE(w->tensor()->sizes, (std::vector<std::int64_t> { 8, 3, 3, 3 }));
         QVERIFY(!w->tensor()->storage->isLoaded());
         auto ex = rec->loadExampleInputs(*rec->edgeProgram("forward"));
         QVERIFY(ex.ok() && ex->tuple() && ex->tuple()->items.size() == 2);
@@ -231,7 +239,8 @@ private slots:
         const PyValue &probs = fwd->list()->items.at(0).list()->items.at(0);
         auto values = tensorValues(*probs.tensor());
         QVERIFY(values.ok());
-        const QJsonArray eprobs = exp.value(QStringLiteral("reference_outputs")).toObject().value(QStringLiteral("probs")).toArray();
+        const QJsonArray eprobs
+            = exp.value(QStringLiteral("reference_outputs")).toObject().value(QStringLiteral("probs")).toArray();
         QCOMPARE(values->size(), std::size_t(eprobs.size()));
         for (int i = 0; i < eprobs.size(); ++i)
             QCOMPARE((*values)[std::size_t(i)], eprobs[i].toDouble());
@@ -277,16 +286,19 @@ private slots:
         QVERIFY(!ref.ok());
         QCOMPARE(ref.error().code, ErrorCode::Unsupported);
         QVERIFY2(q(ref.error().message()).contains(QStringLiteral(":reference_outputs: raw Python pickle")),
-                 ref.error().message().c_str());
+            ref.error().message().c_str());
     }
 
     void hostile_data()
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("code");
-        QTest::newRow("malformed program JSON") << QStringLiteral("hostile_malformed_json_etrecord.bin") << int(ErrorCode::Corrupt);
-        QTest::newRow("malformed map JSON") << QStringLiteral("hostile_bad_map_etrecord.bin") << int(ErrorCode::Corrupt);
-        QTest::newRow("torch.save, not an ETRecord") << QStringLiteral("torchsave_tensors.pt") << int(ErrorCode::BadIdentifier);
+        QTest::newRow("malformed program JSON")
+            << QStringLiteral("hostile_malformed_json_etrecord.bin") << int(ErrorCode::Corrupt);
+        QTest::newRow("malformed map JSON")
+            << QStringLiteral("hostile_bad_map_etrecord.bin") << int(ErrorCode::Corrupt);
+        QTest::newRow("torch.save, not an ETRecord")
+            << QStringLiteral("torchsave_tensors.pt") << int(ErrorCode::BadIdentifier);
         QTest::newRow("not a zip") << QStringLiteral("torchsave_expected.json") << int(ErrorCode::BadIdentifier);
         QTest::newRow("missing") << QStringLiteral("no_such_file.bin") << int(ErrorCode::Io);
     }
@@ -304,7 +316,7 @@ private slots:
     void truncated_data()
     {
         QTest::addColumn<int>("permille");
-        for (int p : {0, 1, 100, 500, 900, 990, 999})
+        for (int p : { 0, 1, 100, 500, 900, 990, 999 })
             QTest::newRow(qPrintable(QString::number(p))) << p;
     }
     void truncated()
@@ -324,7 +336,7 @@ private slots:
         const ETRecordMethodMaps *m = rec->methodMaps("forward");
         QVERIFY(m);
         QCOMPARE(m->debugHandles.size(), std::size_t(1)); // "1": 999 kept; "eleven" and "x" dropped
-        QCOMPARE(m->debugHandles.at(1).handles, std::vector<std::int64_t>{999});
+        QCOMPARE(m->debugHandles.at(1).handles, std::vector<std::int64_t> { 999 });
         QCOMPARE(rec->warnings().size(), std::size_t(2));
     }
 
@@ -333,8 +345,9 @@ private slots:
         const int n = 100000;
         std::string deep(std::size_t(n), '[');
         deep.append(std::size_t(n), ']');
-        const std::string text = std::string("{\"graph_module\": {\"graph\": {\"nodes\": [{\"target\": \"x.y\", \"inputs\": [{\"name\": \"a\", \"arg\": {\"as_graph\": ") +
-                                 deep + "}}]}]}}}";
+        const std::string text = std::string("{\"graph_module\": {\"graph\": {\"nodes\": [{\"target\": \"x.y\", "
+                                             "\"inputs\": [{\"name\": \"a\", \"arg\": {\"as_graph\": ")
+            + deep + "}}]}]}}}";
         auto p = parseExportedProgram(text, "deep.json");
         QVERIFY2(p.ok(), p.ok() ? "" : p.error().message().c_str());
         QCOMPARE(p->nodes.size(), std::size_t(1));
@@ -344,7 +357,8 @@ private slots:
 
     void lenientJson()
     {
-        auto j = parseLenientJson("{\"a\": NaN, \"b\": [-Infinity, Infinity], \"s\": \"NaN -Infinity \\\"Infinity\\\"\"}", "t.json");
+        auto j = parseLenientJson(
+            "{\"a\": NaN, \"b\": [-Infinity, Infinity], \"s\": \"NaN -Infinity \\\"Infinity\\\"\"}", "t.json");
         QVERIFY(j.ok());
         QVERIFY(std::isnan(*jsonToDouble((*j)["a"])));
         QCOMPARE(*jsonToDouble((*j)["b"][0]), -INFINITY);
@@ -364,24 +378,28 @@ private slots:
         QTest::addColumn<QStringList>("display");
         QTest::newRow("formats.md example")
             << QStringLiteral("L__self___layers_0,getattr(L['self'].layers, '0'),torch.nn.modules.linear.Linear")
-            << QStringList{QStringLiteral("L__self___layers_0")} << QStringList{QStringLiteral("getattr(L['self'].layers, '0')")}
-            << QStringList{QStringLiteral("torch.nn.modules.linear.Linear")} << QStringList{QStringLiteral("layers.0")};
+            << QStringList { QStringLiteral("L__self___layers_0") }
+            << QStringList { QStringLiteral("getattr(L['self'].layers, '0')") }
+            << QStringList { QStringLiteral("torch.nn.modules.linear.Linear") }
+            << QStringList { QStringLiteral("layers.0") };
         QTest::newRow("two levels, plain paths")
             << QStringLiteral("conv,conv,torch.nn.Conv2d;block,block.sub,my.Block")
-            << QStringList{QStringLiteral("conv"), QStringLiteral("block")}
-            << QStringList{QStringLiteral("conv"), QStringLiteral("block.sub")}
-            << QStringList{QStringLiteral("torch.nn.Conv2d"), QStringLiteral("my.Block")}
-            << QStringList{QStringLiteral("conv"), QStringLiteral("block.sub")};
+            << QStringList { QStringLiteral("conv"), QStringLiteral("block") }
+            << QStringList { QStringLiteral("conv"), QStringLiteral("block.sub") }
+            << QStringList { QStringLiteral("torch.nn.Conv2d"), QStringLiteral("my.Block") }
+            << QStringList { QStringLiteral("conv"), QStringLiteral("block.sub") };
         QTest::newRow("nested getattr and brackets")
             << QStringLiteral("k,getattr(getattr(L['self'].a, '1').b, '2'),T;j,L['self'].x[0, 1],U")
-            << QStringList{QStringLiteral("k"), QStringLiteral("j")}
-            << QStringList{QStringLiteral("getattr(getattr(L['self'].a, '1').b, '2')"), QStringLiteral("L['self'].x[0, 1]")}
-            << QStringList{QStringLiteral("T"), QStringLiteral("U")}
-            << QStringList{QStringLiteral("a.1.b.2"), QStringLiteral("x[0, 1]")};
+            << QStringList { QStringLiteral("k"), QStringLiteral("j") }
+            << QStringList { QStringLiteral("getattr(getattr(L['self'].a, '1').b, '2')"),
+                   QStringLiteral("L['self'].x[0, 1]") }
+            << QStringList { QStringLiteral("T"), QStringLiteral("U") }
+            << QStringList { QStringLiteral("a.1.b.2"), QStringLiteral("x[0, 1]") };
         QTest::newRow("repeated key keeps first position")
-            << QStringLiteral("a,p1,T1;b,p2,T2;a,p3,T3")
-            << QStringList{QStringLiteral("a"), QStringLiteral("b")} << QStringList{QStringLiteral("p3"), QStringLiteral("p2")}
-            << QStringList{QStringLiteral("T3"), QStringLiteral("T2")} << QStringList{QStringLiteral("p3"), QStringLiteral("p2")};
+            << QStringLiteral("a,p1,T1;b,p2,T2;a,p3,T3") << QStringList { QStringLiteral("a"), QStringLiteral("b") }
+            << QStringList { QStringLiteral("p3"), QStringLiteral("p2") }
+            << QStringList { QStringLiteral("T3"), QStringLiteral("T2") }
+            << QStringList { QStringLiteral("p3"), QStringLiteral("p2") };
         QTest::newRow("empty") << QString() << QStringList() << QStringList() << QStringList() << QStringList();
     }
     void moduleStack()
@@ -405,10 +423,13 @@ private slots:
     {
         QTest::addColumn<QString>("target");
         QTest::addColumn<QString>("op");
-        QTest::newRow("edge") << QStringLiteral("executorch.exir.dialects.edge.ops.aten.convolution.default") << QStringLiteral("aten.convolution.default");
-        QTest::newRow("aten") << QStringLiteral("torch.ops.aten.convolution.default") << QStringLiteral("convolution.default");
+        QTest::newRow("edge") << QStringLiteral("executorch.exir.dialects.edge.ops.aten.convolution.default")
+                              << QStringLiteral("aten.convolution.default");
+        QTest::newRow("aten") << QStringLiteral("torch.ops.aten.convolution.default")
+                              << QStringLiteral("convolution.default");
         QTest::newRow("getitem") << QStringLiteral("_operator.getitem") << QStringLiteral("getitem");
-        QTest::newRow("delegate") << QStringLiteral("torch.ops.higher_order.executorch_call_delegate") << QStringLiteral("executorch_call_delegate");
+        QTest::newRow("delegate") << QStringLiteral("torch.ops.higher_order.executorch_call_delegate")
+                                  << QStringLiteral("executorch_call_delegate");
     }
     void opNames()
     {

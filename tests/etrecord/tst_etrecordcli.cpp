@@ -24,7 +24,7 @@ struct Run {
 Run run(const QStringList &args)
 {
     const etscope::test::CliRun r = etscope::test::runCli(args);
-    return {r.code, QString::fromUtf8(r.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts), QString::fromUtf8(r.err)};
+    return { r.code, QString::fromUtf8(r.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts), QString::fromUtf8(r.err) };
 }
 } // namespace
 
@@ -36,9 +36,13 @@ private slots:
     {
         QFile f(kData + QStringLiteral("etrecord_expected.json"));
         QVERIFY(f.open(QIODevice::ReadOnly));
-        const QJsonArray nodes = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("cnn_mlp_etrecord.bin"))
-                                     .toObject().value(QStringLiteral("forward_nodes")).toArray();
-        const Run r = run({QStringLiteral("graph"), kData + QStringLiteral("cnn_mlp_etrecord.bin")});
+        const QJsonArray nodes = QJsonDocument::fromJson(f.readAll())
+                                     .object()
+                                     .value(QStringLiteral("cnn_mlp_etrecord.bin"))
+                                     .toObject()
+                                     .value(QStringLiteral("forward_nodes"))
+                                     .toArray();
+        const Run r = run({ QStringLiteral("graph"), kData + QStringLiteral("cnn_mlp_etrecord.bin") });
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out.size(), nodes.size() + 2); // title + header + one line per node
         for (int i = 0; i < nodes.size(); ++i) {
@@ -54,9 +58,12 @@ private slots:
     void graphErrors_data()
     {
         QTest::addColumn<QStringList>("args");
-        QTest::newRow("malformed JSON") << QStringList{QStringLiteral("graph"), kData + QStringLiteral("hostile_malformed_json_etrecord.bin")};
-        QTest::newRow("unknown method") << QStringList{QStringLiteral("graph"), kData + QStringLiteral("cnn_mlp_etrecord.bin"), QStringLiteral("-m"), QStringLiteral("nope")};
-        QTest::newRow("not an ETRecord") << QStringList{QStringLiteral("graph"), kData + QStringLiteral("torchsave_tensors.pt")};
+        QTest::newRow("malformed JSON") << QStringList { QStringLiteral("graph"),
+            kData + QStringLiteral("hostile_malformed_json_etrecord.bin") };
+        QTest::newRow("unknown method") << QStringList { QStringLiteral("graph"),
+            kData + QStringLiteral("cnn_mlp_etrecord.bin"), QStringLiteral("-m"), QStringLiteral("nope") };
+        QTest::newRow("not an ETRecord") << QStringList { QStringLiteral("graph"),
+            kData + QStringLiteral("torchsave_tensors.pt") };
     }
     void graphErrors()
     {
@@ -70,18 +77,20 @@ private slots:
 
     void modulesTree()
     {
-        const Run r = run({QStringLiteral("modules"), QStringLiteral("-e"), kRuntime + QStringLiteral("cnn_mlp_50runs/etdump.etdp"),
-                           QStringLiteral("-r"), kData + QStringLiteral("cnn_mlp_etrecord.bin")});
+        const Run r = run(
+            { QStringLiteral("modules"), QStringLiteral("-e"), kRuntime + QStringLiteral("cnn_mlp_50runs/etdump.etdp"),
+                QStringLiteral("-r"), kData + QStringLiteral("cnn_mlp_etrecord.bin") });
         QCOMPARE(r.code, 0);
         QStringList shape;
         for (const QString &line : r.out) {
             const int indent = int(line.size() - line.trimmed().size()) / 2;
             shape << QString(indent, QLatin1Char('.')) + line.trimmed().section(QLatin1Char(' '), 0, 0);
         }
-        QCOMPARE(shape, (QStringList{QStringLiteral("model"), QStringLiteral(".stem"), QStringLiteral("..stem.conv"),
-                                     QStringLiteral(".blocks"), QStringLiteral("..blocks.0"), QStringLiteral("...blocks.0.conv"),
-                                     QStringLiteral("...blocks.0.dw"), QStringLiteral(".head"), QStringLiteral("..head.fc1"),
-                                     QStringLiteral("..head.norm"), QStringLiteral("..head.fc2"), QStringLiteral(".classifier")}));
+        QCOMPARE(shape,
+            (QStringList { QStringLiteral("model"), QStringLiteral(".stem"), QStringLiteral("..stem.conv"),
+                QStringLiteral(".blocks"), QStringLiteral("..blocks.0"), QStringLiteral("...blocks.0.conv"),
+                QStringLiteral("...blocks.0.dw"), QStringLiteral(".head"), QStringLiteral("..head.fc1"),
+                QStringLiteral("..head.norm"), QStringLiteral("..head.fc2"), QStringLiteral(".classifier") }));
         QVERIFY(r.out[0].contains(QStringLiteral(" ms ")));
     }
 };

@@ -44,8 +44,8 @@ std::vector<ExpectedNode> expectedNodes(const QJsonObject &exp, const QString &k
     std::vector<ExpectedNode> out;
     for (const auto &v : exp.value(key).toArray()) {
         const QJsonObject o = v.toObject();
-        ExpectedNode n{o.value(QStringLiteral("name")).toString().toStdString(), o.value(QStringLiteral("op")).toString().toStdString(),
-                       o.value(QStringLiteral("handle")).toInteger(), {}};
+        ExpectedNode n { o.value(QStringLiteral("name")).toString().toStdString(),
+            o.value(QStringLiteral("op")).toString().toStdString(), o.value(QStringLiteral("handle")).toInteger(), {} };
         for (const auto &k : o.value(QStringLiteral("module_keys")).toArray())
             n.moduleKeys.push_back(k.toString().toStdString());
         out.push_back(std::move(n));
@@ -70,7 +70,7 @@ std::map<std::int64_t, std::vector<std::int64_t>> expectedHandles(const QJsonObj
 
 // The Inspector's step 3 written out on the expected data: per handle, per node with it.
 void expectedLink(const std::vector<std::int64_t> &handles, const std::vector<ExpectedNode> &nodes,
-                  std::vector<std::string> &ops, std::vector<std::string> &names, std::set<std::string> &moduleKeys)
+    std::vector<std::string> &ops, std::vector<std::string> &names, std::set<std::string> &moduleKeys)
 {
     for (std::int64_t h : handles)
         for (const ExpectedNode &n : nodes)
@@ -164,7 +164,8 @@ private slots:
         const auto nodes = expectedNodes(exp, QStringLiteral("forward_nodes"));
         const auto handles = expectedHandles(exp, QStringLiteral("forward"));
         QCOMPARE(handles.size(), std::size_t(28));
-        auto session = load(kRuntime + "cnn_mlp_50runs/etdump.etdp", (kData + QStringLiteral("cnn_mlp_etrecord.bin")).toStdString());
+        auto session = load(
+            kRuntime + "cnn_mlp_50runs/etdump.etdp", (kData + QStringLiteral("cnn_mlp_etrecord.bin")).toStdString());
         QVERIFY(session);
         QVERIFY(session->etrecord);
         std::size_t nativeCalls = 0;
@@ -212,7 +213,8 @@ private slots:
         for (const EventBlock &b : session->blocks)
             for (const Event &e : b.events)
                 if (e.name == "native_call_permute_copy.out" && e.instructionId == 12)
-                    QCOMPARE(e.opTypes(), (std::vector<std::string>{"aten.permute_copy.default", "aten.addmm.default"}));
+                    QCOMPARE(
+                        e.opTypes(), (std::vector<std::string> { "aten.permute_copy.default", "aten.addmm.default" }));
     }
 
     void cnnMlpModuleRollupMatchesFindTotal()
@@ -220,7 +222,8 @@ private slots:
         const QJsonObject exp = expectedFor(QStringLiteral("cnn_mlp_etrecord.bin"));
         const auto nodes = expectedNodes(exp, QStringLiteral("forward_nodes"));
         const auto handles = expectedHandles(exp, QStringLiteral("forward"));
-        auto session = load(kRuntime + "cnn_mlp_50runs/etdump.etdp", (kData + QStringLiteral("cnn_mlp_etrecord.bin")).toStdString());
+        auto session = load(
+            kRuntime + "cnn_mlp_50runs/etdump.etdp", (kData + QStringLiteral("cnn_mlp_etrecord.bin")).toStdString());
         QVERIFY(session);
 
         // Independent totals: module key -> sum of avg of the non-OPERATOR_CALL, non-framework
@@ -239,7 +242,8 @@ private slots:
                     ++expCount[k];
                 }
             }
-        QCOMPARE(expTotal.size(), std::size_t(11)); // stem, stem.conv, blocks, blocks.0(+conv, dw), head(+fc1, norm, fc2), classifier
+        QCOMPARE(expTotal.size(),
+            std::size_t(11)); // stem, stem.conv, blocks, blocks.0(+conv, dw), head(+fc1, norm, fc2), classifier
 
         const ModuleRollupNode root = buildModuleRollup(session->blocks);
         std::vector<const ModuleRollupNode *> all;
@@ -261,9 +265,13 @@ private slots:
         QStringList top;
         for (const auto &c : root.children)
             top << QString::fromStdString(c.displayPath);
-        QCOMPARE(top, (QStringList{QStringLiteral("stem"), QStringLiteral("blocks"), QStringLiteral("head"), QStringLiteral("classifier")}));
-        QCOMPARE(QString::fromStdString(root.find("L__self___blocks_0_dw")->displayPath), QStringLiteral("blocks.0.dw"));
-        QCOMPARE(QString::fromStdString(root.find("L__self___head_fc1")->type), QStringLiteral("torch.nn.modules.linear.Linear"));
+        QCOMPARE(top,
+            (QStringList { QStringLiteral("stem"), QStringLiteral("blocks"), QStringLiteral("head"),
+                QStringLiteral("classifier") }));
+        QCOMPARE(
+            QString::fromStdString(root.find("L__self___blocks_0_dw")->displayPath), QStringLiteral("blocks.0.dw"));
+        QCOMPARE(QString::fromStdString(root.find("L__self___head_fc1")->type),
+            QStringLiteral("torch.nn.modules.linear.Linear"));
         QCOMPARE(findTotalForModule(session->blocks, "no_such_module"), 0.0);
     }
 
@@ -272,7 +280,8 @@ private slots:
         const QJsonObject exp = expectedFor(QStringLiteral("xnn_mlp_etrecord.bin"));
         const auto nodes = expectedNodes(exp, QStringLiteral("forward_nodes"));
         const auto handles = expectedHandles(exp, QStringLiteral("forward"));
-        auto session = load(kRuntime + "xnnpack_mlp_intermediates/etdump.etdp", (kData + QStringLiteral("xnn_mlp_etrecord.bin")).toStdString());
+        auto session = load(kRuntime + "xnnpack_mlp_intermediates/etdump.etdp",
+            (kData + QStringLiteral("xnn_mlp_etrecord.bin")).toStdString());
         QVERIFY(session);
         std::size_t delegated = 0, delegateCalls = 0;
         for (const EventBlock &b : session->blocks)
@@ -312,12 +321,12 @@ private slots:
         QTest::addColumn<bool>("quirk");
         QTest::addColumn<QList<qlonglong>>("handles"); // empty = none
         // encode's delegate_map inner keys in file order: "0": [1], "12": [1, 2], "1": [2]
-        QTest::newRow("0 exact") << 0ll << false << QList<qlonglong>{1};
-        QTest::newRow("12 exact") << 12ll << false << QList<qlonglong>{1, 2};
-        QTest::newRow("12 quirk: last substring key '1' wins") << 12ll << true << QList<qlonglong>{2};
-        QTest::newRow("21 exact: none") << 21ll << false << QList<qlonglong>{};
-        QTest::newRow("21 quirk: '1'") << 21ll << true << QList<qlonglong>{2};
-        QTest::newRow("5: none either way") << 5ll << true << QList<qlonglong>{};
+        QTest::newRow("0 exact") << 0ll << false << QList<qlonglong> { 1 };
+        QTest::newRow("12 exact") << 12ll << false << QList<qlonglong> { 1, 2 };
+        QTest::newRow("12 quirk: last substring key '1' wins") << 12ll << true << QList<qlonglong> { 2 };
+        QTest::newRow("21 exact: none") << 21ll << false << QList<qlonglong> {};
+        QTest::newRow("21 quirk: '1'") << 21ll << true << QList<qlonglong> { 2 };
+        QTest::newRow("5: none either way") << 5ll << true << QList<qlonglong> {};
     }
     void delegateIdentifierMatching()
     {
@@ -370,7 +379,7 @@ private slots:
         auto report = linkETRecord(blocks, **rec);
         QVERIFY(report.ok());
         QCOMPARE(report->danglingHandles, std::size_t(1));
-        QCOMPARE(*blocks[0].events[0].debugHandles(), std::vector<std::int64_t>{999});
+        QCOMPARE(*blocks[0].events[0].debugHandles(), std::vector<std::int64_t> { 999 });
         QVERIFY(blocks[0].events[0].opTypes().empty());
         bool warned = false;
         for (const auto &w : report->warnings)

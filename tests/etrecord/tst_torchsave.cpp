@@ -57,7 +57,8 @@ bool matches(const PyValue &v, const QJsonObject &e, const QString &path, QStrin
                 r.push_back(x.toInteger());
             return r;
         };
-        if (t->sizes != ints(e.value(QStringLiteral("sizes"))) || t->strides != ints(e.value(QStringLiteral("strides"))))
+        if (t->sizes != ints(e.value(QStringLiteral("sizes")))
+            || t->strides != ints(e.value(QStringLiteral("strides"))))
             return fail(QStringLiteral("sizes/strides"));
         if (t->storageOffset != e.value(QStringLiteral("offset")).toInteger())
             return fail(QStringLiteral("storage offset"));
@@ -71,13 +72,17 @@ bool matches(const PyValue &v, const QJsonObject &e, const QString &path, QStrin
             return fail(QStringLiteral("element count %1 vs %2").arg(values->size()).arg(ev.size()));
         for (int i = 0; i < ev.size(); ++i)
             if ((*values)[static_cast<std::size_t>(i)] != ev[i].toDouble())
-                return fail(QStringLiteral("element %1: %2 vs %3").arg(i).arg((*values)[static_cast<std::size_t>(i)]).arg(ev[i].toDouble()));
+                return fail(QStringLiteral("element %1: %2 vs %3")
+                                .arg(i)
+                                .arg((*values)[static_cast<std::size_t>(i)])
+                                .arg(ev[i].toDouble()));
         return true;
     }
     if (kind == QStringLiteral("None"))
         return v.isNone() || fail(QStringLiteral("not None"));
     if (kind == QStringLiteral("bool"))
-        return (v.kind() == PyKind::Bool && *v.toBool() == e.value(QStringLiteral("value")).toBool()) || fail(QStringLiteral("bool"));
+        return (v.kind() == PyKind::Bool && *v.toBool() == e.value(QStringLiteral("value")).toBool())
+            || fail(QStringLiteral("bool"));
     if (kind == QStringLiteral("int")) {
         if (v.kind() != PyKind::Int)
             return fail(QStringLiteral("not an int"));
@@ -91,13 +96,18 @@ bool matches(const PyValue &v, const QJsonObject &e, const QString &path, QStrin
         if (!d)
             return fail(QStringLiteral("not a float"));
         if (e.contains(QStringLiteral("text")))
-            return (std::isinf(*d) && (*d > 0) == (e.value(QStringLiteral("text")).toString() == QStringLiteral("inf"))) || fail(QStringLiteral("inf"));
+            return (std::isinf(*d) && (*d > 0) == (e.value(QStringLiteral("text")).toString() == QStringLiteral("inf")))
+                || fail(QStringLiteral("inf"));
         return *d == e.value(QStringLiteral("value")).toDouble() || fail(QStringLiteral("float value"));
     }
     if (kind == QStringLiteral("str"))
-        return (v.str() && QString::fromStdString(*v.str()) == e.value(QStringLiteral("value")).toString()) || fail(QStringLiteral("str"));
+        return (v.str() && QString::fromStdString(*v.str()) == e.value(QStringLiteral("value")).toString())
+            || fail(QStringLiteral("str"));
     if (kind == QStringLiteral("bytes"))
-        return (v.bytes() && QByteArray::fromStdString(v.bytes()->data).toHex() == e.value(QStringLiteral("hex")).toString().toLatin1()) || fail(QStringLiteral("bytes"));
+        return (v.bytes()
+                   && QByteArray::fromStdString(v.bytes()->data).toHex()
+                       == e.value(QStringLiteral("hex")).toString().toLatin1())
+            || fail(QStringLiteral("bytes"));
     if (kind == QStringLiteral("tuple") || kind == QStringLiteral("list")) {
         const bool tuple = kind == QStringLiteral("tuple");
         if ((tuple && !v.tuple()) || (!tuple && !v.list()))
@@ -107,7 +117,8 @@ bool matches(const PyValue &v, const QJsonObject &e, const QString &path, QStrin
         if (items.size() != static_cast<std::size_t>(ei.size()))
             return fail(QStringLiteral("length"));
         for (int i = 0; i < ei.size(); ++i)
-            if (!matches(items[static_cast<std::size_t>(i)], ei[i].toObject(), path + QStringLiteral("[%1]").arg(i), why))
+            if (!matches(
+                    items[static_cast<std::size_t>(i)], ei[i].toObject(), path + QStringLiteral("[%1]").arg(i), why))
                 return false;
         return true;
     }
@@ -123,7 +134,8 @@ bool matches(const PyValue &v, const QJsonObject &e, const QString &path, QStrin
             const auto &item = d->items[static_cast<std::size_t>(i)];
             if (!matches(item.first, kv[0].toObject(), path + QStringLiteral(".key%1").arg(i), why))
                 return false;
-            if (!matches(item.second, kv[1].toObject(), path + QStringLiteral("[") + QString::fromStdString(item.first.repr()) + QStringLiteral("]"), why))
+            if (!matches(item.second, kv[1].toObject(),
+                    path + QStringLiteral("[") + QString::fromStdString(item.first.repr()) + QStringLiteral("]"), why))
                 return false;
         }
         return true;
@@ -133,7 +145,7 @@ bool matches(const PyValue &v, const QJsonObject &e, const QString &path, QStrin
 
 std::span<const std::uint8_t> bytesOf(const std::string &s)
 {
-    return {reinterpret_cast<const std::uint8_t *>(s.data()), s.size()};
+    return { reinterpret_cast<const std::uint8_t *>(s.data()), s.size() };
 }
 } // namespace
 
@@ -192,7 +204,8 @@ private slots:
         // os.system pickles as posix.system on Linux.
         QTest::newRow("os.system") << QStringLiteral("hostile_os_system.pt") << QStringLiteral("posix.system");
         QTest::newRow("builtins.eval") << QStringLiteral("hostile_builtins_eval.pt") << QStringLiteral("builtins.eval");
-        QTest::newRow("__builtin__.eval protocol 2") << QStringLiteral("hostile_builtin_eval_p2.pt") << QStringLiteral("__builtin__.eval");
+        QTest::newRow("__builtin__.eval protocol 2")
+            << QStringLiteral("hostile_builtin_eval_p2.pt") << QStringLiteral("__builtin__.eval");
     }
     void refusesDangerousGlobals()
     {
@@ -211,11 +224,30 @@ private slots:
         QTest::addColumn<QByteArray>("pickle");
         QTest::addColumn<int>("code");
         using B = QByteArray;
-        QTest::newRow("subprocess.Popen") << B("\x80\x02" "csubprocess\nPopen\n" "X\x02\x00\x00\x00" "ls" "\x85R.", 30) << int(ErrorCode::Refused);
-        QTest::newRow("STACK_GLOBAL posix.system") << B("\x80\x04" "\x8c\x05posix" "\x8c\x06system" "\x93" "\x8c\x02id" "\x85R.") << int(ErrorCode::Refused);
-        QTest::newRow("call a dtype") << B("\x80\x02" "ctorch\nfloat32\n" ")R.") << int(ErrorCode::Refused);
-        QTest::newRow("cycle") << B("\x80\x02" "]q\x00h\x00" "a.", 9) << int(ErrorCode::Refused);
-        QTest::newRow("truncated string") << B("\x80\x02X\xff\x00\x00\x00" "ab", 9) << int(ErrorCode::Truncated);
+        QTest::newRow("subprocess.Popen") << B("\x80\x02"
+                                               "csubprocess\nPopen\n"
+                                               "X\x02\x00\x00\x00"
+                                               "ls"
+                                               "\x85R.",
+            30) << int(ErrorCode::Refused);
+        QTest::newRow("STACK_GLOBAL posix.system") << B("\x80\x04"
+                                                        "\x8c\x05posix"
+                                                        "\x8c\x06system"
+                                                        "\x93"
+                                                        "\x8c\x02id"
+                                                        "\x85R.")
+                                                   << int(ErrorCode::Refused);
+        QTest::newRow("call a dtype") << B("\x80\x02"
+                                           "ctorch\nfloat32\n"
+                                           ")R.")
+                                      << int(ErrorCode::Refused);
+        QTest::newRow("cycle") << B("\x80\x02"
+                                    "]q\x00h\x00"
+                                    "a.",
+            9) << int(ErrorCode::Refused);
+        QTest::newRow("truncated string") << B("\x80\x02X\xff\x00\x00\x00"
+                                               "ab",
+            9) << int(ErrorCode::Truncated);
         QTest::newRow("no STOP") << B("\x80\x02K\x01") << int(ErrorCode::Truncated);
         QTest::newRow("unknown memo") << B("\x80\x02h\x05.") << int(ErrorCode::Corrupt);
         QTest::newRow("underflow") << B("\x80\x02a.") << int(ErrorCode::Corrupt);
@@ -253,7 +285,14 @@ private slots:
     void messagesStayOneLine()
     {
         // A refused global whose name holds control bytes: the message escapes them.
-        const std::string s("\x80\x04" "\x8c\x03" "a\nb" "\x8c\x02" "c\x01" "\x93" ".", 13);
+        const std::string s("\x80\x04"
+                            "\x8c\x03"
+                            "a\nb"
+                            "\x8c\x02"
+                            "c\x01"
+                            "\x93"
+                            ".",
+            13);
         UnpicklerOptions opts;
         opts.label = "ctl.pkl";
         auto v = unpickle(bytesOf(s), opts);
@@ -266,8 +305,13 @@ private slots:
     void decodesHandWrittenPickle()
     {
         // (1, -2, 3.5 (BINFLOAT big-endian), 'a', LONG1 2^40, None) built by hand from §4.2.
-        const std::string s("\x80\x02(K\x01J\xfe\xff\xff\xff" "G\x40\x0c\x00\x00\x00\x00\x00\x00" "X\x01\x00\x00\x00"
-                            "a" "\x8a\x06\x00\x00\x00\x00\x00\x01" "Nt.", 36);
+        const std::string s("\x80\x02(K\x01J\xfe\xff\xff\xff"
+                            "G\x40\x0c\x00\x00\x00\x00\x00\x00"
+                            "X\x01\x00\x00\x00"
+                            "a"
+                            "\x8a\x06\x00\x00\x00\x00\x00\x01"
+                            "Nt.",
+            36);
         UnpicklerOptions opts;
         auto v = unpickle(bytesOf(s), opts);
         QVERIFY2(v.ok(), v.ok() ? "" : v.error().message().c_str());
@@ -284,7 +328,7 @@ private slots:
     void truncatedArchives_data()
     {
         QTest::addColumn<int>("keep");
-        for (int keep : {0, 10, 100, 1000, 2000, 4000, 4072})
+        for (int keep : { 0, 10, 100, 1000, 2000, 4000, 4072 })
             QTest::newRow(qPrintable(QString::number(keep))) << keep;
     }
     void truncatedArchives()
@@ -319,7 +363,7 @@ private slots:
         auto v = loadTorchSave(MappedFile::fromBytes("liar.pt", all));
         QVERIFY(!v.ok());
         QVERIFY2(v.error().code == ErrorCode::Corrupt || v.error().code == ErrorCode::LimitExceeded,
-                 v.error().message().c_str());
+            v.error().message().c_str());
     }
 
     void entrySizeCap()

@@ -21,29 +21,25 @@ std::vector<TensorRef> fixedRefs()
     test::ETDumpWriter w;
     w.beginRun("Execute");
     const std::vector<test::TensorSpec> tensors = {
-        {ScalarType::Float, {1, 10}, {}, 48},
-        {ScalarType::Double, {2, 3}, {1, 2}, 128},  // column-major view
-        {ScalarType::Half, {4, 4}, {}, 256},
-        {ScalarType::BFloat16, {3, 1, 2}, {}, 320},
-        {ScalarType::Long, {5}, {}, 384},
-        {ScalarType::Bool, {7}, {}, 448},
-        {ScalarType::Byte, {2, 2, 2}, {}, 512},
-        {ScalarType::Char, {0}, {}, -1},            // zero-size tensor
-        {ScalarType::Int, {2, 2}, {0, 1}, 576},     // broadcast stride
-        {ScalarType::Short, {}, {}, 640},           // scalar
+        { ScalarType::Float, { 1, 10 }, {}, 48 }, { ScalarType::Double, { 2, 3 }, { 1, 2 }, 128 }, // column-major view
+        { ScalarType::Half, { 4, 4 }, {}, 256 }, { ScalarType::BFloat16, { 3, 1, 2 }, {}, 320 },
+        { ScalarType::Long, { 5 }, {}, 384 }, { ScalarType::Bool, { 7 }, {}, 448 },
+        { ScalarType::Byte, { 2, 2, 2 }, {}, 512 }, { ScalarType::Char, { 0 }, {}, -1 }, // zero-size tensor
+        { ScalarType::Int, { 2, 2 }, { 0, 1 }, 576 }, // broadcast stride
+        { ScalarType::Short, {}, {}, 640 }, // scalar
     };
     std::int32_t instr = 0;
     for (const auto &t : tensors) {
         test::DebugSpec d;
         d.instructionId = instr++;
         d.kind = test::DebugSpec::Kind::Tensor;
-        d.tensors = {t};
+        d.tensors = { t };
         w.addDebug(d);
     }
     test::DebugSpec list;
     list.instructionId = instr;
     list.kind = test::DebugSpec::Kind::TensorList;
-    list.tensors = {tensors[0], tensors[2]};
+    list.tensors = { tensors[0], tensors[2] };
     w.addDebug(list);
 
     auto file = MappedFile::fromBytes("fixed.etdp", w.finish());

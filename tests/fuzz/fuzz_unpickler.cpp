@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     using namespace etscope;
     UnpicklerOptions options;
     options.label = "fuzz.pkl";
-    options.persistentLoad = [](const PyValue &) -> Result<PyValue> { return PyValue(PyNone{}); };
+    options.persistentLoad = [](const PyValue &) -> Result<PyValue> { return PyValue(PyNone {}); };
     auto value = unpickle(std::span<const std::uint8_t>(data, size), options);
     if (!value) {
         fuzz::checkErrorMessage(value.error().message(), "fuzz.pkl");

@@ -50,12 +50,14 @@ inline std::shared_ptr<const MappedFile> asFile(const std::uint8_t *data, std::s
 class ByteReader
 {
 public:
-    ByteReader(const std::uint8_t *data, std::size_t size) : m_data(data), m_size(size) {}
+    ByteReader(const std::uint8_t *data, std::size_t size)
+        : m_data(data)
+        , m_size(size)
+    { }
 
-    template<typename T>
-    T take()
+    template <typename T> T take()
     {
-        T v{};
+        T v {};
         const std::size_t n = std::min(sizeof(T), m_size - m_pos);
         std::memcpy(&v, m_data + m_pos, n);
         m_pos += n;

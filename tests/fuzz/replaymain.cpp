@@ -27,7 +27,7 @@ static long rssLimitKb()
 
 static long peakRssKb()
 {
-    rusage ru{};
+    rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
 }
@@ -46,8 +46,8 @@ static bool replay(const fs::path &file)
     LLVMFuzzerTestOneInput(exact.data(), exact.size());
     const long after = peakRssKb();
     if (after > rssLimitKb() && after > before) {
-        std::fprintf(stderr, "%s: peak RSS grew to %ld MB (limit %ld MB)\n", file.c_str(), after / 1024,
-                     rssLimitKb() / 1024);
+        std::fprintf(
+            stderr, "%s: peak RSS grew to %ld MB (limit %ld MB)\n", file.c_str(), after / 1024, rssLimitKb() / 1024);
         return false;
     }
     return true;

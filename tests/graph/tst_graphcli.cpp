@@ -25,7 +25,7 @@ struct Run {
 Run run(const QStringList &args)
 {
     const etscope::test::CliRun r = etscope::test::runCli(args);
-    return {r.code, QString::fromUtf8(r.err)};
+    return { r.code, QString::fromUtf8(r.err) };
 }
 
 QStringList nodeTitles(const QString &svgPath)

@@ -81,8 +81,9 @@ private Q_SLOTS:
                 firstNames << proxy.index(r, 0, execute).data().toString();
         }
         // §12: relu 0.0001 ms (100 ns), relu 0.000151 ms, OPERATOR_CALL 0.00026 ms.
-        QCOMPARE(firstNames, (QStringList{QStringLiteral("native_call_relu.out"), QStringLiteral("native_call_relu.out"),
-                                          QStringLiteral("OPERATOR_CALL")}));
+        QCOMPARE(firstNames,
+            (QStringList { QStringLiteral("native_call_relu.out"), QStringLiteral("native_call_relu.out"),
+                QStringLiteral("OPERATOR_CALL") }));
         QCOMPARE(proxy.index(0, EventTreeModel::AvgColumn, execute).data().toString(), QStringLiteral("100"));
         // The source orders its rows itself: what the view holds (persistent indexes) follows.
         const QPersistentModelIndex fastest(proxy.index(0, EventTreeModel::AvgColumn, execute));
@@ -96,7 +97,8 @@ private Q_SLOTS:
         QCOMPARE(execute.data().toString(), QStringLiteral("Execute"));
         QCOMPARE(proxy.index(0, 0, execute).data().toString(), QStringLiteral("Method::execute"));
         QCOMPARE(proxy.index(1, 0, execute).data().toString(), QStringLiteral("OPERATOR_CALL")); // 1032230 ns
-        QCOMPARE(proxy.index(2, 0, execute).data().toString(), QStringLiteral("native_call_convolution.out")); // 1031719
+        QCOMPARE(
+            proxy.index(2, 0, execute).data().toString(), QStringLiteral("native_call_convolution.out")); // 1031719
     }
 
     void filterNarrowsRows()
@@ -144,7 +146,7 @@ private Q_SLOTS:
             if (i.data(IsDelegatedRole).toBool())
                 ++topLevelDelegated;
         }
-        QCOMPARE(childCounts, (QList<int>{4, 4}));
+        QCOMPARE(childCounts, (QList<int> { 4, 4 }));
         QCOMPARE(topLevelDelegated, 0);
 
         EventFilterProxy proxy;

@@ -18,12 +18,11 @@ class TestModelHelpers : public QObject
 private Q_SLOTS:
     void traceback()
     {
-        const QString text = QStringLiteral(
-            "  File \"/home/u/model.py\", line 88, in forward\n"
-            "    x = self.conv(x)\n"
-            "  File \"/usr/lib/torch/nn/modules/conv.py\", line 454, in _conv_forward\n"
-            "    return F.conv2d(input, weight, bias)\n"
-            "some unrelated line\n");
+        const QString text = QStringLiteral("  File \"/home/u/model.py\", line 88, in forward\n"
+                                            "    x = self.conv(x)\n"
+                                            "  File \"/usr/lib/torch/nn/modules/conv.py\", line 454, in _conv_forward\n"
+                                            "    return F.conv2d(input, weight, bias)\n"
+                                            "some unrelated line\n");
         const auto frames = parsePythonTraceback(text);
         QCOMPARE(frames.size(), 2);
         QCOMPARE(frames[0].file, QStringLiteral("/home/u/model.py"));
@@ -45,12 +44,12 @@ private Q_SLOTS:
         QCOMPARE(h.counts.size(), 5);
         QCOMPARE(h.lower, 1.0);
         QCOMPARE(h.binWidth, 19.8);
-        QCOMPARE(h.counts, (QList<int>{20, 20, 20, 20, 20}));
+        QCOMPARE(h.counts, (QList<int> { 20, 20, 20, 20, 20 }));
         // All equal → one bin.
-        QCOMPARE(computeHistogram(std::vector<double>{3, 3, 3}).counts, QList<int>{3});
+        QCOMPARE(computeHistogram(std::vector<double> { 3, 3, 3 }).counts, QList<int> { 3 });
         // Zero IQR with an outlier: Sturges, ceil(log2(8)) + 1 = 4 bins.
-        const auto s = computeHistogram(std::vector<double>{1, 1, 1, 1, 1, 1, 1, 9});
-        QCOMPARE(s.counts, (QList<int>{7, 0, 0, 1}));
+        const auto s = computeHistogram(std::vector<double> { 1, 1, 1, 1, 1, 1, 1, 9 });
+        QCOMPARE(s.counts, (QList<int> { 7, 0, 0, 1 }));
         QVERIFY(computeHistogram({}).counts.isEmpty());
     }
 

@@ -20,8 +20,8 @@
 #include <QFile>
 #include <QImage>
 #include <QPlainTextEdit>
-#include <QTextBlock>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -54,9 +54,9 @@ private Q_SLOTS:
         // FD width 2·43.328/5^(1/3) = 50.68; range 105.319 → 3 bins of 35.106:
         // [70.429, 105.535) holds 3, [105.535, 140.641) holds 1, the last holds the max.
         HistogramWidget w;
-        w.setValues(QStringLiteral("example"), std::vector<double>{175.748, 78.678, 70.429, 122.006, 97.495}, 73.7286, 97.495, 154.2512,
-                    QStringLiteral("ms"));
-        QCOMPARE(w.bins().counts, (QList<int>{3, 1, 1}));
+        w.setValues(QStringLiteral("example"), std::vector<double> { 175.748, 78.678, 70.429, 122.006, 97.495 },
+            73.7286, 97.495, 154.2512, QStringLiteral("ms"));
+        QCOMPARE(w.bins().counts, (QList<int> { 3, 1, 1 }));
         QCOMPARE(w.totalCount(), 5);
         const auto series = w.chart()->series();
         QCOMPARE(series.size(), 4); // bars + p10/p50/p90 markers
@@ -70,7 +70,8 @@ private Q_SLOTS:
     {
         HistogramWidget w;
         w.resize(500, 300);
-        w.setValues(QStringLiteral("x"), std::vector<double>{1, 2, 2, 3, 3, 3, 4}, 1.6, 3, 3.4, QStringLiteral("us"));
+        w.setValues(
+            QStringLiteral("x"), std::vector<double> { 1, 2, 2, 3, 3, 3, 4 }, 1.6, 3, 3.4, QStringLiteral("us"));
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("h.png"));
         const QString svg = dir.filePath(QStringLiteral("h.svg"));
@@ -113,8 +114,8 @@ private Q_SLOTS:
 
     void moduleRollup()
     {
-        auto session = load(kShared + "runtime/cnn_mlp_50runs/etdump.etdp",
-                            ETSCOPE_TEST_DATA_DIR "/etrecord/cnn_mlp_etrecord.bin");
+        auto session = load(
+            kShared + "runtime/cnn_mlp_50runs/etdump.etdp", ETSCOPE_TEST_DATA_DIR "/etrecord/cnn_mlp_etrecord.bin");
         ModuleRollupView view;
         QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         view.setSession(session);
@@ -167,11 +168,14 @@ private Q_SLOTS:
                           "    return forward_call(*args)\n"
                           "  File \""
             + py.toStdString() + "\", line 23, in forward\n    x23 = 23\n";
-        node.moduleStack = std::vector<ModuleFrame>{{"L__self___features", "features", "torch.nn.Sequential"},
-                                                    {"L__self___features_0", "features.0", "torch.nn.Conv2d"}};
+        node.moduleStack = std::vector<ModuleFrame> { { "L__self___features", "features", "torch.nn.Sequential" },
+            { "L__self___features_0", "features.0", "torch.nn.Conv2d" } };
         block.storage().extra(e).linkedNodes.push_back(node);
         // Per-run delegate metadata: run 0 binary (hex dump), run 1 text (shown as is).
-        block.storage().extra(e).delegateDebugMetadatas = {std::string("\x01\x02" "abc", 5), std::string("cycles=1234")};
+        block.storage().extra(e).delegateDebugMetadatas = { std::string("\x01\x02"
+                                                                        "abc",
+                                                                5),
+            std::string("cycles=1234") };
         block.events.push_back(e);
         session->blocks.push_back(block);
 

@@ -249,7 +249,7 @@ void DiffHistogramWidget::setRow(const DiffRow *row, const QString &unit)
     auto *y = new QValueAxis;
     int maxCount = 1;
     for (int i = 0; i < n; ++i)
-        maxCount = std::max({maxCount, int(ca[i]), int(cb[i])});
+        maxCount = std::max({ maxCount, int(ca[i]), int(cb[i]) });
     y->setRange(0, maxCount);
     y->setTickCount(std::min(maxCount, 5) + 1);
     y->setLabelFormat(QStringLiteral("%.0f"));

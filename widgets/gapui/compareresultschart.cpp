@@ -7,7 +7,9 @@
 
 namespace etscope::gapui {
 
-CompareResultsChart::CompareResultsChart(QWidget *parent) : QWidget(parent) {}
+CompareResultsChart::CompareResultsChart(QWidget *parent)
+    : QWidget(parent)
+{ }
 
 void CompareResultsChart::setResults(std::vector<analysis::OutputComparison> rows)
 {
@@ -24,8 +26,8 @@ void CompareResultsChart::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter, tr("No outputs compared"));
         return;
     }
-    const char *names[] = {"snr", "mse", "cosine_similarity"};
-    const QColor colors[] = {QColor(49, 130, 189), QColor(230, 85, 13), QColor(49, 163, 84)};
+    const char *names[] = { "snr", "mse", "cosine_similarity" };
+    const QColor colors[] = { QColor(49, 130, 189), QColor(230, 85, 13), QColor(49, 163, 84) };
     const int panelW = width() / 3, top = 22, bottom = height() - 22;
     for (int m = 0; m < 3; ++m) {
         auto valueOf = [m](const analysis::OutputComparison &c) { return m == 0 ? c.snr : m == 1 ? c.mse : c.cosine; };
@@ -45,15 +47,16 @@ void CompareResultsChart::paintEvent(QPaintEvent *)
             const auto &r = m_rows[i];
             const QRectF slot(panel.left() + bw * double(i) + 3, panel.top() + 14, bw - 6, panel.height() - 14);
             p.setPen(palette().text().color());
-            p.drawText(QRectF(slot.left(), panel.bottom() + 2, slot.width(), 18), Qt::AlignCenter, QString::number(r.index));
+            p.drawText(
+                QRectF(slot.left(), panel.bottom() + 2, slot.width(), 18), Qt::AlignCenter, QString::number(r.index));
             if (!r.comparable) {
                 p.drawText(slot, Qt::AlignCenter, QStringLiteral("none"));
                 continue;
             }
             const double v = valueOf(r);
             QString label = std::isnan(v) ? QStringLiteral("nan")
-                            : std::isinf(v) ? (v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"))
-                                            : QString::number(analysis::roundTo2(v), 'f', 2);
+                : std::isinf(v)           ? (v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"))
+                                          : QString::number(analysis::roundTo2(v), 'f', 2);
             const double frac = std::isfinite(v) ? std::abs(v) / maxAbs : (std::isinf(v) ? 1.0 : 0.0);
             const double h = slot.height() * frac;
             const QRectF bar(slot.left(), slot.bottom() - h, slot.width(), h);

@@ -16,7 +16,9 @@ enum Col { Backend, Instruction, Replaced, Latency, Gap, Source, ColCount };
 constexpr int kBlockRole = Qt::UserRole + 1, kEventRole = Qt::UserRole + 2;
 } // namespace
 
-DelegateTriageView::DelegateTriageView(QWidget *parent) : QWidget(parent), m_tree(new QTreeWidget(this))
+DelegateTriageView::DelegateTriageView(QWidget *parent)
+    : QWidget(parent)
+    , m_tree(new QTreeWidget(this))
 {
     auto *lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
@@ -24,8 +26,8 @@ DelegateTriageView::DelegateTriageView(QWidget *parent) : QWidget(parent), m_tre
     m_tree->setRootIsDecorated(false);
     m_tree->setAlternatingRowColors(true);
     m_tree->setColumnCount(ColCount);
-    m_tree->setHeaderLabels({tr("Backend"), tr("Instr"), tr("Replaced ops"), tr("Latency (avg)"), tr("Worst gap"),
-                             tr("Source")});
+    m_tree->setHeaderLabels(
+        { tr("Backend"), tr("Instr"), tr("Replaced ops"), tr("Latency (avg)"), tr("Worst gap"), tr("Source") });
     // Every header readable ("Rep", "Latenc" before): columns fit their header and contents,
     // and the view scrolls horizontally when the dock is narrower.
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -47,8 +49,8 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
     std::stable_sort(rows.begin(), rows.end(), [dir](const analysis::GapRow *a, const analysis::GapRow *b) {
         return analysis::badness(dir, a->worst(dir)) > analysis::badness(dir, b->worst(dir));
     });
-    m_tree->setHeaderLabels({tr("Backend"), tr("Instr"), tr("Replaced ops"), tr("Latency (avg)"),
-                             tr("Worst gap (%1)").arg(QString::fromLatin1(analysis::metricName(table.metric))), tr("Source")});
+    m_tree->setHeaderLabels({ tr("Backend"), tr("Instr"), tr("Replaced ops"), tr("Latency (avg)"),
+        tr("Worst gap (%1)").arg(QString::fromLatin1(analysis::metricName(table.metric))), tr("Source") });
     for (const auto *r : rows) {
         auto *item = new QTreeWidgetItem(m_tree);
         item->setText(Backend, r->backend.empty() ? tr("(unknown)") : QString::fromStdString(r->backend));
@@ -68,8 +70,11 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
             && r->eventIndex < int(session.blocks[std::size_t(r->blockIndex)].events.size()))
             ev = &session.blocks[std::size_t(r->blockIndex)].events[std::size_t(r->eventIndex)];
         if (ev && ev->perfData)
-            item->setText(Latency, QStringLiteral("%1 %2").arg(ev->perfData->avg, 0, 'g', 5)
-                                       .arg(QString::fromStdString(std::string(timeScaleName(session.blocks[std::size_t(r->blockIndex)].targetTimeScale)))));
+            item->setText(Latency,
+                QStringLiteral("%1 %2")
+                    .arg(ev->perfData->avg, 0, 'g', 5)
+                    .arg(QString::fromStdString(
+                        std::string(timeScaleName(session.blocks[std::size_t(r->blockIndex)].targetTimeScale)))));
         const double w = r->worst(dir);
         item->setText(Gap, std::isnan(w) ? QStringLiteral("–") : QString::number(w, 'g', 6));
         item->setData(Gap, Qt::UserRole, w);
@@ -84,8 +89,9 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
                 // Short "file.py:line" in the cell, the whole trace in the tooltip.
                 static const QRegularExpression re(QStringLiteral("File \"([^\"]*)\", line (\\d+)"));
                 const auto m = re.match(loc);
-                item->setText(Source, m.hasMatch() ? QStringLiteral("%1:%2").arg(QFileInfo(m.captured(1)).fileName(), m.captured(2))
-                                                   : (loc.isEmpty() ? lines.value(0) : loc));
+                item->setText(Source,
+                    m.hasMatch() ? QStringLiteral("%1:%2").arg(QFileInfo(m.captured(1)).fileName(), m.captured(2))
+                                 : (loc.isEmpty() ? lines.value(0) : loc));
                 item->setToolTip(Source, QString::fromStdString(*n.stackTrace));
                 break;
             }

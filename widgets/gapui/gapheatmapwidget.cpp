@@ -26,8 +26,8 @@ QColor ramp(double t)
     t = std::clamp(t, 0.0, 1.0);
     const QColor good(26, 150, 65), mid(253, 231, 37), bad(215, 25, 28);
     auto mix = [](const QColor &a, const QColor &b, double u) {
-        return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * u), float(a.greenF() + (b.greenF() - a.greenF()) * u),
-                                float(a.blueF() + (b.blueF() - a.blueF()) * u));
+        return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * u),
+            float(a.greenF() + (b.greenF() - a.greenF()) * u), float(a.blueF() + (b.blueF() - a.blueF()) * u));
     };
     return t < 0.5 ? mix(good, mid, t * 2) : mix(mid, bad, (t - 0.5) * 2);
 }
@@ -43,7 +43,8 @@ QString formatValue(double v)
 
 } // namespace
 
-GapHeatmapWidget::GapHeatmapWidget(QWidget *parent) : QWidget(parent)
+GapHeatmapWidget::GapHeatmapWidget(QWidget *parent)
+    : QWidget(parent)
 {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
@@ -53,9 +54,12 @@ double GapHeatmapWidget::transformed(const Column &c, double v) const
 {
     // Larger = worse, on a log scale. Exact matches map to -inf (drawn as the best colour).
     switch (c.metric) {
-    case analysis::Metric::SNR: return std::isinf(v) && v > 0 ? -std::numeric_limits<double>::infinity() : -v;
-    case analysis::Metric::Cosine: return std::log10(std::max(0.0, 1.0 - v));
-    default: return std::log10(std::abs(v));
+    case analysis::Metric::SNR:
+        return std::isinf(v) && v > 0 ? -std::numeric_limits<double>::infinity() : -v;
+    case analysis::Metric::Cosine:
+        return std::log10(std::max(0.0, 1.0 - v));
+    default:
+        return std::log10(std::abs(v));
     }
 }
 
@@ -75,7 +79,7 @@ void GapHeatmapWidget::setTables(std::vector<analysis::GapTable> tables)
             QString title = QString::fromLatin1(analysis::metricName(tables[std::size_t(ti)].metric));
             if (outputs > 1)
                 title += QStringLiteral("[%1]").arg(k);
-            m_columns.push_back(Column{title, tables[std::size_t(ti)].metric, ti, k});
+            m_columns.push_back(Column { title, tables[std::size_t(ti)].metric, ti, k });
         }
     }
     std::vector<std::map<std::pair<int, int>, const analysis::GapRow *>> index(tables.size());
@@ -97,7 +101,7 @@ void GapHeatmapWidget::setTables(std::vector<analysis::GapTable> tables)
         if (row.delegated)
             row.label += QStringLiteral("  [%1]").arg(row.backend.isEmpty() ? QStringLiteral("delegate") : row.backend);
         for (const auto &c : m_columns) {
-            auto it = index[std::size_t(c.table)].find({r.blockIndex, r.eventIndex});
+            auto it = index[std::size_t(c.table)].find({ r.blockIndex, r.eventIndex });
             const analysis::GapRow *g = it == index[std::size_t(c.table)].end() ? nullptr : it->second;
             row.values.push_back(g && std::size_t(c.output) < g->gap.size() ? g->gap[std::size_t(c.output)] : kNaN);
         }
@@ -156,8 +160,8 @@ QRect GapHeatmapWidget::cellRect(int row, int column) const
 
 QSize GapHeatmapWidget::sizeHint() const
 {
-    return QSize(m_labelWidth + std::max(1, columnCount()) * kCellW + 8,
-                 kHeaderH + std::max(1, rowCount()) * kCellH + kLegendH);
+    return QSize(
+        m_labelWidth + std::max(1, columnCount()) * kCellW + 8, kHeaderH + std::max(1, rowCount()) * kCellH + kLegendH);
 }
 
 void GapHeatmapWidget::paintEvent(QPaintEvent *)
@@ -170,7 +174,8 @@ void GapHeatmapWidget::paintEvent(QPaintEvent *)
         return;
     }
     for (int c = 0; c < columnCount(); ++c)
-        p.drawText(QRect(m_labelWidth + c * kCellW, 0, kCellW, kHeaderH), Qt::AlignCenter, m_columns[std::size_t(c)].title);
+        p.drawText(
+            QRect(m_labelWidth + c * kCellW, 0, kCellW, kHeaderH), Qt::AlignCenter, m_columns[std::size_t(c)].title);
     for (int r = 0; r < rowCount(); ++r) {
         const Row &row = m_rows[std::size_t(r)];
         const QRect labelRect(8, kHeaderH + r * kCellH, m_labelWidth - 12, kCellH);
@@ -247,9 +252,9 @@ bool GapHeatmapWidget::event(QEvent *e)
         if (hitTest(he->pos(), r, c)) {
             const Row &row = m_rows[std::size_t(r)];
             QToolTip::showText(he->globalPos(),
-                               QStringLiteral("%1\n%2 = %3").arg(row.label, m_columns[std::size_t(c)].title,
-                                                                 QString::number(value(r, c), 'g', 17)),
-                               this);
+                QStringLiteral("%1\n%2 = %3")
+                    .arg(row.label, m_columns[std::size_t(c)].title, QString::number(value(r, c), 'g', 17)),
+                this);
         } else {
             QToolTip::hideText();
         }

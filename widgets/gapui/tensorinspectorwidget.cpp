@@ -40,12 +40,14 @@ QString shapeText(const analysis::NumTensor &t)
     QStringList dims;
     for (auto d : t.sizes)
         dims << QString::number(d);
-    return QStringLiteral("%1[%2]").arg(QString::fromStdString(std::string(scalarTypeName(t.dtype))), dims.join(QStringLiteral(", ")));
+    return QStringLiteral("%1[%2]").arg(
+        QString::fromStdString(std::string(scalarTypeName(t.dtype))), dims.join(QStringLiteral(", ")));
 }
 
 } // namespace
 
-TensorPairStats computePairStats(const analysis::NumTensor &ref, const analysis::NumTensor &run, int bins, int worstCount)
+TensorPairStats computePairStats(
+    const analysis::NumTensor &ref, const analysis::NumTensor &run, int bins, int worstCount)
 {
     TensorPairStats st;
     if (ref.sizes != run.sizes) {
@@ -83,7 +85,7 @@ TensorPairStats computePairStats(const analysis::NumTensor &ref, const analysis:
         return std::isnan(d) ? std::numeric_limits<double>::infinity() : d;
     };
     std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(k), order.end(),
-                      [&](std::int64_t a, std::int64_t b) { return absDiff(a) > absDiff(b); });
+        [&](std::int64_t a, std::int64_t b) { return absDiff(a) > absDiff(b); });
     for (std::size_t j = 0; j < k; ++j) {
         TensorPairStats::Worst w;
         std::int64_t flat = order[j];
@@ -103,7 +105,11 @@ TensorPairStats computePairStats(const analysis::NumTensor &ref, const analysis:
 class TensorInspectorWidget::Histogram : public QWidget
 {
 public:
-    explicit Histogram(QWidget *parent) : QWidget(parent) { setMinimumHeight(140); }
+    explicit Histogram(QWidget *parent)
+        : QWidget(parent)
+    {
+        setMinimumHeight(140);
+    }
     const TensorPairStats *stats = nullptr;
 
 protected:
@@ -125,22 +131,27 @@ protected:
             p.fillRect(QRectF(10 + bw * double(i), bottom - bh, bw - 1, bh), QColor(49, 130, 189));
         }
         p.drawText(QRect(10, 0, width() - 20, top), Qt::AlignLeft,
-                   tr("|runtime − reference|, log10 bins (%1 exact)").arg(stats->exactZeros));
-        p.drawText(QRect(10, bottom + 2, width() - 20, 18), Qt::AlignLeft, QStringLiteral("1e%1").arg(stats->histLo, 0, 'f', 1));
-        p.drawText(QRect(10, bottom + 2, width() - 20, 18), Qt::AlignRight, QStringLiteral("1e%1").arg(stats->histHi, 0, 'f', 1));
+            tr("|runtime − reference|, log10 bins (%1 exact)").arg(stats->exactZeros));
+        p.drawText(QRect(10, bottom + 2, width() - 20, 18), Qt::AlignLeft,
+            QStringLiteral("1e%1").arg(stats->histLo, 0, 'f', 1));
+        p.drawText(QRect(10, bottom + 2, width() - 20, 18), Qt::AlignRight,
+            QStringLiteral("1e%1").arg(stats->histHi, 0, 'f', 1));
     }
 };
 
 TensorInspectorWidget::TensorInspectorWidget(QWidget *parent)
-    : QWidget(parent), m_header(new QLabel(this)), m_statsTable(new QTableWidget(3, 4, this)),
-      m_hist(new Histogram(this)), m_worstTable(new QTableWidget(0, 4, this))
+    : QWidget(parent)
+    , m_header(new QLabel(this))
+    , m_statsTable(new QTableWidget(3, 4, this))
+    , m_hist(new Histogram(this))
+    , m_worstTable(new QTableWidget(0, 4, this))
 {
     auto *lay = new QVBoxLayout(this);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setWordWrap(true);
     lay->addWidget(m_header);
-    m_statsTable->setHorizontalHeaderLabels({tr("min"), tr("max"), tr("mean"), tr("std")});
-    m_statsTable->setVerticalHeaderLabels({tr("reference"), tr("runtime"), tr("difference")});
+    m_statsTable->setHorizontalHeaderLabels({ tr("min"), tr("max"), tr("mean"), tr("std") });
+    m_statsTable->setVerticalHeaderLabels({ tr("reference"), tr("runtime"), tr("difference") });
     m_statsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     // Columns as wide as their numbers (never "-0.…"); the table scrolls when the dock is narrow.
     m_statsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -148,7 +159,7 @@ TensorInspectorWidget::TensorInspectorWidget(QWidget *parent)
     m_statsTable->setMaximumHeight(130);
     lay->addWidget(m_statsTable);
     lay->addWidget(m_hist);
-    m_worstTable->setHorizontalHeaderLabels({tr("index"), tr("reference"), tr("runtime"), tr("|diff|")});
+    m_worstTable->setHorizontalHeaderLabels({ tr("index"), tr("reference"), tr("runtime"), tr("|diff|") });
     m_worstTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_worstTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_worstTable->horizontalHeader()->setStretchLastSection(true);
@@ -165,7 +176,8 @@ void TensorInspectorWidget::setRow(const analysis::GapRow &row, int output)
     else
         m_stats.message = tr("no tensor pair at output %1").arg(output);
     QString head = QStringLiteral("<b>%1</b> (instruction %2), output %3")
-                       .arg(QString::fromStdString(row.runtimeOps.empty() ? std::string() : row.runtimeOps.back()).toHtmlEscaped())
+                       .arg(QString::fromStdString(row.runtimeOps.empty() ? std::string() : row.runtimeOps.back())
+                                .toHtmlEscaped())
                        .arg(row.instructionId)
                        .arg(output);
     if (m_stats.comparable)
@@ -173,9 +185,9 @@ void TensorInspectorWidget::setRow(const analysis::GapRow &row, int output)
     else
         head += QStringLiteral(": %1").arg(m_stats.message.toHtmlEscaped());
     m_header->setText(head);
-    const TensorPairStats::Stats *rows[] = {&m_stats.reference, &m_stats.runtime, &m_stats.difference};
+    const TensorPairStats::Stats *rows[] = { &m_stats.reference, &m_stats.runtime, &m_stats.difference };
     for (int r = 0; r < 3; ++r) {
-        const double vals[] = {rows[r]->min, rows[r]->max, rows[r]->mean, rows[r]->stddev};
+        const double vals[] = { rows[r]->min, rows[r]->max, rows[r]->mean, rows[r]->stddev };
         for (int c = 0; c < 4; ++c) {
             auto *item = new QTableWidgetItem(m_stats.comparable ? QString::number(vals[c], 'g', 6) : QString());
             if (m_stats.comparable)
