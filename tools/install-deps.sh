@@ -8,7 +8,8 @@ PACKAGES="build-essential cmake pkg-config git ccache
   nlohmann-json3-dev libcli11-dev
   clang libclang-rt-14-dev xvfb xauth dpkg-dev fakeroot file
   appstream desktop-file-utils libxml2-utils shared-mime-info libglib2.0-bin python3
-  libgraphviz-dev chromium fonts-dejavu-core"
+  libgraphviz-dev chromium fonts-dejavu-core
+  python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest python3-distributed python3-tabulate"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -87,4 +87,15 @@ grep -q '[0-9]\+\.[0-9]\+\.[0-9]\+' <<<"$version" || die "--version prints no ve
 out=$("$cli" table --etdump "$fixture") || die "etscope-cli table --etdump $fixture failed"
 grep -q 'native_call_convolution.out' <<<"$out" \
     || die "etscope-cli table output lacks native_call_convolution.out"
+# The Python package, when built: the system python3 imports it from the unpacked tree and
+# prints the same table as the installed CLI.
+pydir=$(find "$root/usr/lib" -maxdepth 3 -type d -name etscope -path '*dist-packages*' 2>/dev/null | head -n1)
+if [ -n "$pydir" ]; then
+    grep -q 'python3-numpy' <<<"$deps" || die "package ships etscope for Python but does not depend on python3-numpy"
+    pyout=$(PYTHONPATH=$(dirname "$pydir") /usr/bin/python3 -W ignore -c \
+        "import sys, etscope; etscope.Inspector(etdump_path=sys.argv[1]).print_data_tabular()" "$fixture") \
+        || die "import etscope from the package failed"
+    [ "$pyout" = "$out" ] || die "etscope.Inspector.print_data_tabular differs from etscope-cli table"
+    echo "package-test: import etscope from $(dirname "$pydir") prints the CLI's table"
+fi
 echo "package-test: OK ($(wc -l <<<"$out") table lines from the installed etscope-cli)"

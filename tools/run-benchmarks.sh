@@ -91,6 +91,12 @@ distinct=$data/distinct_562k.etdp
 add "etscope-cli tsv, 562k distinct events (process)" "$runs" "$cli" tsv --etdump "$distinct" -o "$data/distinct.tsv"
 add "etscope-cli table, 562k distinct events (process)" "$runs" "$cli" table --etdump "$distinct" -o "$data/distinct.txt"
 add "etscope-cli tsv, 881k events merged into 441 rows (process)" "$runs" "$cli" tsv --etdump "$etdump" -o "$data/merged.tsv"
+# The Python package on the same two files: Inspector(...) + to_dataframe() in process.
+if [ -d "$build/app/python/etscope" ]; then
+    py=(env PYTHONPATH="$build/app/python" PYTHONWARNINGS=ignore /usr/bin/python3 "$src/tests/bench/bench_python.py")
+    add "python Inspector+to_dataframe, 881k events merged" "$runs" "${py[@]}" "$etdump" 3
+    add "python Inspector+to_dataframe, 562k distinct events" "$runs" "${py[@]}" "$distinct" 3
+fi
 # Sweep: the cost per event and the core model's bytes per event should stay flat with size.
 sweep=()
 if [ -z "${BENCH_FILTER:-}" ] || grep -qiE -- "$BENCH_FILTER" <<<"sweep"; then

@@ -15,13 +15,19 @@ Error cancelled(const std::string &file)
 
 Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, const ProgressFn &progress)
 {
+    return loadSession(inputs, SessionSources {}, progress);
+}
+
+Result<std::shared_ptr<const Session>> loadSession(
+    const SessionInputs &inputs, const SessionSources &sources, const ProgressFn &progress)
+{
     auto report = [&](int permille, const char *stage) { return !progress || progress(permille, stage); };
     auto session = std::make_shared<Session>();
     session->inputs = inputs;
 
     if (!report(0, "reading ETDump"))
         return cancelled(inputs.etdump);
-    auto etdump = readETDump(inputs.etdump);
+    auto etdump = sources.etdumpBytes ? readETDump(*sources.etdumpBytes) : readETDump(inputs.etdump);
     if (!etdump)
         return etdump.error();
     session->etdump = etdump.value();
@@ -57,6 +63,7 @@ Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, 
     InspectorOptions options;
     options.time = inputs.time;
     options.debugBuffer = session->debugBuffer.get();
+    options.delegateTimeConverter = sources.delegateTimeConverter;
     auto blocks = buildEventBlocks(*session->etdump, options);
     if (!blocks)
         return blocks.error();
@@ -65,10 +72,11 @@ Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, 
         for (const std::string &w : b.warnings)
             session->warnings.push_back(fmt::format("{}: block '{}': {}", inputs.etdump, b.name, w));
 
-    if (!inputs.etrecord.empty()) {
+    if (!inputs.etrecord.empty() || sources.etrecord) {
         if (!report(800, "reading ETRecord"))
             return cancelled(inputs.etrecord);
-        auto record = readETRecord(inputs.etrecord);
+        auto record = sources.etrecord ? Result<std::shared_ptr<const ETRecord>>(sources.etrecord)
+                                       : readETRecord(inputs.etrecord);
         if (!record)
             return record.error();
         session->etrecord = record.value();

@@ -48,4 +48,14 @@ struct Session {
 // ErrorCode::InvalidArgument with reason "cancelled".
 Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, const ProgressFn &progress = {});
 
+// What a caller that already holds some inputs in memory (the Python package) hands over
+// instead of paths: the ETDump's bytes, an ETRecord already read, a delegate time converter.
+struct SessionSources {
+    std::shared_ptr<const MappedFile> etdumpBytes; // read instead of inputs.etdump (named by it)
+    std::shared_ptr<const ETRecord> etrecord; // linked instead of reading inputs.etrecord
+    std::function<double(std::string_view eventName, std::uint64_t ticks)> delegateTimeConverter;
+};
+Result<std::shared_ptr<const Session>> loadSession(
+    const SessionInputs &inputs, const SessionSources &sources, const ProgressFn &progress = {});
+
 } // namespace etscope

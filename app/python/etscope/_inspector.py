@@ -1,0 +1,467 @@
+"""The Inspector's classes (Inspector, EventBlock, Event, PerfData, TimeScale) on etscope's core.
+
+Names, arguments, defaults and errors follow executorch.devtools.inspector; the numbers come
+from etscope's C++ core (the same code as `etscope-cli`), so a script switches by changing its
+import line.
+"""
+
+import math
+import os
+import sys
+import warnings
+from enum import Enum
+from typing import Any, Callable, Dict, IO, List, Optional, Sequence, Union
+
+from . import _native
+
+__all__ = ["Event", "EventBlock", "Inspector", "PerfData", "TimeScale", "ETRecord", "parse_etrecord"]
+
+
+class TimeScale(Enum):
+    """Units of the ETDump's timestamps and of the durations shown (upstream's members)."""
+
+    NS = "ns"
+    US = "us"
+    MS = "ms"
+    S = "s"
+    CYCLES = "cycles"
+
+
+_TIME_FACTOR = {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1, "cycles": 1}
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError as e:  # pragma: no cover - pandas is a Depends of the package
+        raise ImportError("this method returns a pandas DataFrame; install python3-pandas") from e
+    return pandas
+
+
+class PerfData:
+    """Durations of an Event over the runs of its block, with upstream's statistics."""
+
+    __slots__ = ("raw", "p10", "p50", "p90", "avg", "min", "max")
+
+    def __init__(self, raw, p10=None, p50=None, p90=None, avg=None, min=None, max=None):
+        self.raw = list(raw)
+        if p10 is None:  # built by hand: numpy's statistics, as upstream computes them
+            import numpy as np
+
+            a = np.asarray(self.raw, dtype=float)
+            p10, p50, p90 = (float(np.percentile(a, q)) for q in (10, 50, 90))
+            avg, min, max = float(np.mean(a)), float(a.min()), float(a.max())
+        self.p10, self.p50, self.p90, self.avg, self.min, self.max = p10, p50, p90, avg, min, max
+
+    def __repr__(self):
+        return f"PerfData(runs={len(self.raw)}, p50={self.p50}, avg={self.avg})"
+
+
+class Event:
+    """One operator instance (or framework / delegate event) with its latency over runs."""
+
+    _FIELDS = (
+        "name",
+        "perf_data",
+        "op_types",
+        "delegate_debug_identifier",
+        "debug_handles",
+        "num_outputs",
+        "stack_traces",
+        "module_hierarchy",
+        "is_delegated_op",
+        "delegate_backend_name",
+        "_delegate_debug_metadatas",
+        "debug_data",
+        "_instruction_id",
+        "_start_time",
+        "_run_count",
+    )
+    __slots__ = _FIELDS + ("_delegate_metadata_parser", "_parsed_metadatas")
+
+    def __init__(self, name: str, perf_data: Optional[PerfData] = None, op_types=None, **kw):
+        self.name = name
+        self.perf_data = perf_data
+        self.op_types = list(op_types or [])
+        self.delegate_debug_identifier = kw.get("delegate_debug_identifier")
+        self.debug_handles = kw.get("debug_handles")
+        self.num_outputs = kw.get("num_outputs", 1)
+        self.stack_traces = kw.get("stack_traces", {})
+        self.module_hierarchy = kw.get("module_hierarchy", {})
+        self.is_delegated_op = kw.get("is_delegated_op")
+        self.delegate_backend_name = kw.get("delegate_backend_name")
+        self._delegate_debug_metadatas = kw.get("_delegate_debug_metadatas", [])
+        self.debug_data = kw.get("debug_data", [])
+        self._instruction_id = kw.get("_instruction_id")
+        self._start_time = kw.get("_start_time")
+        self._run_count = len(perf_data.raw) if perf_data else 0
+        self._delegate_metadata_parser = kw.get("_delegate_metadata_parser")
+
+    @classmethod
+    def _from_native(cls, t, parser):
+        e = cls.__new__(cls)
+        for field, value in zip(cls._FIELDS, t):
+            object.__setattr__(e, field, value)
+        if e.perf_data is not None:
+            e.perf_data = PerfData(*e.perf_data)
+        e._delegate_metadata_parser = parser
+        return e
+
+    @property
+    def start_time(self):
+        return self._start_time
+
+    @property
+    def raw_delegate_debug_metadatas(self) -> List[bytes]:
+        return self._delegate_debug_metadatas
+
+    @property
+    def delegate_debug_metadatas(self):
+        """Parsed with the Inspector's delegate_metadata_parser when one was given."""
+        if not self.is_delegated_op or self._delegate_metadata_parser is None:
+            return self._delegate_debug_metadatas
+        try:
+            return self._parsed_metadatas
+        except AttributeError:
+            self._parsed_metadatas = self._delegate_metadata_parser(self._delegate_debug_metadatas)
+            return self._parsed_metadatas
+
+    def asdict(self, _units=""):
+        p = self.perf_data
+        ops = self.op_types
+        if len(ops) >= 5:
+            ops = f"['{ops[0]}', '{ops[1]}' ... '{ops[-1]}'] ({len(ops)} total)"
+        return {
+            "event_name": self.name,
+            "raw": [p.raw if p else None],
+            "p10" + _units: p.p10 if p else None,
+            "p50" + _units: p.p50 if p else None,
+            "p90" + _units: p.p90 if p else None,
+            "avg" + _units: p.avg if p else None,
+            "min" + _units: p.min if p else None,
+            "max" + _units: p.max if p else None,
+            "op_types": [ops],
+            "delegate_debug_identifier": self.delegate_debug_identifier,
+            "stack_traces": [self.stack_traces],
+            "module_hierarchy": [self.module_hierarchy],
+            "is_delegated_op": self.is_delegated_op,
+            "delegate_backend_name": self.delegate_backend_name,
+            "debug_data": [self.debug_data],
+            "start_time": [self._start_time],
+        }
+
+    def to_dataframe(self, _units=""):
+        return _pandas().DataFrame(self.asdict(_units=_units))
+
+    def __repr__(self):
+        return (
+            f"Event(name={self.name!r}, instruction_id={self._instruction_id}, "
+            f"runs={self._run_count}, op_types={self.op_types!r})"
+        )
+
+
+class EventBlock:
+    """A group of runs with identical run signatures (upstream's EventBlock)."""
+
+    def __init__(self, name: str, events: Optional[List[Event]] = None, **kw):
+        self.name = name
+        self._events = list(events) if events is not None else []
+        self.source_time_scale = kw.get("source_time_scale", TimeScale.NS)
+        self.target_time_scale = kw.get("target_time_scale", TimeScale.MS)
+        self.bundled_input_index = kw.get("bundled_input_index")
+        self.run_output = kw.get("run_output")
+        self.reference_output = kw.get("reference_output")
+        self._native = None
+        self._index = -1
+        self._parser = None
+
+    @classmethod
+    def _from_native(cls, session, index, parser):
+        info = session.block_info(index)
+        b = cls(
+            info["name"],
+            source_time_scale=TimeScale(info["source_time_scale"]),
+            target_time_scale=TimeScale(info["target_time_scale"]),
+            bundled_input_index=info["bundled_input_index"],
+            run_output=info["run_output"],
+        )
+        b._events = None  # made on first access: a 500k-event block costs nothing until read
+        b._native, b._index, b._parser = session, index, parser
+        b.warnings = info["warnings"]
+        return b
+
+    @property
+    def events(self) -> List[Event]:
+        if self._events is None:
+            parser = self._parser
+            self._events = [Event._from_native(t, parser) for t in self._native.block_events(self._index)]
+        return self._events
+
+    @events.setter
+    def events(self, value):
+        self._events = list(value)
+
+    def to_dataframe(self, include_units: bool = False, include_delegate_debug_data: bool = False):
+        pd = _pandas()
+        units = " (" + self.target_time_scale.value + ")" if include_units else ""
+        if self._native is not None and self._events is None:
+            cols = self._native.block_columns(self._index)
+            if units:
+                cols = {(k + units if k in _STAT_NAMES else k): v for k, v in cols.items()}
+            df = pd.DataFrame(cols, copy=False)
+        else:
+            rows = [e.asdict(_units=units) for e in self.events]
+            df = pd.concat([pd.DataFrame(r) for r in rows], ignore_index=True)
+            df.insert(0, "event_block_name", [self.name] * len(df), allow_duplicates=True)
+        if include_delegate_debug_data:
+            df = _with_delegate_columns(pd, df, self.events)
+        return df
+
+    def __repr__(self):
+        n = len(self._events) if self._events is not None else self._native.block_info(self._index)["event_count"]
+        return f"EventBlock(name={self.name!r}, events={n})"
+
+
+_STAT_NAMES = ("p10", "p50", "p90", "avg", "min", "max")
+
+
+def _with_delegate_columns(pd, df, events):
+    """Upstream's delegate debug metadata columns: a list in one column, or a parsed dict's keys."""
+    series = []
+    for e in events:
+        meta = e.delegate_debug_metadatas
+        if meta is not None and len(meta) > 0:
+            if isinstance(meta, list):
+                series.append(pd.Series([meta], index=["delegate_debug_metadata"], dtype=object))
+            elif isinstance(meta, dict):
+                series.append(pd.Series(meta, dtype=object))
+            else:
+                raise ValueError(f"Unexpected type for delegate_debug_metadata: {type(meta)}")
+        else:
+            series.append(pd.Series(dtype=object))
+    if any(not s.empty for s in series):
+        df = pd.concat([df, pd.DataFrame(series)], axis=1)
+    return df
+
+
+class ETRecord:
+    """An ETRecord read by etscope's reader (restricted unpickler; nothing is executed)."""
+
+    def __init__(self, native):
+        self._native = native
+
+    @property
+    def path(self):
+        return self._native.path
+
+    @property
+    def graph_map(self) -> Dict[str, "ExportedProgram"]:
+        from ._graph import ExportedProgram
+
+        return {name: ExportedProgram(self._native, name) for name in self._native.programs()}
+
+    @property
+    def edge_dialect_program(self):
+        from ._graph import ExportedProgram
+
+        names = self._native.programs()
+        for candidate in ("edge_dialect_exported_program/forward", "edge_dialect_exported_program"):
+            if candidate in names:
+                return ExportedProgram(self._native, candidate)
+        return None
+
+    @property
+    def exported_program(self):
+        from ._graph import ExportedProgram
+
+        return ExportedProgram(self._native, "exported_program") if "exported_program" in self._native.programs() else None
+
+    def __repr__(self):
+        return f"ETRecord({self.path!r}, programs={self._native.programs()!r})"
+
+
+def parse_etrecord(etrecord_path: str) -> ETRecord:
+    """Reads an ETRecord (OSError when unreadable, ValueError when not an ETRecord)."""
+    return ETRecord(_native.parse_etrecord(os.fspath(etrecord_path)))
+
+
+def _scale_value(s) -> str:
+    if isinstance(s, TimeScale):
+        return s.value
+    if isinstance(s, str) and s.lower() in _TIME_FACTOR:
+        return s.lower()
+    raise ValueError(f"unknown time scale {s!r}; one of {[t.value for t in TimeScale]}")
+
+
+class Inspector:
+    """APIs for examining model performance and numerics (upstream's constructor and methods)."""
+
+    def __init__(
+        self,
+        etdump_path: Optional[str] = None,
+        etdump_data: Optional[bytes] = None,
+        etrecord: Optional[Union[ETRecord, str]] = None,
+        source_time_scale: TimeScale = TimeScale.NS,
+        target_time_scale: TimeScale = TimeScale.MS,
+        debug_buffer_path: Optional[str] = None,
+        delegate_metadata_parser: Optional[Callable[[List[str]], Dict[str, Any]]] = None,
+        delegate_time_scale_converter: Optional[Callable[[Union[int, str], Union[int, float]], Union[int, float]]] = None,
+        enable_module_hierarchy: bool = False,
+    ) -> None:
+        source, target = _scale_value(source_time_scale), _scale_value(target_time_scale)
+        if (source == "cycles") ^ (target == "cycles"):
+            raise RuntimeError(
+                "For TimeScale in cycles both the source and target time scale have to be in cycles."
+            )
+        self._source_time_scale = TimeScale(source)
+        self._target_time_scale = TimeScale(target)
+        if etrecord is None:
+            self._etrecord = None
+        elif isinstance(etrecord, ETRecord):
+            self._etrecord = etrecord
+        elif isinstance(etrecord, (str, os.PathLike)):
+            self._etrecord = parse_etrecord(etrecord)
+        else:
+            raise TypeError("Unsupported ETRecord type")
+        if (etdump_path is None) == (etdump_data is None):
+            raise ValueError("Expecting exactly one of etdump_path or etdump_data to be specified.")
+        if debug_buffer_path is None:
+            warnings.warn("Output Buffer not found. Tensor Debug Data will not be available.", stacklevel=2)
+        self._paths = dict(
+            etdump=None if etdump_path is None else os.fspath(etdump_path),
+            debug_buffer=None if debug_buffer_path is None else os.fspath(debug_buffer_path),
+            etrecord=self._etrecord.path if self._etrecord else None,
+        )
+        self._native = _native.load(
+            etdump_path=self._paths["etdump"],
+            etdump_data=None if etdump_data is None else bytes(etdump_data),
+            debug_buffer_path=self._paths["debug_buffer"],
+            etrecord=self._etrecord._native if self._etrecord else None,
+            source=source,
+            target=target,
+            cycles_per_second=None,
+            delegate_time_converter=delegate_time_scale_converter,
+        )
+        self._enable_module_hierarchy = enable_module_hierarchy
+        self._delegate_metadata_parser = delegate_metadata_parser
+        self.event_blocks: List[EventBlock] = [
+            EventBlock._from_native(self._native, i, delegate_metadata_parser)
+            for i in range(self._native.block_count)
+        ]
+        self.warnings: List[str] = list(self._native.warnings)
+
+    # -- tables ---------------------------------------------------------------------------
+    def to_dataframe(self, include_units: bool = True, include_delegate_debug_data: bool = False):
+        pd = _pandas()
+        frames = [b.to_dataframe(include_units, include_delegate_debug_data) for b in self.event_blocks]
+        if not frames:
+            return pd.DataFrame()
+        if len(frames) == 1:
+            return frames[0]
+        return pd.concat(frames, ignore_index=True)
+
+    def _prepare_dataframe(self, include_units=True, include_delegate_debug_data=False):
+        df = self.to_dataframe(include_units, include_delegate_debug_data)
+        df = df.drop(columns=["raw", "delegate_debug_identifier", "stack_traces", "module_hierarchy", "debug_data"])
+        df = df[~df["event_name"].str.contains("OPERATOR_CALL")]
+        return df.reset_index(drop=True)
+
+    def _needs_pandas_table(self, include_delegate_debug_data):
+        # The extra columns exist only when some delegated event carries metadata.
+        if not include_delegate_debug_data:
+            return False
+        return any(e._delegate_debug_metadatas for b in self.event_blocks for e in b.events if e.is_delegated_op)
+
+    def print_data_tabular(
+        self, file: IO[str] = sys.stdout, include_units: bool = True, include_delegate_debug_data: bool = False
+    ) -> None:
+        """tabulate's fancy_grid of the events, OPERATOR_CALL rows dropped: `etscope-cli table`'s bytes."""
+        if self._needs_pandas_table(include_delegate_debug_data):
+            from tabulate import tabulate
+
+            df = self._prepare_dataframe(include_units, include_delegate_debug_data)
+            print(tabulate(df, headers="keys", tablefmt="fancy_grid"), file=file)
+            return
+        self._native.write_table(True, "\t", include_units, False, file.write)
+
+    def save_data_to_tsv(self, file: IO[str], include_units: bool = True, include_delegate_debug_data: bool = False) -> None:
+        """df.to_csv(file, sep='\\t') of the printed rows: `etscope-cli tsv`'s bytes."""
+        if self._needs_pandas_table(include_delegate_debug_data):
+            self._prepare_dataframe(include_units, include_delegate_debug_data).to_csv(file, sep="\t")
+            return
+        self._native.write_table(False, "\t", include_units, False, file.write)
+
+    def find_total_for_module(self, module_name: str) -> float:
+        return self._native.find_total_for_module(module_name)
+
+    def get_op_list(self, event_block: str, show_delegated_ops: Optional[bool] = True):
+        return {}  # upstream's is a TODO returning {} too
+
+    def write_tensorboard_artifact(self, path: str) -> None:
+        pass  # upstream's is a TODO too
+
+    # -- ETRecord ---------------------------------------------------------------------------
+    def get_exported_program(self, graph: Optional[str] = None):
+        if self._etrecord is None:
+            import logging
+
+            logging.getLogger(__name__).warning(
+                "Exported program is only available when a valid etrecord_path was provided at the time of "
+                "Inspector construction"
+            )
+            return None
+        if graph is None:
+            return self._etrecord.edge_dialect_program
+        return self._etrecord.graph_map.get(graph)
+
+    # -- numerics ---------------------------------------------------------------------------
+    def calculate_numeric_gap(
+        self,
+        distance: Union[str, Any] = "MSE",
+        disable_debug_handle_valdiation: bool = False,
+        reference_graph: Optional[str] = None,
+        *,
+        isolate: bool = False,
+        inputs: Optional[str] = None,
+        bundled_program: Optional[str] = None,
+        test_case: int = 0,
+    ):
+        """Upstream's gap table with the reference computed by etscope's evaluator.
+
+        Beyond upstream: isolate=True evaluates every node from the runtime values of its inputs
+        (the gap is the error that op introduces); inputs= a torch.save'd tuple of inputs, or
+        bundled_program= / test_case= instead of the ETRecord's representative inputs.
+        """
+        from ._gap import numeric_gap
+
+        return numeric_gap(
+            self, distance, disable_debug_handle_valdiation, reference_graph, isolate, inputs, bundled_program, test_case
+        )
+
+    # -- beyond upstream ----------------------------------------------------------------------
+    def diff(self, other: "Inspector", **options):
+        """Latency A/B against another Inspector's recording, as a DataFrame (`etscope-cli diff`)."""
+        from ._extras import diff
+
+        return diff(self, other, **options)
+
+    def save_trace(self, path: str, **options) -> None:
+        """A Perfetto / chrome://tracing JSON of every profile event (`etscope-cli trace`)."""
+        from ._extras import save_trace
+
+        save_trace(self, path, **options)
+
+    def save_report(self, path: str, **options) -> None:
+        """The self-contained HTML report (`etscope-cli report`)."""
+        from ._extras import save_report
+
+        save_report(self, path, **options)
+
+    def _repr_html_(self) -> str:
+        from ._extras import summary_html
+
+        return summary_html(self)
+
+    def __repr__(self):
+        blocks = ", ".join(f"{b.name!r}" for b in self.event_blocks)
+        return f"Inspector(etdump={self._paths['etdump'] or '<bytes>'!r}, blocks=[{blocks}])"

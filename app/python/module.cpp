@@ -1,0 +1,812 @@
+// etscope._native: the Qt-free core seen from Python. The pure-Python layer in etscope/ gives
+// it the Inspector's names; everything that costs time (reading, building EventBlocks, the
+// tables, the numeric gap) happens here with the GIL released.
+#include "analysis/compareresults.h"
+#include "analysis/latencydiff.h"
+#include "analysis/latencydiffformat.h"
+#include "analysis/numericgap.h"
+#include "common/error.h"
+#include "common/mappedfile.h"
+#include "etrecord/etrecord.h"
+#include "etrecord/linker.h"
+#include "etrecord/modulestack.h"
+#include "evalgap/evalgap.h"
+#include "events/inspectortable.h"
+#include "export/chrometrace.h"
+#include "export/htmlreport.h"
+#include "export/recordings.h"
+#include "session/session.h"
+
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+namespace py = pybind11;
+using namespace etscope;
+
+namespace {
+
+// An etscope error on its way to Python: OSError for files we cannot read, ValueError for
+// content we refuse. The message is the core's one line, file first.
+struct CoreError : std::runtime_error {
+    bool io;
+    explicit CoreError(const Error &e)
+        : std::runtime_error(e.message())
+        , io(e.code == ErrorCode::Io)
+    { }
+};
+
+// Text from a file as a Python str: names need not be UTF-8, so bad bytes become \xNN escapes
+// instead of an exception.
+py::str text(std::string_view s)
+{
+    PyObject *o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace");
+    if (!o)
+        throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(o);
+}
+
+// Length of the longest prefix of `s` that does not end inside a UTF-8 sequence, so that text
+// streamed in chunks is decoded whole.
+std::size_t completeUtf8Prefix(std::string_view s)
+{
+    for (std::size_t back = 1; back <= 3 && back <= s.size(); ++back) {
+        const auto c = static_cast<unsigned char>(s[s.size() - back]);
+        if ((c & 0xC0) == 0x80)
+            continue; // continuation byte: look further back for the lead byte
+        const std::size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        return need > back ? s.size() - back : s.size();
+    }
+    return s.size();
+}
+
+template <typename T> T orThrow(Result<T> r)
+{
+    if (!r)
+        throw CoreError(r.error());
+    return std::move(r.value());
+}
+
+std::optional<TimeScale> scaleOf(const std::string &s)
+{
+    return parseTimeScale(s);
+}
+
+// numpy dtype of an ETDump scalar type, when numpy has one with the same bytes.
+std::optional<py::dtype> numpyDtype(ScalarType t)
+{
+    switch (t) {
+    case ScalarType::Byte:
+        return py::dtype("uint8");
+    case ScalarType::Char:
+        return py::dtype("int8");
+    case ScalarType::Short:
+        return py::dtype("int16");
+    case ScalarType::Int:
+        return py::dtype("int32");
+    case ScalarType::Long:
+        return py::dtype("int64");
+    case ScalarType::Half:
+        return py::dtype("float16");
+    case ScalarType::Float:
+        return py::dtype("float32");
+    case ScalarType::Double:
+        return py::dtype("float64");
+    case ScalarType::Bool:
+        return py::dtype("bool");
+    case ScalarType::UInt16:
+        return py::dtype("uint16");
+    case ScalarType::UInt32:
+        return py::dtype("uint32");
+    case ScalarType::UInt64:
+        return py::dtype("uint64");
+    default:
+        return std::nullopt;
+    }
+}
+
+bool isContiguous(const TensorRef &t)
+{
+    if (t.strides.empty())
+        return true;
+    if (t.strides.size() != t.sizes.size())
+        return false;
+    std::int64_t expect = 1;
+    for (std::size_t i = t.sizes.size(); i-- > 0;) {
+        if (t.sizes[i] != 1 && t.strides[i] != expect)
+            return false;
+        expect *= t.sizes[i];
+    }
+    return true;
+}
+
+py::array readOnly(py::array a)
+{
+    a.attr("flags").attr("writeable") = false;
+    return a;
+}
+
+// A tensor of the debug buffer as a numpy array: a read-only view of the mapped bytes when its
+// layout allows, else a converted copy. `owner` keeps the mapping alive. Without a debug buffer
+// the Inspector substitutes zeros: a read-only broadcast of one zero, so that a tensor the file
+// merely declares costs no memory whatever its shape.
+py::object tensorToNumpy(const TensorRef &ref, const DebugBuffer *buffer, py::handle owner)
+{
+    const auto dtype = numpyDtype(ref.dtype);
+    if (!buffer) {
+        orThrow(checkedNumel(ref, {})); // the shape and its limits, without allocating
+        const std::vector<std::int64_t> &shape = ref.sizes;
+        static py::object broadcastTo = py::module_::import("numpy").attr("broadcast_to");
+        auto zero = py::array(dtype ? *dtype : py::dtype("float64"), std::vector<py::ssize_t> {});
+        std::memset(zero.mutable_data(), 0, static_cast<std::size_t>(zero.nbytes()));
+        return broadcastTo(zero, py::tuple(py::cast(shape)));
+    }
+    std::vector<py::ssize_t> shape(ref.sizes.begin(), ref.sizes.end());
+    if (dtype && isContiguous(ref) && ref.offset >= 0) {
+        auto span = orThrow(buffer->bytes(ref));
+        return readOnly(py::array(*dtype, shape, span.data(), owner));
+    }
+    auto data = orThrow(inflate(ref, buffer));
+    py::array_t<double> values(shape);
+    std::copy(data.values.begin(), data.values.end(), values.mutable_data());
+    return readOnly(dtype ? py::array(values.attr("astype")(*dtype)) : py::array(values));
+}
+
+py::object valueToPython(const RuntimeValue &v, const DebugBuffer *buffer, py::handle owner)
+{
+    switch (v.kind) {
+    case RuntimeValue::Kind::None:
+        return py::none();
+    case RuntimeValue::Kind::Int:
+        return py::int_(v.intValue);
+    case RuntimeValue::Kind::Bool:
+        return py::bool_(v.boolValue);
+    case RuntimeValue::Kind::Float:
+    case RuntimeValue::Kind::Double:
+        return py::float_(v.doubleValue);
+    case RuntimeValue::Kind::String:
+        return text(v.stringValue);
+    case RuntimeValue::Kind::Tensor:
+        return tensorToNumpy(v.tensors.at(0), buffer, owner);
+    case RuntimeValue::Kind::TensorList: {
+        py::list l;
+        for (const TensorRef &t : v.tensors)
+            l.append(tensorToNumpy(t, buffer, owner));
+        return l;
+    }
+    }
+    return py::none();
+}
+
+py::list valuesToPython(const std::vector<RuntimeValue> &vs, const DebugBuffer *buffer, py::handle owner)
+{
+    py::list l;
+    for (const RuntimeValue &v : vs)
+        l.append(valueToPython(v, buffer, owner));
+    return l;
+}
+
+py::object numTensorToNumpy(const analysis::NumTensor &t)
+{
+    std::vector<py::ssize_t> shape(t.sizes.begin(), t.sizes.end());
+    py::array_t<double> a(shape);
+    double *out = a.mutable_data();
+    for (std::int64_t i = 0; i < t.numel; ++i)
+        out[i] = t.at(i);
+    if (auto d = numpyDtype(t.dtype); d && !(t.dtype == ScalarType::Double))
+        return a.attr("astype")(*d);
+    return a;
+}
+
+py::object numValueToPython(const analysis::NumValue &v)
+{
+    switch (v.kind) {
+    case analysis::NumValue::Kind::None:
+        return py::none();
+    case analysis::NumValue::Kind::Tensor:
+        return numTensorToNumpy(v.items.at(0));
+    case analysis::NumValue::Kind::List: {
+        py::list l;
+        for (const auto &t : v.items)
+            l.append(numTensorToNumpy(t));
+        return l;
+    }
+    }
+    return py::none();
+}
+
+py::object delegateIdToPython(const DelegateDebugId &id)
+{
+    if (const auto *i = std::get_if<std::int64_t>(&id))
+        return py::int_(*i);
+    if (const auto *s = std::get_if<std::string>(&id))
+        return text(*s);
+    return py::none();
+}
+
+// nn_module_stack as the Inspector holds it: {key: (path, type)}.
+py::object moduleStackToPython(const std::optional<std::vector<ModuleFrame>> &stack)
+{
+    if (!stack)
+        return py::none();
+    py::dict d;
+    for (const ModuleFrame &f : *stack)
+        d[py::str(f.key)] = py::make_tuple(f.path, f.type);
+    return d;
+}
+
+py::object optionalStr(const std::optional<std::string> &s)
+{
+    return s ? py::object(py::str(*s)) : py::none();
+}
+
+py::object debugHandlesToPython(const Event &e)
+{
+    const auto &h = e.debugHandles();
+    if (!h)
+        return py::none();
+    if (e.debugHandlesIsScalar() && h->size() == 1)
+        return py::int_((*h)[0]);
+    return py::cast(*h);
+}
+
+py::list floatList(std::span<const double> xs)
+{
+    py::list l(xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i)
+        PyList_SET_ITEM(l.ptr(), i, PyFloat_FromDouble(xs[i]));
+    return l;
+}
+
+py::list intList(std::span<const std::uint64_t> xs)
+{
+    py::list l(xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i)
+        PyList_SET_ITEM(l.ptr(), i, PyLong_FromUnsignedLongLong(xs[i]));
+    return l;
+}
+
+// The ETRecord as read once; an Inspector links it without reading it again.
+struct NativeETRecord {
+    std::shared_ptr<const ETRecord> record;
+};
+
+// One program of the ETRecord as `etscope-cli graph` lists it: a title line and one row per node
+// (node, op, output, handle, module, source).
+py::tuple programNodes(const NativeETRecord &r, const std::string &entry)
+{
+    const ETRecordProgram *p = r.record->program(entry);
+    if (!p)
+        throw py::key_error(entry);
+    const ExportedProgram &ep = *p->program;
+    const std::string title = fmt::format("{}: {} nodes ({}, schema {})", p->entryName, ep.nodes.size(),
+        ep.dialect.empty() ? "dialect not recorded" : ep.dialect, ep.schemaVersion);
+    py::list rows;
+    for (const GraphNode &n : ep.nodes) {
+        std::vector<std::string> shapes;
+        for (const GraphArgument &o : n.outputs)
+            for (const std::string &name : o.tensorNames) {
+                const TensorMetaInfo *m = ep.tensor(name);
+                shapes.push_back(m ? m->dtypeName() + m->shapeText() : "?");
+            }
+        std::string module;
+        if (n.moduleStack && !n.moduleStack->empty())
+            module = normalizeModulePath(n.moduleStack->back().path);
+        py::dict row;
+        row["name"] = n.name;
+        row["target"] = n.target;
+        row["op"] = n.opName;
+        row["output"] = fmt::format("{}", fmt::join(shapes, " "));
+        row["debug_handle"] = n.debugHandle ? py::object(py::int_(*n.debugHandle)) : py::none();
+        row["module"] = module;
+        row["source"] = n.sourceLocation();
+        row["stack_trace"] = optionalStr(n.stackTrace);
+        row["nn_module_stack"] = moduleStackToPython(n.moduleStack);
+        rows.append(row);
+    }
+    return py::make_tuple(title, rows);
+}
+
+// One loaded ETDump (+ debug buffer + ETRecord): immutable, so any Python thread may read it.
+struct NativeSession {
+    std::shared_ptr<const Session> session;
+
+    const EventBlock &block(std::size_t i) const
+    {
+        if (i >= session->blocks.size())
+            throw py::index_error("no such event block");
+        return session->blocks[i];
+    }
+};
+
+std::shared_ptr<NativeSession> load(std::optional<std::string> etdumpPath, std::optional<py::bytes> etdumpData,
+    std::optional<std::string> debugBufferPath, std::shared_ptr<NativeETRecord> etrecord, const std::string &source,
+    const std::string &target, std::optional<double> cyclesPerSecond, py::object delegateTimeConverter)
+{
+    SessionInputs in;
+    SessionSources sources;
+    const auto src = scaleOf(source), dst = scaleOf(target);
+    if (!src || !dst)
+        throw py::value_error("unknown time scale");
+    in.time.source = *src;
+    in.time.target = *dst;
+    in.time.cyclesPerSecond = cyclesPerSecond;
+    if (etdumpData) {
+        in.etdump = "<etdump_data>";
+        sources.etdumpBytes = MappedFile::fromBytes(in.etdump, std::string(*etdumpData));
+    } else {
+        in.etdump = etdumpPath.value_or("");
+    }
+    in.debugBuffer = debugBufferPath.value_or("");
+    if (etrecord)
+        sources.etrecord = etrecord->record;
+
+    // A Python converter is called with the GIL; its exception ends the load and is re-raised.
+    std::exception_ptr callbackError;
+    if (!delegateTimeConverter.is_none()) {
+        sources.delegateTimeConverter = [&](std::string_view name, std::uint64_t ticks) -> double {
+            if (callbackError)
+                return std::nan("");
+            py::gil_scoped_acquire gil;
+            try {
+                return delegateTimeConverter(text(name), ticks).cast<double>();
+            } catch (...) {
+                callbackError = std::current_exception();
+                return std::nan("");
+            }
+        };
+    }
+    Result<std::shared_ptr<const Session>> loaded = makeError(ErrorCode::InvalidArgument, "", "not loaded");
+    {
+        py::gil_scoped_release release;
+        loaded = loadSession(in, sources);
+    }
+    if (callbackError)
+        std::rethrow_exception(callbackError);
+    auto s = std::make_shared<NativeSession>();
+    s->session = orThrow(std::move(loaded));
+    return s;
+}
+
+py::dict blockInfo(const NativeSession &s, std::size_t i, py::handle owner)
+{
+    const EventBlock &b = s.block(i);
+    py::dict d;
+    d["name"] = text(b.name);
+    d["source_time_scale"] = std::string(timeScaleName(b.sourceTimeScale));
+    d["target_time_scale"] = std::string(timeScaleName(b.targetTimeScale));
+    d["bundled_input_index"] = b.bundledInputIndex;
+    d["run_output"] = valuesToPython(b.runOutput, s.session->debugBuffer.get(), owner);
+    d["event_count"] = b.events.size();
+    d["run_count"] = b.runIndices.size();
+    d["warnings"] = b.warnings;
+    return d;
+}
+
+// Every field of one Event, in the order etscope._inspector.Event._FIELDS lists them.
+py::tuple eventTuple(const NativeSession &s, const Event &e, py::handle owner)
+{
+    py::object perf = py::none();
+    if (e.perfData)
+        perf = py::make_tuple(floatList(e.perfData->raw), e.perfData->p10, e.perfData->p50, e.perfData->p90,
+            e.perfData->avg, e.perfData->min, e.perfData->max);
+    py::dict stacks, modules;
+    for (const LinkedNode &n : e.linkedNodes()) {
+        if (stacks.contains(n.nodeName))
+            continue;
+        stacks[py::str(n.nodeName)] = optionalStr(n.stackTrace);
+        modules[py::str(n.nodeName)] = moduleStackToPython(n.moduleStack);
+    }
+    py::list metas;
+    for (const std::string &m : e.delegateDebugMetadatas())
+        metas.append(py::bytes(m));
+    return py::make_tuple(text(e.name), perf, e.opTypes(), delegateIdToPython(e.delegateDebugIdentifier()),
+        debugHandlesToPython(e), e.numOutputs(), stacks, modules, e.isDelegatedOp, optionalStr(e.delegateBackendName()),
+        metas, valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner), e.instructionId,
+        e.perfData ? py::object(intList(e.startTimes())) : py::none(), e.runCount());
+}
+
+py::list blockEvents(const NativeSession &s, std::size_t i, py::handle owner)
+{
+    const EventBlock &b = s.block(i);
+    py::list l(b.events.size());
+    for (std::size_t j = 0; j < b.events.size(); ++j)
+        PyList_SET_ITEM(l.ptr(), j, eventTuple(s, b.events[j], owner).release().ptr());
+    return l;
+}
+
+py::array vectorOf(const char *dtype, std::size_t n)
+{
+    return py::array(py::dtype(dtype), std::vector<py::ssize_t> { static_cast<py::ssize_t>(n) });
+}
+
+py::array objectArray(std::size_t n)
+{
+    return vectorOf("O", n);
+}
+
+void setObject(py::array &a, std::size_t i, py::object v)
+{
+    auto **p = static_cast<PyObject **>(a.mutable_data());
+    Py_XDECREF(p[i]);
+    p[i] = v.release().ptr();
+}
+
+// The columns of EventBlock.to_dataframe, built without an Event object per row. The
+// statistics are float64 columns when every event has them, object columns holding None
+// otherwise (what pandas makes of the Inspector's per-event frames).
+py::dict blockColumns(const NativeSession &s, std::size_t i, py::handle owner)
+{
+    const EventBlock &b = s.block(i);
+    const std::size_t n = b.events.size();
+    bool allPerf = true;
+    for (const Event &e : b.events)
+        allPerf = allPerf && e.perfData;
+    py::array blockName = objectArray(n), name = objectArray(n), raw = objectArray(n), opTypes = objectArray(n),
+              delegateId = objectArray(n), stacks = objectArray(n), modules = objectArray(n),
+              delegated = vectorOf("bool", n), backend = objectArray(n), debugData = objectArray(n),
+              startTime = objectArray(n);
+    std::array<py::array, 6> stats;
+    for (auto &a : stats)
+        a = allPerf ? vectorOf("float64", n) : objectArray(n);
+    py::str blockNameStr = text(b.name);
+    const py::list emptyList;
+    for (std::size_t j = 0; j < n; ++j) {
+        const Event &e = b.events[j];
+        setObject(blockName, j, blockNameStr);
+        setObject(name, j, text(e.name));
+        const double values[6] = { e.perfData ? e.perfData->p10 : 0, e.perfData ? e.perfData->p50 : 0,
+            e.perfData ? e.perfData->p90 : 0, e.perfData ? e.perfData->avg : 0, e.perfData ? e.perfData->min : 0,
+            e.perfData ? e.perfData->max : 0 };
+        for (int k = 0; k < 6; ++k) {
+            if (allPerf)
+                static_cast<double *>(stats[k].mutable_data())[j] = values[k];
+            else
+                setObject(stats[k], j, e.perfData ? py::object(py::float_(values[k])) : py::none());
+        }
+        setObject(raw, j, e.perfData ? py::object(floatList(e.perfData->raw)) : py::none());
+        const auto &ops = e.opTypes();
+        setObject(opTypes, j, ops.size() < 5 ? py::object(py::cast(ops)) : py::object(py::str(opTypesText(ops))));
+        setObject(delegateId, j, delegateIdToPython(e.delegateDebugIdentifier()));
+        py::dict st, mh;
+        for (const LinkedNode &node : e.linkedNodes()) {
+            if (st.contains(node.nodeName))
+                continue;
+            st[py::str(node.nodeName)] = optionalStr(node.stackTrace);
+            mh[py::str(node.nodeName)] = moduleStackToPython(node.moduleStack);
+        }
+        setObject(stacks, j, st);
+        setObject(modules, j, mh);
+        static_cast<bool *>(delegated.mutable_data())[j] = e.isDelegatedOp;
+        setObject(backend, j, optionalStr(e.delegateBackendName()));
+        setObject(debugData, j, valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner));
+        setObject(startTime, j, e.perfData ? py::object(intList(e.startTimes())) : py::none());
+    }
+    py::dict d;
+    d["event_block_name"] = blockName;
+    d["event_name"] = name;
+    d["raw"] = raw;
+    const char *statNames[6] = { "p10", "p50", "p90", "avg", "min", "max" };
+    for (int k = 0; k < 6; ++k)
+        d[statNames[k]] = stats[k];
+    d["op_types"] = opTypes;
+    d["delegate_debug_identifier"] = delegateId;
+    d["stack_traces"] = stacks;
+    d["module_hierarchy"] = modules;
+    d["is_delegated_op"] = delegated;
+    d["delegate_backend_name"] = backend;
+    d["debug_data"] = debugData;
+    d["start_time"] = startTime;
+    return d;
+}
+
+// Runs `produce` without the GIL, handing each chunk of its text to the Python callable `write`
+// (a file's write method) with the GIL; an exception raised by `write` stops it and is re-raised.
+template <typename Produce> void streamToPython(const py::function &write, Produce produce)
+{
+    std::exception_ptr writeError;
+    std::string carry; // the start of a UTF-8 sequence cut by the chunk boundary
+    auto hand = [&](std::string_view chunk) {
+        py::gil_scoped_acquire gil;
+        try {
+            write(text(chunk));
+            return true;
+        } catch (...) {
+            writeError = std::current_exception();
+            return false;
+        }
+    };
+    const TextSink sink = [&](std::string_view chunk) {
+        if (!carry.empty()) { // rare: the previous chunk ended inside a character
+            std::string joined = std::exchange(carry, {});
+            joined.append(chunk);
+            const std::size_t n = completeUtf8Prefix(joined);
+            carry = joined.substr(n);
+            return hand(std::string_view(joined).substr(0, n));
+        }
+        const std::size_t n = completeUtf8Prefix(chunk);
+        carry.assign(chunk.substr(n));
+        return hand(chunk.substr(0, n));
+    };
+    {
+        py::gil_scoped_release release;
+        produce(sink);
+        if (!carry.empty() && !writeError)
+            hand(carry);
+    }
+    if (writeError)
+        std::rethrow_exception(writeError);
+}
+
+// The Inspector's table (fancy grid) or TSV, streamed in chunks of about 1 MB.
+void writeTable(
+    const NativeSession &s, bool fancyGrid, char sep, bool includeUnits, bool includeOperatorCalls, py::function write)
+{
+    TableOptions opt;
+    opt.includeUnits = includeUnits;
+    opt.includeOperatorCalls = includeOperatorCalls;
+    streamToPython(write, [&](const TextSink &sink) {
+        if (fancyGrid)
+            writeFancyGrid(s.session->blocks, opt, sink);
+        else
+            writeDelimited(s.session->blocks, sep, opt, sink);
+    });
+}
+
+// calculate_numeric_gap with etscope's evaluator as the reference: one dict per row, plus the
+// CLI's TSV of the same table (what `etscope-cli gap --tsv` writes).
+py::dict numericGap(const NativeSession &s, const std::string &metricName, const std::string &referenceGraph,
+    bool disableValidation, bool isolate, const std::string &inputsFile, const std::string &bundledProgram,
+    int testCase)
+{
+    const Session &session = *s.session;
+    if (!session.etrecord)
+        throw py::value_error("Missing etrecord or missing representative inputs within etrecord, both of which are "
+                              "required for calculating numerical gap");
+    const auto metric = analysis::parseMetric(metricName);
+    if (!metric)
+        throw py::value_error("Unsupported distance metric '" + metricName + "'");
+    analysis::GapTable table;
+    std::vector<std::string> warnings;
+    {
+        py::gil_scoped_release release;
+        evalgap::EvalGapOptions o;
+        o.referenceGraph = referenceGraph;
+        o.disableHandleValidation = disableValidation;
+        o.inputs.inputsFile = inputsFile;
+        o.inputs.bundledProgram = bundledProgram;
+        o.inputs.testCase = testCase;
+        o.isolated = isolate;
+        auto ref = orThrow(evalgap::referenceFromEvaluator(*session.etrecord, &session, o));
+        warnings = ref.warnings;
+        analysis::GapOptions opts;
+        opts.metric = *metric;
+        table = orThrow(analysis::computeNumericGap(session, isolate ? *ref.isolated : ref.accumulated, opts));
+    }
+    py::list rows;
+    for (const analysis::GapRow &r : table.rows) {
+        py::dict row;
+        row["aot_ops"] = r.referenceOps;
+        row["aot_intermediate_output"] = numValueToPython(r.reference);
+        row["runtime_ops"] = r.runtimeOps;
+        row["runtime_intermediate_output"] = numValueToPython(r.runtime);
+        row["gap"] = r.gap;
+        py::dict st;
+        for (const LinkedNode &n : r.stackTraces)
+            st[py::str(n.nodeName)] = optionalStr(n.stackTrace);
+        row["stacktraces"] = st;
+        row["instruction_id"] = r.instructionId;
+        row["debug_handles"] = r.debugHandles;
+        row["delegated"] = r.delegated;
+        row["backend"] = r.backend;
+        row["error"] = r.error;
+        row["note"] = r.note;
+        rows.append(row);
+    }
+    for (const std::string &w : table.warnings)
+        warnings.push_back(w);
+    py::dict out;
+    out["rows"] = rows;
+    out["warnings"] = warnings;
+    out["tsv"] = analysis::gapTableTsv(table);
+    out["reference"] = table.referenceDescription;
+    return out;
+}
+
+// Beyond upstream: the CLI's trace, report and diff on a loaded session.
+void writeTrace(const NativeSession &s, py::function write, std::optional<std::size_t> block,
+    std::optional<std::size_t> firstRun, std::optional<std::size_t> lastRun)
+{
+    TraceOptions opt;
+    opt.block = block;
+    opt.firstRun = firstRun;
+    opt.lastRun = lastRun;
+    std::optional<Error> error;
+    streamToPython(write, [&](const TextSink &sink) {
+        if (auto r = writeChromeTrace(*s.session, opt, sink); !r)
+            error = r.error();
+    });
+    if (error)
+        throw CoreError(*error);
+}
+
+std::string reportHtml(const NativeSession &s)
+{
+    py::gil_scoped_release release;
+    ReportInputs in;
+    in.sessions.push_back(s.session);
+    in.generator = "etscope (Python)";
+    return renderHtmlReport(in);
+}
+
+std::string diffTsv(const NativeSession &a, const NativeSession &b, double alpha, double minChange, bool all)
+{
+    py::gil_scoped_release release;
+    DiffOptions opt;
+    opt.alpha = alpha;
+    opt.minChange = minChange;
+    opt.includeOperatorCalls = all;
+    return formatDiffDelimited(diffLatency(a.session->blocks, b.session->blocks, opt), '\t');
+}
+
+// One recording reduced to plain Python data (picklable: it travels through process pools and
+// cluster schedulers): per Inspector-table row its key, fields and per-run durations.
+py::dict summarizeRecording(const std::string &etdump, const std::string &debugBuffer, const std::string &etrecord,
+    const std::string &source, const std::string &target)
+{
+    RecordingsOptions opt;
+    opt.time.source = scaleOf(source).value_or(TimeScale::NS);
+    opt.time.target = scaleOf(target).value_or(TimeScale::MS);
+    opt.etrecord = etrecord;
+    opt.threads = 1;
+    std::vector<RecordingSummary> out;
+    {
+        py::gil_scoped_release release;
+        out = summarizeRecordings({ RecordingInput { etdump, debugBuffer } }, opt);
+    }
+    const RecordingSummary &r = out.at(0);
+    py::dict d;
+    d["file"] = r.file;
+    d["debug_buffer"] = r.debugBuffer;
+    d["error"] = r.error;
+    d["warnings"] = r.warnings;
+    d["unit"] = std::string(timeScaleName(r.unit));
+    py::list events;
+    for (const RecordingEvent &e : r.events) {
+        py::dict ev;
+        ev["block_index"] = e.blockIndex;
+        ev["block"] = e.block;
+        ev["event"] = e.event;
+        ev["occurrence"] = e.occurrence;
+        ev["instruction_id"] = e.instructionId;
+        ev["op_types"] = e.opTypes;
+        ev["delegated"] = e.delegated;
+        ev["delegate_debug_id"] = e.delegateDebugId;
+        ev["delegate_backend"] = e.delegateBackend;
+        ev["module"] = e.module;
+        ev["raw"] = e.perf ? py::object(floatList(e.perf->raw)) : py::none();
+        events.append(ev);
+    }
+    d["events"] = events;
+    return d;
+}
+
+// compare_results on two lists of numpy arrays / numbers: one dict per pair.
+py::tuple compareResults(const py::list &reference, const py::list &run)
+{
+    auto toValues = [](const py::list &l) {
+        std::vector<analysis::NumValue> vs;
+        for (py::handle h : l) {
+            if (h.is_none() || py::isinstance<py::str>(h)) {
+                vs.push_back({});
+                continue;
+            }
+            auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(h);
+            if (!a)
+                throw py::type_error("compare_results compares tensors (numpy arrays or torch tensors)");
+            std::vector<std::int64_t> sizes(a.shape(), a.shape() + a.ndim());
+            std::vector<double> values(a.data(), a.data() + a.size());
+            vs.push_back(analysis::NumValue::tensor(
+                analysis::NumTensor::fromDoubles(ScalarType::Double, std::move(sizes), std::move(values))));
+        }
+        return vs;
+    };
+    const auto ref = toValues(reference), got = toValues(run);
+    std::vector<analysis::OutputComparison> rows;
+    {
+        py::gil_scoped_release release;
+        rows = analysis::compareResults(ref, got);
+    }
+    py::list out;
+    for (const auto &r : rows) {
+        py::dict d;
+        d["index"] = r.index;
+        d["comparable"] = r.comparable;
+        d["snr"] = r.snr;
+        d["mse"] = r.mse;
+        d["cosine"] = r.cosine;
+        d["error"] = r.error;
+        out.append(d);
+    }
+    return py::make_tuple(out, analysis::compareResultsText(rows, false));
+}
+
+} // namespace
+
+PYBIND11_MODULE(_native, m)
+{
+    m.doc() = "etscope's core (readers, EventBlocks, tables, numeric gap) for the etscope package";
+    m.attr("__version__") = ETSCOPE_VERSION;
+
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p)
+                std::rethrow_exception(p);
+        } catch (const CoreError &e) {
+            const std::string_view msg = e.what();
+            PyObject *s = PyUnicode_DecodeUTF8(msg.data(), static_cast<Py_ssize_t>(msg.size()), "backslashreplace");
+            PyErr_SetObject(e.io ? PyExc_OSError : PyExc_ValueError, s);
+            Py_XDECREF(s);
+        }
+    });
+
+    py::class_<NativeETRecord, std::shared_ptr<NativeETRecord>>(m, "ETRecord")
+        .def_property_readonly("path", [](const NativeETRecord &r) { return r.record->path(); })
+        .def("programs",
+            [](const NativeETRecord &r) {
+                std::vector<std::string> names;
+                for (const auto &p : r.record->programs())
+                    names.push_back(p.entryName);
+                return names;
+            })
+        .def_property_readonly("warnings", [](const NativeETRecord &r) { return r.record->warnings(); })
+        .def("program_nodes", &programNodes)
+        .def("has_representative_inputs", [](const NativeETRecord &r) { return r.record->hasRepresentativeInputs(); });
+    m.def("parse_etrecord", [](const std::string &path) {
+        auto r = std::make_shared<NativeETRecord>();
+        py::gil_scoped_release release;
+        r->record = orThrow(readETRecord(path));
+        return r;
+    });
+
+    py::class_<NativeSession, std::shared_ptr<NativeSession>>(m, "Session")
+        .def_property_readonly("block_count", [](const NativeSession &s) { return s.session->blocks.size(); })
+        .def_property_readonly("warnings", [](const NativeSession &s) { return s.session->warnings; })
+        .def_property_readonly("has_debug_buffer", [](const NativeSession &s) { return bool(s.session->debugBuffer); })
+        .def("block_info",
+            [](py::object self, std::size_t i) { return blockInfo(self.cast<const NativeSession &>(), i, self); })
+        .def("block_events",
+            [](py::object self, std::size_t i) { return blockEvents(self.cast<const NativeSession &>(), i, self); })
+        .def("block_columns",
+            [](py::object self, std::size_t i) { return blockColumns(self.cast<const NativeSession &>(), i, self); })
+        .def("write_table", &writeTable)
+        .def("find_total_for_module",
+            [](const NativeSession &s, const std::string &name) { return findTotalForModule(s.session->blocks, name); })
+        .def("numeric_gap", &numericGap)
+        .def("write_trace", &writeTrace)
+        .def("report_html", &reportHtml)
+        .def("diff_tsv", &diffTsv);
+    m.def("summarize_recording", &summarizeRecording);
+    m.def("expand_recordings", [](const std::vector<std::string> &args) {
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const RecordingInput &r : orThrow(expandRecordings(args)))
+            out.emplace_back(r.etdump, r.debugBuffer);
+        return out;
+    });
+    m.def("compare_results", &compareResults);
+
+    m.def("load", &load, py::arg("etdump_path"), py::arg("etdump_data"), py::arg("debug_buffer_path"),
+        py::arg("etrecord"), py::arg("source"), py::arg("target"), py::arg("cycles_per_second"),
+        py::arg("delegate_time_converter"));
+}
