@@ -443,16 +443,19 @@ void setObject(py::array &a, std::size_t i, py::object v)
     p[i] = v.release().ptr();
 }
 
-// The columns of EventBlock.to_dataframe, built without an Event object per row. The
+// The columns of EventBlock.to_dataframe for the events of some blocks (in order, as pd.concat
+// of their frames would give), built without an Event object per row. The
 // statistics are float64 columns when every event has them, object columns holding None
 // otherwise (what pandas makes of the Inspector's per-event frames).
-py::dict blockColumns(const NativeSession &s, std::size_t i, py::handle owner)
+py::dict blockColumns(const NativeSession &s, const std::vector<std::size_t> &blockIndices, py::handle owner)
 {
-    const EventBlock &b = s.block(i);
-    const std::size_t n = b.events.size();
+    std::size_t n = 0;
     bool allPerf = true;
-    for (const Event &e : b.events)
-        allPerf = allPerf && e.perfData;
+    for (std::size_t i : blockIndices)
+        for (const Event &e : s.block(i).events) {
+            allPerf = allPerf && e.perfData;
+            ++n;
+        }
     py::array blockName = objectArray(n), name = objectArray(n), raw = objectArray(n), opTypes = objectArray(n),
               delegateId = objectArray(n), stacks = objectArray(n), modules = objectArray(n),
               delegated = vectorOf("bool", n), backend = objectArray(n), debugData = objectArray(n),
@@ -460,38 +463,41 @@ py::dict blockColumns(const NativeSession &s, std::size_t i, py::handle owner)
     std::array<py::array, 6> stats;
     for (auto &a : stats)
         a = allPerf ? vectorOf("float64", n) : objectArray(n);
-    py::str blockNameStr = text(b.name);
-    const py::list emptyList;
-    for (std::size_t j = 0; j < n; ++j) {
-        const Event &e = b.events[j];
-        setObject(blockName, j, blockNameStr);
-        setObject(name, j, text(e.name));
-        const double values[6] = { e.perfData ? e.perfData->p10 : 0, e.perfData ? e.perfData->p50 : 0,
-            e.perfData ? e.perfData->p90 : 0, e.perfData ? e.perfData->avg : 0, e.perfData ? e.perfData->min : 0,
-            e.perfData ? e.perfData->max : 0 };
-        for (int k = 0; k < 6; ++k) {
-            if (allPerf)
-                static_cast<double *>(stats[k].mutable_data())[j] = values[k];
-            else
-                setObject(stats[k], j, e.perfData ? py::object(py::float_(values[k])) : py::none());
+    std::size_t j = 0;
+    for (std::size_t i : blockIndices) {
+        const EventBlock &b = s.block(i);
+        py::str blockNameStr = text(b.name);
+        for (const Event &e : b.events) {
+            setObject(blockName, j, blockNameStr);
+            setObject(name, j, text(e.name));
+            const double values[6] = { e.perfData ? e.perfData->p10 : 0, e.perfData ? e.perfData->p50 : 0,
+                e.perfData ? e.perfData->p90 : 0, e.perfData ? e.perfData->avg : 0, e.perfData ? e.perfData->min : 0,
+                e.perfData ? e.perfData->max : 0 };
+            for (int k = 0; k < 6; ++k) {
+                if (allPerf)
+                    static_cast<double *>(stats[k].mutable_data())[j] = values[k];
+                else
+                    setObject(stats[k], j, e.perfData ? py::object(py::float_(values[k])) : py::none());
+            }
+            setObject(raw, j, e.perfData ? py::object(floatList(e.perfData->raw)) : py::none());
+            const auto &ops = e.opTypes();
+            setObject(opTypes, j, ops.size() < 5 ? py::object(py::cast(ops)) : py::object(py::str(opTypesText(ops))));
+            setObject(delegateId, j, delegateIdToPython(e.delegateDebugIdentifier()));
+            py::dict st, mh;
+            for (const LinkedNode &node : e.linkedNodes()) {
+                if (st.contains(node.nodeName))
+                    continue;
+                st[py::str(node.nodeName)] = optionalStr(node.stackTrace);
+                mh[py::str(node.nodeName)] = moduleStackToPython(node.moduleStack);
+            }
+            setObject(stacks, j, st);
+            setObject(modules, j, mh);
+            static_cast<bool *>(delegated.mutable_data())[j] = e.isDelegatedOp;
+            setObject(backend, j, optionalStr(e.delegateBackendName()));
+            setObject(debugData, j, valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner));
+            setObject(startTime, j, e.perfData ? py::object(intList(e.startTimes())) : py::none());
+            ++j;
         }
-        setObject(raw, j, e.perfData ? py::object(floatList(e.perfData->raw)) : py::none());
-        const auto &ops = e.opTypes();
-        setObject(opTypes, j, ops.size() < 5 ? py::object(py::cast(ops)) : py::object(py::str(opTypesText(ops))));
-        setObject(delegateId, j, delegateIdToPython(e.delegateDebugIdentifier()));
-        py::dict st, mh;
-        for (const LinkedNode &node : e.linkedNodes()) {
-            if (st.contains(node.nodeName))
-                continue;
-            st[py::str(node.nodeName)] = optionalStr(node.stackTrace);
-            mh[py::str(node.nodeName)] = moduleStackToPython(node.moduleStack);
-        }
-        setObject(stacks, j, st);
-        setObject(modules, j, mh);
-        static_cast<bool *>(delegated.mutable_data())[j] = e.isDelegatedOp;
-        setObject(backend, j, optionalStr(e.delegateBackendName()));
-        setObject(debugData, j, valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner));
-        setObject(startTime, j, e.perfData ? py::object(intList(e.startTimes())) : py::none());
     }
     py::dict d;
     d["event_block_name"] = blockName;
@@ -789,7 +795,9 @@ PYBIND11_MODULE(_native, m)
         .def("block_events",
             [](py::object self, std::size_t i) { return blockEvents(self.cast<const NativeSession &>(), i, self); })
         .def("block_columns",
-            [](py::object self, std::size_t i) { return blockColumns(self.cast<const NativeSession &>(), i, self); })
+            [](py::object self, const std::vector<std::size_t> &blocks) {
+                return blockColumns(self.cast<const NativeSession &>(), blocks, self);
+            })
         .def("write_table", &writeTable)
         .def("find_total_for_module",
             [](const NativeSession &s, const std::string &name) { return findTotalForModule(s.session->blocks, name); })

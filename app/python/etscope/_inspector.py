@@ -5,7 +5,8 @@ from etscope's C++ core (the same code as `etscope-cli`), so a script switches b
 import line.
 """
 
-import math
+import contextlib
+import gc
 import os
 import sys
 import warnings
@@ -28,6 +29,27 @@ class TimeScale(Enum):
 
 
 _TIME_FACTOR = {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1, "cycles": 1}
+
+
+@contextlib.contextmanager
+def _no_gc():
+    """Millions of fresh lists and dicts (one per cell) would run the cyclic collector over and
+    over while they are made; none of them can form a cycle, so it is paused meanwhile."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _frame(pd, session, blocks, units):
+    with _no_gc():
+        cols = session.block_columns(blocks)
+    if units:
+        cols = {(k + units if k in _STAT_NAMES else k): v for k, v in cols.items()}
+    return pd.DataFrame(cols, copy=False)
 
 
 def _pandas():
@@ -194,7 +216,8 @@ class EventBlock:
     def events(self) -> List[Event]:
         if self._events is None:
             parser = self._parser
-            self._events = [Event._from_native(t, parser) for t in self._native.block_events(self._index)]
+            with _no_gc():
+                self._events = [Event._from_native(t, parser) for t in self._native.block_events(self._index)]
         return self._events
 
     @events.setter
@@ -205,10 +228,7 @@ class EventBlock:
         pd = _pandas()
         units = " (" + self.target_time_scale.value + ")" if include_units else ""
         if self._native is not None and self._events is None:
-            cols = self._native.block_columns(self._index)
-            if units:
-                cols = {(k + units if k in _STAT_NAMES else k): v for k, v in cols.items()}
-            df = pd.DataFrame(cols, copy=False)
+            df = _frame(pd, self._native, [self._index], units)
         else:
             rows = [e.asdict(_units=units) for e in self.events]
             df = pd.concat([pd.DataFrame(r) for r in rows], ignore_index=True)
@@ -353,12 +373,17 @@ class Inspector:
     # -- tables ---------------------------------------------------------------------------
     def to_dataframe(self, include_units: bool = True, include_delegate_debug_data: bool = False):
         pd = _pandas()
-        frames = [b.to_dataframe(include_units, include_delegate_debug_data) for b in self.event_blocks]
-        if not frames:
+        blocks = self.event_blocks
+        if not blocks:
             return pd.DataFrame()
-        if len(frames) == 1:
-            return frames[0]
-        return pd.concat(frames, ignore_index=True)
+        if all(b._native is self._native and b._events is None for b in blocks):
+            # One frame for every block at once (no pd.concat of per-block copies).
+            units = " (" + self._target_time_scale.value + ")" if include_units else ""
+            df = _frame(pd, self._native, [b._index for b in blocks], units)
+            if include_delegate_debug_data:
+                df = _with_delegate_columns(pd, df, [e for b in blocks for e in b.events])
+            return df
+        return pd.concat([b.to_dataframe(include_units, include_delegate_debug_data) for b in blocks], ignore_index=True)
 
     def _prepare_dataframe(self, include_units=True, include_delegate_debug_data=False):
         df = self.to_dataframe(include_units, include_delegate_debug_data)
