@@ -5,6 +5,7 @@
 #include "analysis/latencydiff.h"
 #include "analysis/latencydiffformat.h"
 #include "analysis/numericgap.h"
+#include "analysis/referenceset.h"
 #include "common/error.h"
 #include "common/mappedfile.h"
 #include "etrecord/etrecord.h"
@@ -251,6 +252,21 @@ py::object optionalStr(const std::optional<std::string> &s)
     return s ? py::object(py::str(*s)) : py::none();
 }
 
+// Event.stack_traces and Event.module_hierarchy: node name → stack trace / nn_module_stack, in
+// the order the nodes were linked, the first node of a name winning (upstream's dict updates).
+std::pair<py::dict, py::dict> linkedNodeDicts(const Event &e)
+{
+    py::dict stacks, modules;
+    for (const LinkedNode &n : e.linkedNodes()) {
+        py::str name = text(n.nodeName);
+        if (stacks.contains(name))
+            continue;
+        stacks[name] = optionalStr(n.stackTrace);
+        modules[name] = moduleStackToPython(n.moduleStack);
+    }
+    return { stacks, modules };
+}
+
 py::object debugHandlesToPython(const Event &e)
 {
     const auto &h = e.debugHandles();
@@ -401,13 +417,7 @@ py::tuple eventTuple(const NativeSession &s, const Event &e, py::handle owner)
     if (e.perfData)
         perf = py::make_tuple(floatList(e.perfData->raw), e.perfData->p10, e.perfData->p50, e.perfData->p90,
             e.perfData->avg, e.perfData->min, e.perfData->max);
-    py::dict stacks, modules;
-    for (const LinkedNode &n : e.linkedNodes()) {
-        if (stacks.contains(n.nodeName))
-            continue;
-        stacks[py::str(n.nodeName)] = optionalStr(n.stackTrace);
-        modules[py::str(n.nodeName)] = moduleStackToPython(n.moduleStack);
-    }
+    auto [stacks, modules] = linkedNodeDicts(e);
     py::list metas;
     for (const std::string &m : e.delegateDebugMetadatas())
         metas.append(py::bytes(m));
@@ -483,13 +493,7 @@ py::dict blockColumns(const NativeSession &s, const std::vector<std::size_t> &bl
             const auto &ops = e.opTypes();
             setObject(opTypes, j, ops.size() < 5 ? py::object(py::cast(ops)) : py::object(py::str(opTypesText(ops))));
             setObject(delegateId, j, delegateIdToPython(e.delegateDebugIdentifier()));
-            py::dict st, mh;
-            for (const LinkedNode &node : e.linkedNodes()) {
-                if (st.contains(node.nodeName))
-                    continue;
-                st[py::str(node.nodeName)] = optionalStr(node.stackTrace);
-                mh[py::str(node.nodeName)] = moduleStackToPython(node.moduleStack);
-            }
+            auto [st, mh] = linkedNodeDicts(e);
             setObject(stacks, j, st);
             setObject(modules, j, mh);
             static_cast<bool *>(delegated.mutable_data())[j] = e.isDelegatedOp;
@@ -628,6 +632,25 @@ py::dict numericGap(const NativeSession &s, const std::string &metricName, const
     out["tsv"] = analysis::gapTableTsv(table);
     out["reference"] = table.referenceDescription;
     return out;
+}
+
+// EventBlock.reference_output: the ETRecord's reference_outputs["forward"][bundled_input_index]
+// (the runtime records -1: the last set, as upstream's indexing gives); None without them.
+py::object referenceOutput(const NativeSession &s, std::size_t i)
+{
+    const EventBlock &b = s.block(i);
+    const auto &record = s.session->etrecord;
+    if (!record || !record->hasReferenceOutputs())
+        return py::none();
+    analysis::ReferenceSet ref;
+    {
+        py::gil_scoped_release release;
+        ref = orThrow(analysis::referenceFromETRecord(record->path(), b.bundledInputIndex));
+    }
+    py::list outputs;
+    for (const analysis::NumValue &v : ref.finalOutputs)
+        outputs.append(numValueToPython(v));
+    return outputs;
 }
 
 // Beyond upstream: the CLI's trace, report and diff on a loaded session.
@@ -802,6 +825,7 @@ PYBIND11_MODULE(_native, m)
         .def("find_total_for_module",
             [](const NativeSession &s, const std::string &name) { return findTotalForModule(s.session->blocks, name); })
         .def("numeric_gap", &numericGap)
+        .def("reference_output", &referenceOutput)
         .def("write_trace", &writeTrace)
         .def("report_html", &reportHtml)
         .def("diff_tsv", &diffTsv);

@@ -161,3 +161,26 @@ def test_delegate_callbacks():
         for e in b.events:
             if e.is_delegated_op:
                 assert e.delegate_debug_metadatas == {"count": len(e.raw_delegate_debug_metadatas)}
+
+
+def test_reference_output_from_etrecord():
+    """EventBlock.reference_output is the ETRecord's reference_outputs['forward'][bundled_input_index]
+    (-1: the last set). The ETRecord was generated for this run's program and inputs
+    (tests/tools/gen_etrecord_fixtures.py), so compare_results finds them close."""
+    insp = etscope.Inspector(
+        etdump_path=fixture("runtime/cnn_mlp_intermediates/etdump.etdp"),
+        debug_buffer_path=fixture("runtime/cnn_mlp_intermediates/debug_output.bin"),
+        etrecord=data("analysis/cnn_mlp_runtime_etrecord.bin"),
+    )
+    execute = [b for b in insp.event_blocks if b.name == "Execute"][0]
+    ref, run = execute.reference_output, execute.run_output
+    assert ref is not None and len(ref) == len(run)
+    assert ref[0].shape == run[0].shape
+    result = etscope.compare_results(ref, run)
+    assert list(result) == ["snr", "mse", "cosine_similarity"]
+    # recomputed with numpy on float32 casts, rounded like upstream
+    r, o = np.asarray(ref[0], np.float32).astype(np.float64), np.asarray(run[0], np.float32).astype(np.float64)
+    assert result["mse"][0] == round(float(np.mean((r - o) ** 2)), 2)
+    cos = float(np.sum(r * o) / (np.sqrt(np.sum(r * r)) * np.sqrt(np.sum(o * o))))
+    assert result["cosine_similarity"][0] == round(cos, 2)
+    assert etscope.Inspector(etdump_path=fixture("runtime/cnn_mlp_50runs/etdump.etdp")).event_blocks[0].reference_output is None

@@ -109,3 +109,28 @@ def test_unperturbed_run_is_close_to_reference():
     for _, r in df.iterrows():
         for got, w in zip(r["gap"], want[r["instruction_id"]]):
             assert math.isclose(got, w, rel_tol=1e-4, abs_tol=1e-12)
+
+
+def test_xnnpack_delegates_with_inputs_file():
+    """XNNPACK run, inputs from a torch.save file (beyond upstream: inputs=): a row per
+    DELEGATE_CALL and per portable kernel, equal to `etscope-cli gap --inputs … --tsv`; gaps ~0 (the expected gaps of
+    gen_gap_evaluator.py are ≤ 1e-10)."""
+    etdump = fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp")
+    buffer = fixture("runtime/xnnpack_mlp_intermediates/debug_output.bin")
+    etrecord = data("analysis/xnn_mlp_runtime_etrecord.bin")
+    inputs = data("analysis/xnn_mlp_inputs.pt")
+    insp = etscope.Inspector(etdump_path=etdump, debug_buffer_path=buffer, etrecord=etrecord)
+    df = insp.calculate_numeric_gap("MSE", inputs=inputs)
+    text = cli("gap", "--etdump", etdump, "--debug-buffer", buffer, "--etrecord", etrecord, "--inputs", inputs,
+               "--tsv", "-")
+    rows = list(csv.DictReader(io.StringIO(text), delimiter="\t"))
+    assert len(df) == len(rows) == 4
+    for (_, r), c in zip(df.iterrows(), rows):
+        assert str(r["instruction_id"]) == c["instruction_id"]
+        assert [float(x) for x in c["gap_MSE"].split(";") if x] == r["gap"]
+        if r["runtime_ops"] == ["DELEGATE_CALL"]:
+            assert r["delegated"] and r["backend"] == "XnnpackBackend"
+        assert max(r["gap"]) <= 1e-10
+    assert df["delegated"].iloc[0] and df["backend"].iloc[0] == "XnnpackBackend"
+    with pytest.raises(ValueError, match="representative_inputs"):
+        insp.calculate_numeric_gap("MSE")  # this ETRecord has none: the error lists the ways

@@ -192,7 +192,7 @@ class EventBlock:
         self.target_time_scale = kw.get("target_time_scale", TimeScale.MS)
         self.bundled_input_index = kw.get("bundled_input_index")
         self.run_output = kw.get("run_output")
-        self.reference_output = kw.get("reference_output")
+        self._reference_output = kw.get("reference_output")
         self._native = None
         self._index = -1
         self._parser = None
@@ -224,15 +224,24 @@ class EventBlock:
     def events(self, value):
         self._events = list(value)
 
+    @property
+    def reference_output(self):
+        """The ETRecord's reference outputs for this block's bundled input (read on first use)."""
+        if self._reference_output is None and self._native is not None:
+            self._reference_output = self._native.reference_output(self._index)
+        return self._reference_output
+
+    @reference_output.setter
+    def reference_output(self, value):
+        self._reference_output = value
+
     def to_dataframe(self, include_units: bool = False, include_delegate_debug_data: bool = False):
         pd = _pandas()
         units = " (" + self.target_time_scale.value + ")" if include_units else ""
         if self._native is not None and self._events is None:
             df = _frame(pd, self._native, [self._index], units)
-        else:
-            rows = [e.asdict(_units=units) for e in self.events]
-            df = pd.concat([pd.DataFrame(r) for r in rows], ignore_index=True)
-            df.insert(0, "event_block_name", [self.name] * len(df), allow_duplicates=True)
+        else:  # the Event objects (read or changed by the caller) are the source
+            df = _frame_from_events(pd, self.name, self.events, units)
         if include_delegate_debug_data:
             df = _with_delegate_columns(pd, df, self.events)
         return df
@@ -243,6 +252,35 @@ class EventBlock:
 
 
 _STAT_NAMES = ("p10", "p50", "p90", "avg", "min", "max")
+
+
+# asdict() wraps these cells in a one-element list, for pd.DataFrame(dict) of one row.
+_LIST_CELLS = ("raw", "op_types", "stack_traces", "module_hierarchy", "debug_data", "start_time")
+
+
+def _objects(values):
+    import numpy as np
+
+    a = np.empty(len(values), dtype=object)
+    for i, v in enumerate(values):  # element by element: lists stay cells, not a 2-D array
+        a[i] = v
+    return a
+
+
+def _frame_from_events(pd, block_name, events, units):
+    """Upstream's per-event rows (Event.asdict) as one frame, without a frame per event."""
+    keys = list(Event("").asdict(_units=units))
+    with _no_gc():
+        rows = [e.asdict(_units=units) for e in events]
+        cols = {"event_block_name": _objects([block_name] * len(rows))}
+        for key in keys:
+            cols[key] = _objects([r[key][0] for r in rows] if key in _LIST_CELLS else [r[key] for r in rows])
+    df = pd.DataFrame(cols, copy=False)
+    for key in keys:
+        typed = float if key.split(" ")[0] in _STAT_NAMES else bool if key == "is_delegated_op" else None
+        if typed and rows and all(v is not None for v in cols[key]):
+            df[key] = df[key].astype(typed)
+    return df
 
 
 def _with_delegate_columns(pd, df, events):
@@ -377,6 +415,7 @@ class Inspector:
         if not blocks:
             return pd.DataFrame()
         if all(b._native is self._native and b._events is None for b in blocks):
+            # Events not yet read as objects: the core's are the source.
             # One frame for every block at once (no pd.concat of per-block copies).
             units = " (" + self._target_time_scale.value + ")" if include_units else ""
             df = _frame(pd, self._native, [b._index for b in blocks], units)
