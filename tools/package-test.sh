@@ -23,6 +23,9 @@ gui=OFF
 if grep -q '^ETSCOPE_BUILD_GUI:BOOL=ON' "$build/CMakeCache.txt"; then gui=ON; fi
 default_targets=etscope-cli
 if [ $gui = ON ]; then default_targets="etscope-cli etscope"; fi
+if grep -q '^ETSCOPE_BUILD_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
+    default_targets="$default_targets etscope_python"
+fi
 targets=${PACKAGE_TARGETS:-$default_targets}
 # shellcheck disable=SC2086
 cmake --build "$build" --target $targets -j"${JOBS:-2}" || die "build failed"
