@@ -75,5 +75,5 @@ def test_pooled_on_dask_localcluster(farm):
             summaries = client.gather(futures)
             # the workers are other processes: the summaries crossed a process boundary
             assert len(client.scheduler_info()["workers"]) == 2
-    df = etscope._recordings.recordings_dataframe(summaries)
+    df = etscope.recordings_dataframe(summaries)
     check_pooled(etscope.pooled_statistics(df), farm)

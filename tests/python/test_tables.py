@@ -103,3 +103,26 @@ def test_include_units_false_headers_match_cli_free_rendering():
     insp.save_data_to_tsv(out, include_units=False)
     header = out.getvalue().splitlines()[0].split("\t")
     assert header[3:9] == ["p10", "p50", "p90", "avg", "min", "max"]
+
+
+def test_delegate_debug_data_columns():
+    """XNNPACK logs no delegate debug metadata: include_delegate_debug_data adds no column (as
+    upstream) and the TSV is the core's. With a parser, upstream calls it for every delegated
+    event (with the empty list here) and adds its dict's keys as columns."""
+    path = fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp")
+    insp = etscope.Inspector(etdump_path=path)
+    plain, extra = io.StringIO(), io.StringIO()
+    insp.save_data_to_tsv(plain)
+    insp.save_data_to_tsv(extra, include_delegate_debug_data=True)
+    assert plain.getvalue() == extra.getvalue()
+    assert all(not e.raw_delegate_debug_metadatas for b in insp.event_blocks for e in b.events)
+
+    parsed = etscope.Inspector(etdump_path=path, delegate_metadata_parser=lambda m: {"n": len(m)})
+    out = io.StringIO()
+    parsed.save_data_to_tsv(out, include_delegate_debug_data=True)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == plain.getvalue().splitlines()[0] + "\tn"
+    df = parsed.to_dataframe(include_delegate_debug_data=True)
+    assert list(df.columns)[-1] == "n"
+    delegated = df["is_delegated_op"]
+    assert set(df.loc[delegated, "n"]) == {0} and df.loc[~delegated, "n"].isna().all()

@@ -12,7 +12,7 @@ PyTorch; tensors are numpy arrays (etscope.to_torch converts them when torch is 
 from ._native import __version__
 from ._inspector import ETRecord, Event, EventBlock, Inspector, PerfData, TimeScale, parse_etrecord
 from ._compare import compare_results
-from ._recordings import pooled_statistics, read_recording, read_recordings
+from ._recordings import pooled_statistics, read_recording, read_recordings, recordings_dataframe
 
 
 def to_torch(value):
@@ -44,6 +44,7 @@ __all__ = [
     "pooled_statistics",
     "read_recording",
     "read_recordings",
+    "recordings_dataframe",
     "to_torch",
     "__version__",
 ]

@@ -431,10 +431,17 @@ class Inspector:
         return df.reset_index(drop=True)
 
     def _needs_pandas_table(self, include_delegate_debug_data):
-        # The extra columns exist only when some delegated event carries metadata.
+        # Upstream adds columns for every delegated event whose (parsed) metadata is non-empty;
+        # otherwise the table is the core's.
         if not include_delegate_debug_data:
             return False
-        return any(e._delegate_debug_metadatas for b in self.event_blocks for e in b.events if e.is_delegated_op)
+        for b in self.event_blocks:
+            for e in b.events:
+                if e.is_delegated_op:
+                    meta = e.delegate_debug_metadatas
+                    if meta is not None and len(meta) > 0:
+                        return True
+        return False
 
     def print_data_tabular(
         self, file: IO[str] = sys.stdout, include_units: bool = True, include_delegate_debug_data: bool = False
