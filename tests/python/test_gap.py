@@ -81,6 +81,21 @@ def test_l1_snr_and_comparator_object_recomputed_with_numpy():
         def element_compare(self, a, b):
             return float(np.max(np.abs(np.asarray(a, float) - np.asarray(b, float))))
 
+    class Doubled(etscope.NumericalComparatorBase):
+        """upstream-style subclass: preprocessing scales the runtime side"""
+
+        def preprocessing(self, mapping):
+            return {k: (h, [2 * x for x in v] if isinstance(v, tuple) else 2 * v) for k, (h, v) in mapping.items()}
+
+        def element_compare(self, a, b):
+            return float(np.max(np.abs(np.asarray(b, float) - 2 * np.asarray(a, float))))
+
+    doubled = insp.calculate_numeric_gap(Doubled())
+    for (_, r) in doubled.iterrows():  # b = 2·runtime, compared with 2·aot: 2·max|runtime − aot|
+        aot, rt = r["aot_intermediate_output"], r["runtime_intermediate_output"]
+        pairs = list(zip(aot, rt)) if isinstance(aot, list) else [(aot, rt)]
+        assert r["gap"] == [float(np.max(np.abs(np.asarray(y, float) - 2 * np.asarray(x, float)))) for x, y in pairs]
+
     cmp = MaxAbs()
     custom = insp.calculate_numeric_gap(cmp)
     assert cmp.inspector is insp and cmp.seen == len(custom)

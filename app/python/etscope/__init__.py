@@ -12,6 +12,7 @@ PyTorch; tensors are numpy arrays (etscope.to_torch converts them when torch is 
 from ._native import __version__
 from ._inspector import ETRecord, Event, EventBlock, Inspector, PerfData, TimeScale, parse_etrecord
 from ._compare import compare_results
+from ._gap import NumericalComparatorBase
 from ._recordings import pooled_statistics, read_recording, read_recordings, recordings_dataframe
 
 
@@ -37,6 +38,7 @@ __all__ = [
     "Event",
     "EventBlock",
     "Inspector",
+    "NumericalComparatorBase",
     "PerfData",
     "TimeScale",
     "compare_results",

@@ -11,6 +11,22 @@ _COLUMNS = ["aot_ops", "aot_intermediate_output", "runtime_ops", "runtime_interm
 _EXTRA = ["instruction_id", "debug_handles", "delegated", "backend", "error", "note"]
 
 
+class NumericalComparatorBase:
+    """Upstream's comparator protocol for calculate_numeric_gap: subclass it (or any object with
+    these methods) and implement element_compare; preprocessing may transform the mapping
+    {(aot_handle, aot_output): (runtime_handle, runtime_output)} first (layout conversion,
+    dequantization, ...). The Inspector sets `inspector` when it is None."""
+
+    def __init__(self, inspector=None):
+        self.inspector = inspector
+
+    def preprocessing(self, mapping):
+        return mapping
+
+    def element_compare(self, a, b) -> float:
+        raise NotImplementedError("implement element_compare(a, b) -> float")
+
+
 class _KeyArray(np.ndarray):
     """An output array usable inside a dict key, as upstream's torch tensors are (by identity)."""
 
