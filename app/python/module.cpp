@@ -26,6 +26,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -117,30 +118,15 @@ std::optional<py::dtype> numpyDtype(ScalarType t)
     }
 }
 
-bool isContiguous(const TensorRef &t)
-{
-    if (t.strides.empty())
-        return true;
-    if (t.strides.size() != t.sizes.size())
-        return false;
-    std::int64_t expect = 1;
-    for (std::size_t i = t.sizes.size(); i-- > 0;) {
-        if (t.sizes[i] != 1 && t.strides[i] != expect)
-            return false;
-        expect *= t.sizes[i];
-    }
-    return true;
-}
-
 py::array readOnly(py::array a)
 {
     a.attr("flags").attr("writeable") = false;
     return a;
 }
 
-// A tensor of the debug buffer as a numpy array: a read-only view of the mapped bytes when its
-// layout allows, else a converted copy. `owner` keeps the mapping alive. Without a debug buffer
-// the Inspector substitutes zeros: a read-only broadcast of one zero, so that a tensor the file
+// A tensor of the debug buffer as a numpy array: a read-only view of the mapped bytes with the
+// tensor's own strides (any layout with non-negative strides), else a converted copy. `owner` keeps the mapping alive.
+// Without a debug buffer the Inspector substitutes zeros: a read-only broadcast of one zero, so that a tensor the file
 // merely declares costs no memory whatever its shape.
 py::object tensorToNumpy(const TensorRef &ref, const DebugBuffer *buffer, py::handle owner)
 {
@@ -154,9 +140,16 @@ py::object tensorToNumpy(const TensorRef &ref, const DebugBuffer *buffer, py::ha
         return broadcastTo(zero, py::tuple(py::cast(shape)));
     }
     std::vector<py::ssize_t> shape(ref.sizes.begin(), ref.sizes.end());
-    if (dtype && isContiguous(ref) && ref.offset >= 0) {
-        auto span = orThrow(buffer->bytes(ref));
-        return readOnly(py::array(*dtype, shape, span.data(), owner));
+    const bool viewable = ref.offset >= 0 && (ref.strides.empty() || ref.strides.size() == ref.sizes.size())
+        && std::all_of(ref.strides.begin(), ref.strides.end(), [](std::int64_t s) { return s >= 0; });
+    if (dtype && viewable) {
+        auto span = orThrow(buffer->bytes(ref)); // every element lies inside the buffer
+        if (ref.strides.empty())
+            return readOnly(py::array(*dtype, shape, span.data(), owner));
+        std::vector<py::ssize_t> strides;
+        for (std::int64_t s : ref.strides)
+            strides.push_back(static_cast<py::ssize_t>(s) * dtype->itemsize());
+        return readOnly(py::array(*dtype, shape, strides, span.data(), owner));
     }
     auto data = orThrow(inflate(ref, buffer));
     py::array_t<double> values(shape);
