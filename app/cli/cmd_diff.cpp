@@ -1,5 +1,5 @@
 // `diff`: latency A/B of two recordings with per-row statistics and a CI gate
-// (core/analysis/latencydiff.h). Exit 0 = ok, 3 = --fail-if-slower tripped, 1 = error.
+// (core/analysis/latencydiff.h). Exits kExitGateTripped (3) when --fail-if-slower trips.
 #include "command.h"
 #include "many.h"
 
@@ -107,7 +107,7 @@ const Registration diffCmd(
                 std::string why;
                 if (slowerThan(diff, args->failIfSlower, &why)) {
                     std::fprintf(stderr, "etscope-cli: slower than %g%%:\n%s", args->failIfSlower, why.c_str());
-                    return 3;
+                    return kExitGateTripped;
                 }
             }
             return 0;

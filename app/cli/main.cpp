@@ -6,11 +6,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace etscope::cli {
 
@@ -43,7 +42,7 @@ void addInputOptions(CLI::App &sub, InputOptions &o, bool etdumpRequired)
 int reportError(const Error &e)
 {
     std::fprintf(stderr, "etscope-cli: %s\n", e.message().c_str());
-    return 1;
+    return kExitBadInput;
 }
 
 std::shared_ptr<const Session> loadOrReport(const InputOptions &o)
@@ -74,8 +73,9 @@ namespace {
 // place: renaming over it would replace a device node or a pipe with a regular file.
 bool writesInPlace(const std::string &path)
 {
-    struct stat st;
-    return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    return !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
 }
 
 Status streamTo(
@@ -133,6 +133,7 @@ int main(int argc, char **argv)
     using namespace etscope::cli;
     CLI::App app { "etscope-cli: inspect ExecuTorch ETDump, debug buffer and ETRecord files" };
     app.require_subcommand(0, 1);
+    app.footer(kExitCodesHelp);
     bool version = false;
     app.add_flag("--version", version, "Print version, git revision and supported formats");
     std::function<int()> action;
@@ -144,21 +145,22 @@ int main(int argc, char **argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
-        return app.exit(e);
+        // --help prints and succeeds; every other parse error is a usage error.
+        return app.exit(e) == 0 ? kExitOk : kExitUsage;
     }
     if (version) {
         std::printf(
             "etscope-cli %s (git %s)\n%s\n", ETSCOPE_VERSION, ETSCOPE_GIT_REVISION, etscope::etdumpSchemaDescription());
-        return 0;
+        return kExitOk;
     }
     if (!action) {
         std::fputs(app.help().c_str(), stdout);
-        return 2;
+        return kExitUsage;
     }
     try {
         return action();
     } catch (const std::exception &e) { // last resort: never die with an unhandled exception
         std::fprintf(stderr, "etscope-cli: internal error: %s\n", e.what());
-        return 3;
+        return kExitInternal;
     }
 }

@@ -1,17 +1,26 @@
 #include "common/mappedfile.h"
 
+// The one platform-specific reader of the core: POSIX (Linux, macOS) maps the file; elsewhere
+// (Windows) the file is read once into memory, which the readers cannot tell apart.
+
 #include <cerrno>
 #include <cstring>
+
+#if defined(_WIN32)
+#include <filesystem>
+#include <fstream>
+#else
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 namespace etscope {
 
 void MappedFile::prefault() const
 {
-#ifdef MADV_POPULATE_READ
+#if defined(MADV_POPULATE_READ) && !defined(_WIN32)
     if (m_map)
         ::madvise(m_map, m_size, MADV_POPULATE_READ); // advisory: older kernels refuse it, which is fine
 #endif
@@ -19,8 +28,10 @@ void MappedFile::prefault() const
 
 MappedFile::~MappedFile()
 {
+#if !defined(_WIN32)
     if (m_map)
         ::munmap(m_map, m_size);
+#endif
 }
 
 std::shared_ptr<const MappedFile> MappedFile::fromBytes(std::string path, std::string bytes)
@@ -33,6 +44,21 @@ std::shared_ptr<const MappedFile> MappedFile::fromBytes(std::string path, std::s
     return f;
 }
 
+#if defined(_WIN32)
+Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string &path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return makeError(ErrorCode::Io, path, "is a directory, not a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return makeError(ErrorCode::Io, path, std::string("cannot open: ") + std::strerror(errno));
+    std::string buf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad())
+        return makeError(ErrorCode::Io, path, "cannot read");
+    return fromBytes(path, std::move(buf));
+}
+#else
 Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string &path)
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -83,5 +109,6 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string &pa
     f->m_size = f->m_owned.size();
     return std::shared_ptr<const MappedFile>(std::move(f));
 }
+#endif
 
 } // namespace etscope

@@ -8,7 +8,9 @@ namespace etscope {
 void releaseFreeMemory();
 
 // Re-executes the program once with glibc malloc tunables that suit loading large profiles,
-// unless the user set GLIBC_TUNABLES or ETSCOPE_NO_REEXEC. Call first thing in main().
+// unless the user set GLIBC_TUNABLES or ETSCOPE_NO_REEXEC (set ETSCOPE_NO_REEXEC=1 to debug or
+// profile the process you started: gdb, perf, valgrind). Off glibc (macOS, Windows, musl) it
+// does nothing. Call first thing in main().
 void reexecWithHeapTunables(char **argv);
 
 } // namespace etscope

@@ -41,6 +41,24 @@ class TstCli : public QObject
 {
     Q_OBJECT
 private slots:
+    // 0 ok, 1 bad input, 2 usage, 3 gate tripped, 4 internal error (documented in --help).
+    void exitCodes()
+    {
+        const Run help = run({ u"--help"_qs });
+        QCOMPARE(help.code, 0);
+        QVERIFY2(
+            help.out.contains("Exit status: 0 ok, 1 bad input, 2 usage error, 3 gate tripped"), help.out.constData());
+        QCOMPARE(run({}).code, 2); // no command: the help, as a usage error
+        QCOMPARE(run({ u"no-such-command"_qs }).code, 2);
+        QCOMPARE(run({ u"table"_qs, u"--no-such-option"_qs }).code, 2);
+        QCOMPARE(run({ u"table"_qs }).code, 2); // --etdump is required
+        QCOMPARE(run({ u"table"_qs, u"--etdump"_qs, fixture("upstream/docs_tutorial.etdp"), u"--target-time-scale"_qs,
+                         u"hours"_qs })
+                     .code,
+            2); // not one of ns, us, ms, s, cycles
+        QCOMPARE(run({ u"table"_qs, u"--etdump"_qs, u"/nonexistent/x.etdp"_qs }).code, 1);
+    }
+
     void table()
     {
         // Expected file: independent Python reference (tests/tools/inspector_reference.py).
