@@ -35,6 +35,8 @@ void ensureRegistered()
         registerReductionKernels();
         registerNnKernels();
         registerMiscKernels();
+        registerIndexKernels();
+        registerModelKernels();
     });
 }
 
@@ -51,6 +53,17 @@ const KernelFn *findKernel(const std::string &key)
     ensureRegistered();
     auto it = kernelTable().find(key);
     return it == kernelTable().end() ? nullptr : &it->second;
+}
+
+const std::vector<std::string> &mutatedArguments(const std::string &key)
+{
+    static const std::map<std::string, std::vector<std::string>> table {
+        { "llama.update_cache.default", { "cache" } },
+        { "llama.sdpa_with_kv_cache.default", { "key_cache", "value_cache" } },
+    };
+    static const std::vector<std::string> none;
+    auto it = table.find(key);
+    return it == table.end() ? none : it->second;
 }
 
 std::string functionalKey(const std::string &key)
@@ -541,7 +554,7 @@ std::string nodeContext(const GraphNode &n, const std::string &key)
 
 } // namespace
 
-Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::map<std::string, Tensor> &weights,
+Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std::string, Tensor> weights,
     const std::vector<Value> &inputs, const EvalOptions &options)
 {
     ensureRegistered();
@@ -610,6 +623,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
                     return s.error();
             }
     }
+    weights.clear(); // env holds the bound ones, released after their last reader
     if (nextInput < inputs.size())
         result.warnings.push_back(fmt::format("{} inputs given, the graph uses {}", inputs.size(), nextInput));
 
@@ -772,6 +786,18 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
                 needs = key;
             } else {
                 outputs = std::move(*r);
+                // Cache updates (Tensor(a!) arguments): later readers of the argument see the
+                // new value; the graph outputs come first.
+                const auto &mutated = mutatedArguments(key);
+                if (!mutated.empty() && outputs.size() > mutated.size()) {
+                    const std::size_t first = outputs.size() - mutated.size();
+                    for (std::size_t q = 0; q < mutated.size(); ++q)
+                        for (const NamedArgument &na : node.inputs)
+                            if (na.name == mutated[q] && na.arg.kind == "as_tensor" && !na.arg.tensorNames.empty()
+                                && env.count(na.arg.tensorNames[0]))
+                                env[na.arg.tensorNames[0]] = Value::ofTensor(outputs[first + q]);
+                    outputs.resize(first);
+                }
                 // In-place op (graphs traced without functionalization): later readers of
                 // `self` see the new value.
                 if (!inplace.empty() && !outputs.empty() && !node.inputs.empty()
@@ -846,19 +872,12 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
     return result;
 }
 
-Result<EvalResult> evaluate(
-    const ETRecord &record, const std::string &graphName, const std::vector<Value> &inputs, const EvalOptions &options)
+Result<std::map<std::string, Tensor>> loadWeights(
+    const ETRecord &record, const ETRecordProgram &program, std::vector<std::string> *warnings)
 {
-    const ETRecordProgram *p = findProgram(record, graphName);
-    if (!p || !p->program)
-        return makeError(ErrorCode::InvalidArgument, record.path(),
-            fmt::format("no graph named '{}' in the ETRecord", graphName.empty() ? "forward" : graphName));
-
-    // Weights: every tensor of the program's state dict and constants, by name.
     std::map<std::string, Tensor> weights;
-    std::vector<std::string> warnings;
     for (int which = 0; which < 2; ++which) {
-        auto blob = which == 0 ? record.loadStateDict(*p) : record.loadConstants(*p);
+        auto blob = which == 0 ? record.loadStateDict(program) : record.loadConstants(program);
         if (!blob)
             return blob.error();
         const PyDict *d = blob->dict();
@@ -871,13 +890,28 @@ Result<EvalResult> evaluate(
                 continue;
             auto tensor = fromPyTensor(*t);
             if (!tensor) {
-                warnings.push_back(fmt::format("weight '{}': {}", *name, tensor.error().message()));
+                if (warnings)
+                    warnings->push_back(fmt::format("weight '{}': {}", *name, tensor.error().message()));
                 continue;
             }
             weights[*name] = std::move(*tensor);
         }
     }
-    auto r = evaluateProgram(*p->program, weights, inputs, options);
+    return weights;
+}
+
+Result<EvalResult> evaluate(
+    const ETRecord &record, const std::string &graphName, const std::vector<Value> &inputs, const EvalOptions &options)
+{
+    const ETRecordProgram *p = findProgram(record, graphName);
+    if (!p || !p->program)
+        return makeError(ErrorCode::InvalidArgument, record.path(),
+            fmt::format("no graph named '{}' in the ETRecord", graphName.empty() ? "forward" : graphName));
+    std::vector<std::string> warnings;
+    auto weights = loadWeights(record, *p, &warnings);
+    if (!weights)
+        return weights.error();
+    auto r = evaluateProgram(*p->program, std::move(*weights), inputs, options);
     if (!r)
         return Error { r.error().code, r.error().file.empty() ? record.path() : r.error().file, r.error().reason };
     r->warnings.insert(r->warnings.begin(), warnings.begin(), warnings.end());

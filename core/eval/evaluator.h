@@ -140,9 +140,14 @@ const ETRecordProgram *findProgram(const ETRecord &record, const std::string &gr
 
 Result<EvalResult> evaluate(const ETRecord &record, const std::string &graphName, const std::vector<Value> &inputs,
     const EvalOptions &options = {});
+// The weights evaluate() binds: every tensor of the program's state dict and constants, by name
+// (entries that cannot be converted are skipped with a line in `warnings`).
+Result<std::map<std::string, Tensor>> loadWeights(
+    const ETRecord &record, const ETRecordProgram &program, std::vector<std::string> *warnings = nullptr);
 // The same on a program and its weights given directly (tests, fuzzing): `weights` maps
-// parameter/buffer/constant names to tensors.
-Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::map<std::string, Tensor> &weights,
+// parameter/buffer/constant names to tensors. Each is released after its last reader (pass
+// the map by std::move for that to free memory).
+Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std::string, Tensor> weights,
     const std::vector<Value> &inputs, const EvalOptions &options = {});
 
 // Normalized operator key of a node target: "aten.add.Tensor", "quantized_decomposed.quantize_per_tensor.default".
