@@ -84,7 +84,11 @@ private slots:
 void TestEvaluator::torchOracle_data()
 {
     QTest::addColumn<QString>("stem");
-    for (const char *s : { "transformer", "cnn", "intpath", "quant", "small" })
+    // llama*: Llama-style decoder (aten SDPA with index_put_/index_copy_ caches, and ExecuTorch's
+    // llama.sdpa_with_kv_cache / update_cache + custom_sdpa); edgeops: roll, as_strided, gather,
+    // topk, sort, index_put, 3-d conv/pool, per-token quantization, upsampling by scale.
+    for (const char *s :
+        { "transformer", "cnn", "intpath", "quant", "small", "llama", "llama_kv", "llama_custom", "edgeops" })
         QTest::newRow(s) << QString::fromLatin1(s);
 }
 
@@ -273,6 +277,29 @@ void TestEvaluator::hostileGraphs_data()
                 + R"(, {"name": "dim", "arg": {"as_int": 1}}, {"name": "start", "arg": {"as_int": 0}}, {"name": "end", "arg": {"as_int": 2}}])")
         + "," + node("a", "aten.add.Tensor", "[" + x + ", " + tensorArg("other", "s") + "]") + "]")
                                << "do not broadcast";
+    QTest::newRow("as_strided out of bounds") << QString::fromStdString("["
+        + node("a", "aten.as_strided_copy.default",
+            "[" + x
+                + R"(, {"name": "size", "arg": {"as_ints": [3, 3]}}, {"name": "stride", "arg": {"as_ints": [3, 1]}}])")
+        + "]") << "as_strided";
+    QTest::newRow("gather index out of range") << QString::fromStdString("["
+        + node("i", "aten.full.default",
+            R"([{"name": "size", "arg": {"as_ints": [2, 3]}}, {"name": "fill_value", "arg": {"as_int": 9}}, {"name": "dtype", "arg": {"as_scalar_type": 5}}])")
+        + ","
+        + node("a", "aten.gather.default",
+            "[" + x + R"(, {"name": "dim", "arg": {"as_int": 1}}, )" + tensorArg("index", "i") + "]")
+        + "]") << "out of bounds";
+    QTest::newRow("topk k too large") << QString::fromStdString(
+        "[" + node("a", "aten.topk.default", "[" + x + R"(, {"name": "k", "arg": {"as_int": 7}}])") + "]")
+                                      << "k=7";
+    QTest::newRow("custom_sdpa on 2-d") << QString::fromStdString("["
+        + node("a", "llama.custom_sdpa.default",
+            "[" + tensorArg("query", "x") + ", " + tensorArg("key", "x") + ", " + tensorArg("value", "x")
+                + R"(, {"name": "start_pos", "arg": {"as_int": 0}}])")
+        + "]") << "4-d";
+    QTest::newRow("3-d pool on 2-d") << QString::fromStdString("["
+        + node("a", "aten.avg_pool3d.default", "[" + x + R"(, {"name": "kernel_size", "arg": {"as_ints": [2]}}])")
+        + "]") << "4-d or 5-d";
     QTest::newRow("conv channels") << QString::fromStdString("["
         + node("a", "aten.convolution.default",
             R"([{"name": "input", "arg": {"as_tensor": {"name": "x"}}}, {"name": "weight", "arg": {"as_tensor": {"name": "x"}}}])")
