@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <charconv>
 #include <mutex>
+
+#include <unistd.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -554,10 +556,54 @@ std::string nodeContext(const GraphNode &n, const std::string &key)
 
 } // namespace
 
+std::uint64_t physicalMemory()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? std::uint64_t(pages) * std::uint64_t(size) : 0;
+}
+
+MemoryEstimate estimateMemory(
+    const ExportedProgram &program, const std::map<std::string, Tensor> &weights, EvalOptions::Keep keep)
+{
+    MemoryEstimate m;
+    for (const auto &[name, t] : weights)
+        m.weights += std::uint64_t(std::max<std::int64_t>(t.numel(), 0)) * t.itemSize();
+    for (const GraphNode &node : program.nodes) {
+        const bool kept = keep == EvalOptions::Keep::All || node.debugHandle.has_value();
+        for (const auto &o : node.outputs)
+            for (const auto &name : o.tensorNames) {
+                const TensorMetaInfo *meta = program.tensor(name);
+                if (!meta)
+                    continue;
+                double bytes
+                    = double(elementSize(scalarTypeFromJson(meta->jsonDtype).value_or(ScalarType::Float)).value_or(4));
+                for (const auto &s : meta->sizes)
+                    bytes *= double(parseInt(s).value_or(1));
+                const auto b = std::uint64_t(std::min(bytes, 1e18));
+                if (kept)
+                    m.kept += b;
+                else
+                    m.transient = std::max(m.transient, 2 * b); // an output and its input alive together
+            }
+    }
+    return m;
+}
+
 Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std::string, Tensor> weights,
     const std::vector<Value> &inputs, const EvalOptions &options)
 {
     ensureRegistered();
+    if (options.maxMemory >= 0) {
+        const std::uint64_t budget = options.maxMemory > 0 ? std::uint64_t(options.maxMemory) : physicalMemory() / 2;
+        const MemoryEstimate m = estimateMemory(program, weights, options.keep);
+        if (budget > 0 && m.total() > budget)
+            return makeError(ErrorCode::LimitExceeded, {},
+                fmt::format("evaluating needs about {:.0f} MB (weights {:.0f} MB, kept outputs {:.0f} MB, largest "
+                            "transient {:.0f} MB), over the memory budget of {:.0f} MB (--max-memory; --keep "
+                            "handles keeps less)",
+                    double(m.total()) / 1048576.0, double(m.weights) / 1048576.0, double(m.kept) / 1048576.0,
+                    double(m.transient) / 1048576.0, double(budget) / 1048576.0));
+    }
     ElementLimitScope limit(options.maxElements);
     EvalResult result;
     const int threads = options.threads > 0 ? options.threads : hardwareThreads();
@@ -856,6 +902,10 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
                 if (auto it = lastUse.find(name); it != lastUse.end() && it->second == ni)
                     env.erase(name);
 
+        if (options.keep == EvalOptions::Keep::DebugHandles && !node.debugHandle) {
+            out.outputs.clear(); // env still holds them for later readers
+            out.kept = false;
+        }
         if (!getitem)
             result.nodes.push_back(std::move(out));
         if (options.progress && !options.progress(int((ni + 1) * 1000 / std::max<std::size_t>(total, 1))))
