@@ -598,8 +598,8 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
         const MemoryEstimate m = estimateMemory(program, weights, options.keep);
         if (budget > 0 && m.total() > budget)
             return makeError(ErrorCode::LimitExceeded, {},
-                fmt::format("evaluating needs about {:.0f} MB (weights {:.0f} MB, kept outputs {:.0f} MB, largest "
-                            "transient {:.0f} MB), over the memory budget of {:.0f} MB (--max-memory; --keep "
+                fmt::format("evaluating needs about {:.1f} MB (weights {:.1f} MB, kept outputs {:.1f} MB, largest "
+                            "transient {:.1f} MB), over the memory budget of {:.1f} MB (--max-memory; --keep "
                             "handles keeps less)",
                     double(m.total()) / 1048576.0, double(m.weights) / 1048576.0, double(m.kept) / 1048576.0,
                     double(m.transient) / 1048576.0, double(budget) / 1048576.0));

@@ -77,6 +77,8 @@ private slots:
     void hostileGraphs();
     void noInputsError();
     void progressCancels();
+    void memoryBudget();
+    void keepDebugHandlesOnly();
     void inputOverride();
     void operatorKeys();
 };
@@ -331,6 +333,49 @@ void TestEvaluator::noInputsError()
     // More inputs than the graph takes is a warning; fewer is an error.
     auto few = evaluate(**record, "", {});
     QVERIFY(!few);
+}
+
+// The Llama fixture's state dict holds ~50 KB of float32 weights (vocab 64 x 32 embedding alone is
+// 8 KB): a 1 KB budget must be refused up front with the figures, 1 GB must run.
+void TestEvaluator::memoryBudget()
+{
+    auto record = readETRecord(test::testData("eval/llama_etrecord.bin"));
+    QVERIFY(record);
+    auto inputs = chooseInputs(**record, {});
+    QVERIFY(inputs);
+    EvalOptions o;
+    o.maxMemory = 1024;
+    auto r = evaluate(**record, "", *inputs, o);
+    QVERIFY(!r);
+    QVERIFY2(r.error().reason.find("over the memory budget of 0.0 MB") != std::string::npos, r.error().reason.c_str());
+    QCOMPARE(r.error().code, ErrorCode::LimitExceeded);
+    o.maxMemory = std::int64_t(1) << 30;
+    QVERIFY(evaluate(**record, "", *inputs, o));
+}
+
+// Nodes without a debug handle are computed (their readers and the graph output need them) but
+// not kept under Keep::DebugHandles.
+void TestEvaluator::keepDebugHandlesOnly()
+{
+    auto ep = parseExportedProgram(program("[" + node("a", "aten.relu.default", "[" + tensorArg("self", "x") + "]")
+                                       + "," + node("y", "aten.neg.default", "[" + tensorArg("self", "a") + "]") + "]"),
+        "test.json");
+    QVERIFY(ep);
+    EvalOptions o;
+    o.keep = EvalOptions::Keep::DebugHandles;
+    auto r = evaluateProgram(*ep, {}, { Value::ofTensor(Tensor::fromFloats({ 2, 3 }, { 1, -2, 3, -4, 5, -6 })) }, o);
+    QVERIFY(r);
+    QCOMPARE(r->nodes.size(), std::size_t(2));
+    for (const auto &n : r->nodes) {
+        QVERIFY(!n.kept);
+        QVERIFY(n.outputs.empty());
+        QVERIFY(n.error.empty());
+    }
+    // -relu(x), by hand.
+    QCOMPARE(r->programOutputs.size(), std::size_t(1));
+    const std::vector<double> want { -1, 0, -3, 0, -5, 0 };
+    for (std::size_t i = 0; i < want.size(); ++i)
+        QCOMPARE(r->programOutputs[0].getDouble(std::int64_t(i)) + 0.0, want[i]);
 }
 
 void TestEvaluator::progressCancels()
