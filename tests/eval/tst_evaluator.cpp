@@ -90,7 +90,7 @@ void TestEvaluator::torchOracle_data()
     // llama.sdpa_with_kv_cache / update_cache + custom_sdpa); edgeops: roll, as_strided, gather,
     // topk, sort, index_put, 3-d conv/pool, per-token quantization, upsampling by scale.
     for (const char *s :
-        { "transformer", "cnn", "intpath", "quant", "small", "llama", "llama_kv", "llama_custom", "edgeops" })
+        { "transformer", "cnn", "intpath", "quant", "small", "llama", "llama_kv", "llama_custom", "edgeops", "vit" })
         QTest::newRow(s) << QString::fromLatin1(s);
 }
 

@@ -24,6 +24,7 @@ import zipfile
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+import torchvision
 from torch.fx.experimental.proxy_tensor import make_fx
 
 # The first fixtures (legacy_cases) were made without snapshots; their oracles stay as they are.
@@ -541,7 +542,7 @@ def serialize(gm, model, inputs, dialect):
         used.add(name)
         val = values[n]
         if isinstance(val, (tuple, list)):
-            outs_t = list(val)
+            outs_t = [t for t in val if t is not None]  # e.g. attention weights not asked for
             users = {u.args[1]: u for u in n.users if getattr(u.target, "__name__", "") == "getitem"}
             onames = []
             for i, t in enumerate(outs_t):
@@ -594,7 +595,10 @@ def serialize(gm, model, inputs, dialect):
 
 def write_case(stem, model, inputs, dialect):
     model.eval()
-    with torch.no_grad():
+    # Traced with autograd on: under no_grad nn.MultiheadAttention takes its fused fast path
+    # (aten._native_multi_head_attention, which export decomposes anyway); make_fx records the
+    # forward ops either way.
+    with torch.enable_grad():
         gm = make_fx(model)(*inputs)
     text, state, consts, expected = serialize(gm, model, inputs, dialect)
     base = "edge_dialect_exported_program/forward" if dialect == "edge" else "exported_program"
@@ -624,12 +628,20 @@ def cases():
             return Llama(layers=layers, attention=attention), [torch.tensor([[5, 17, 42, 9]]), torch.arange(3, 7)], "edge"
         return build
 
+    def vit():
+        # The tutorial's ViT in miniature: torchvision's VisionTransformer (patch-embedding conv,
+        # class token, position embedding, multi-head attention, MLP), 2 layers at width 32.
+        torch.manual_seed(24)
+        m = torchvision.models.VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2,
+                                                 hidden_dim=32, mlp_dim=64, num_classes=10)
+        return m, [torch.randn(1, 3, 32, 32)], "edge"
+
     def edgeops():
         torch.manual_seed(23)
         return EdgeOps(), [torch.randn(3, 4), torch.randn(4, 5)], "edge"
 
     return [("transformer", transformer), ("llama", llama("aten", 2)), ("llama_kv", llama("kv", 1)),
-            ("llama_custom", llama("custom", 1)), ("edgeops", edgeops)]
+            ("llama_custom", llama("custom", 1)), ("edgeops", edgeops), ("vit", vit)]
 
 
 def legacy_cases():
