@@ -3,7 +3,8 @@
 
     gen_bench_models.py MODEL OUT_DIR THREADS RUNS
 
-MODEL: resnet18 | mobilenet_v2 (torchvision, random weights, no download, one 1x3x224x224 input)
+MODEL: resnet18 | mobilenet_v2 | any torchvision classification, segmentation ("out" head) or video
+model (random weights, no download, one 1x3x224x224 / 1x3x8x112x112 input)
 or llama4 (a 4-layer Llama-style decoder, tests/tools/gen_eval_fixtures.py's Llama with dim 512,
 8 heads / 4 kv heads, hidden 1536, vocab 8000, 32 new tokens after 32 cached ones).
 
@@ -42,6 +43,21 @@ def build():
         start, n = 32, 32
         m = g.Llama(vocab=8000, dim=512, layers=4, heads=8, kv_heads=4, hidden=1536, max_seq=start + n, start=start)
         return m.eval(), [torch.randint(0, 8000, (1, n)), torch.arange(start, start + n)]
+    if hasattr(torchvision.models.video, name):  # r3d_18, mc3_18, r2plus1d_18, s3d
+        m = getattr(torchvision.models.video, name)(weights=None).eval()
+        return m, [torch.randn(1, 3, 8, 112, 112)]
+    if hasattr(torchvision.models.segmentation, name):  # fcn_*, deeplabv3_*, lraspp_*
+
+        class Out(torch.nn.Module):  # the "out" entry of the result dict
+            def __init__(self, inner):
+                super().__init__()
+                self.inner = inner
+
+            def forward(self, x):
+                return self.inner(x)["out"]
+
+        inner = getattr(torchvision.models.segmentation, name)(weights=None, weights_backbone=None, aux_loss=False)
+        return Out(inner).eval(), [torch.randn(1, 3, 224, 224)]
     m = getattr(torchvision.models, name)(weights=None).eval()
     return m, [torch.randn(1, 3, 224, 224)]
 
@@ -49,7 +65,7 @@ def build():
 model, inputs = build()
 path = os.path.join(out_dir, f"{name}_etrecord.bin")
 if not os.path.exists(path):
-    with torch.no_grad():
+    with torch.enable_grad():  # no fused MHA fast path (see gen_eval_fixtures.write_case)
         gm = make_fx(model)(*inputs)
     text, state, consts, _ = g.serialize(gm, model, inputs, "edge")
     entries = [("ETRECORD_V0", b""), ("edge_dialect_exported_program/forward", text.encode()),
