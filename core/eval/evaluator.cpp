@@ -589,6 +589,90 @@ MemoryEstimate estimateMemory(
     return m;
 }
 
+namespace {
+
+// Where a slice / select output sits in its base: elements along `dim` from `start` by `step`
+// (a select is a slice of one element whose dim is dropped).
+struct ViewOf {
+    std::string base;
+    std::vector<std::int64_t> baseSizes;
+    int dim = 0;
+    std::int64_t start = 0, step = 1;
+    bool select = false;
+};
+
+std::optional<ViewOf> viewOf(const std::string &key, const KernelArgs &args, const GraphNode &node)
+{
+    if (node.inputs.empty() || node.inputs[0].arg.kind != "as_tensor" || node.inputs[0].arg.tensorNames.empty())
+        return std::nullopt;
+    auto self = args.tensor(0, "self");
+    if (!self || self->dim() == 0)
+        return std::nullopt;
+    ViewOf v;
+    v.base = node.inputs[0].arg.tensorNames[0];
+    v.baseSizes = self->sizes;
+    auto dim = args.integer(1, "dim", 0);
+    if (!dim)
+        return std::nullopt;
+    auto d = wrapDim(*dim, self->dim());
+    if (!d)
+        return std::nullopt;
+    v.dim = *d;
+    const std::int64_t n = self->sizes[std::size_t(*d)];
+    if (key == "aten.select.int") {
+        auto index = args.integer(2, "index");
+        if (!index)
+            return std::nullopt;
+        v.select = true;
+        v.start = *index < 0 ? *index + n : *index;
+    } else {
+        auto start = args.has(2, "start") ? args.integer(2, "start") : Result<std::int64_t>(0);
+        auto step = args.integer(4, "step", 1);
+        if (!start || !step || *step <= 0)
+            return std::nullopt;
+        v.start = std::clamp<std::int64_t>(*start < 0 ? *start + n : *start, 0, n);
+        v.step = *step;
+    }
+    return v;
+}
+
+// `base` with the view's elements replaced by `value`.
+Result<Tensor> writeView(const Tensor &base, const ViewOf &v, const Tensor &value)
+{
+    if (base.sizes != v.baseSizes || base.dtype != value.dtype)
+        return kernelError("view no longer matches its base");
+    auto out = makeTensor(base.dtype, base.sizes);
+    if (!out)
+        return out.error();
+    const std::size_t es = base.itemSize();
+    std::memcpy(out->mutableBytes(), base.bytes(), std::size_t(base.numel()) * es);
+    const auto bs = contiguousStrides(base.sizes);
+    std::vector<std::int64_t> coord(value.sizes.size());
+    for (std::int64_t i = 0; i < value.numel(); ++i) {
+        std::int64_t r = i;
+        for (std::size_t d = value.sizes.size(); d-- > 0;) {
+            coord[d] = r % value.sizes[d];
+            r /= value.sizes[d];
+        }
+        std::int64_t at = 0;
+        std::size_t vd = 0;
+        for (std::size_t d = 0; d < base.sizes.size(); ++d) {
+            std::int64_t c;
+            if (int(d) == v.dim)
+                c = v.select ? v.start : v.start + coord[vd++] * v.step;
+            else
+                c = coord[vd++];
+            if (c < 0 || c >= base.sizes[d])
+                return kernelError("view outside its base");
+            at += c * bs[d];
+        }
+        std::memcpy(out->mutableBytes() + std::size_t(at) * es, value.bytes() + std::size_t(i) * es, es);
+    }
+    return out;
+}
+
+} // namespace
+
 Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std::string, Tensor> weights,
     const std::vector<Value> &inputs, const EvalOptions &options)
 {
@@ -684,6 +768,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
             lastUse[name] = program.nodes.size();
 
     std::unordered_set<std::string> produced;
+    std::unordered_map<std::string, ViewOf> views; // outputs of slice / select, by name
     const std::size_t total = program.nodes.size();
     for (std::size_t ni = 0; ni < total; ++ni) {
         const GraphNode &node = program.nodes[ni];
@@ -851,9 +936,24 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
                     const std::string &self = node.inputs[0].arg.tensorNames[0];
                     auto it = env.find(self);
                     if (it != env.end() && it->second.kind == Value::Kind::Tensor
-                        && it->second.tensor.dtype == outputs[0].dtype && it->second.tensor.sizes == outputs[0].sizes)
+                        && it->second.tensor.dtype == outputs[0].dtype && it->second.tensor.sizes == outputs[0].sizes) {
                         it->second.tensor = outputs[0];
-                    else
+                        // A write into a slice / select view reaches its base (graphs traced
+                        // without functionalization: `mask[a:b, c:d] = v`).
+                        std::string cur = self;
+                        Tensor value = outputs[0];
+                        for (auto v = views.find(cur); v != views.end(); v = views.find(cur)) {
+                            auto b = env.find(v->second.base);
+                            if (b == env.end() || b->second.kind != Value::Kind::Tensor)
+                                break;
+                            auto merged = writeView(b->second.tensor, v->second, value);
+                            if (!merged)
+                                break;
+                            b->second.tensor = *merged;
+                            value = *merged;
+                            cur = v->second.base;
+                        }
+                    } else
                         result.warnings.push_back(fmt::format(
                             "{}: in-place update of '{}' changes its dtype or shape", nodeContext(node, key), self));
                 }
@@ -887,6 +987,17 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
                 }
                 env[outNames[k]] = Value::ofTensor(t);
                 produced.insert(outNames[k]);
+                if (k == 0 && (key == "aten.slice.Tensor" || key == "aten.select.int"))
+                    if (auto v = viewOf(key, args, node); v) {
+                        // The view's readers may write through it: its bases stay alive as long.
+                        const std::size_t until = lastUse.count(outNames[0]) ? lastUse[outNames[0]] : ni;
+                        for (std::string b = v->base; !b.empty();) {
+                            lastUse[b] = std::max(lastUse[b], until);
+                            auto up = views.find(b);
+                            b = up == views.end() ? std::string() : up->second.base;
+                        }
+                        views[outNames[0]] = *v;
+                    }
             }
             out.outputs = std::move(outputs);
         } else {

@@ -268,7 +268,8 @@ class Llama(nn.Module):
 class EdgeOps(nn.Module):
     """Ops of Edge programs and of models beyond the classic CNNs: roll, as_strided, new_zeros /
     new_ones / fill_ (in place), gather, topk, sort, index_put, 3-d convolution and pooling,
-    nearest / bilinear upsampling by scale, per-token quantization, tril, cumsum, repeat."""
+    nearest / bilinear upsampling by scale, per-token quantization, tril / triu, writes through
+    slice / select views."""
 
     def __init__(self):
         super().__init__()
@@ -297,7 +298,10 @@ class EdgeOps(nn.Module):
         q = torch.ops.quantized_decomposed.quantize_per_token(x, s, zp, -128, 127, torch.int8)
         dq = torch.ops.quantized_decomposed.dequantize_per_token(q, s, zp, -128, 127, torch.int8, torch.float32)
         tr = torch.tril(v) + torch.triu(v, 1) * 2
-        return r, a, z, f, g, tv, ti, tv2, ti2, sv, si, ip, m, p, ad, up, ub, dq, tr
+        mk = x.new_zeros((4, 5))  # writes through views (Swin's attention mask)
+        mk[1:3, ::2] = 7.0
+        mk[:, 1][2:] = 3.0
+        return r, a, z, f, g, tv, ti, tv2, ti2, sv, si, ip, m, p, ad, up, ub, dq, tr, mk * 2
 
 
 class Cnn(nn.Module):
