@@ -23,6 +23,10 @@ runs=${2:-5}
 threads=${3:-$(nproc)}
 models=${4:-resnet18 mobilenet_v2 llama4}
 jobs=${JOBS:-2}
+# Both sides thread through libgomp (oneDNN here, PyTorch there). Its default busy-wait between
+# parallel regions bills spinning as CPU time and, on a shared machine, steals cores from the
+# other side; passive waiting measures the work. Override with OMP_WAIT_POLICY=ACTIVE.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 
 if [ -z "${SKIP_BUILD:-}" ]; then
     launcher=()
