@@ -27,7 +27,9 @@ struct GapArgs {
     std::string inputs, referenceGraph;
     int testCase = 0;
     bool isolate = false;
-    std::string keep = "handles";
+    // "all": the ATen reference graph gets its debug handles by propagation in evalgap, not
+    // from its nodes, so "handles" would drop what the gap needs there.
+    std::string keep = "all";
     double maxMemoryMb = 0;
 };
 
@@ -67,8 +69,9 @@ const Registration gap(
                "--test-case", a->testCase, "BundledProgram test case for the evaluator's inputs (<0: from the end)")
             ->capture_default_str();
         sub.add_option("--inputs", a->inputs, "torch.save'd tuple/list of input tensors for the built-in evaluator");
-        sub.add_option("--keep", a->keep, "Built-in evaluator: keep outputs of nodes with a debug handle, or all")
-            ->check(CLI::IsMember({ "handles", "all" }))
+        sub.add_option("--keep", a->keep,
+               "Built-in evaluator: keep outputs of all nodes, or only of nodes carrying a debug handle (Edge graphs)")
+            ->check(CLI::IsMember({ "all", "handles" }))
             ->capture_default_str();
         sub.add_option("--max-memory", a->maxMemoryMb,
             "Built-in evaluator: refuse graphs needing more than this many MB (default: half the physical memory)");
