@@ -5,7 +5,7 @@ set -eu
 PACKAGES="build-essential cmake pkg-config git ccache
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libflatbuffers-dev flatbuffers-compiler libeigen3-dev libfmt-dev libzip-dev
-  nlohmann-json3-dev libcli11-dev
+  nlohmann-json3-dev libcli11-dev libdnnl-dev
   clang clang-format clang-tidy libclang-rt-14-dev xvfb xauth dpkg-dev fakeroot file
   appstream desktop-file-utils libxml2-utils shared-mime-info libglib2.0-bin python3
   libgraphviz-dev chromium fonts-dejavu-core

@@ -12,12 +12,16 @@
 #include <map>
 
 namespace etscope::cli {
+#include <unistd.h>
+
 namespace {
 
 struct AotArgs {
     std::string etrecord, graph, inputs, bundled, output;
     int testCase = 0;
     int threads = 0;
+    std::string keep = "handles";
+    double maxMemoryMb = 0;
 };
 
 std::string jsonString(const std::string &s)
@@ -81,6 +85,20 @@ eval::EvalOptions options(int threads)
     return o;
 }
 
+// --keep / --max-memory and, on a terminal, the evaluator's progress on stderr.
+eval::EvalOptions evalOptions(const AotArgs &a)
+{
+    eval::EvalOptions o = options(a.threads);
+    o.keep = a.keep == "all" ? eval::EvalOptions::Keep::All : eval::EvalOptions::Keep::DebugHandles;
+    o.maxMemory = a.maxMemoryMb < 0 ? -1 : std::int64_t(a.maxMemoryMb * 1048576.0);
+    if (isatty(2))
+        o.progress = [](int permille) {
+            std::fprintf(stderr, "\revaluating %3d%%%s", permille / 10, permille >= 1000 ? "\n" : "");
+            return true;
+        };
+    return o;
+}
+
 const Registration aotOps("aot-ops",
     "List the operators of an ETRecord graph and whether the built-in evaluator has a kernel for each",
     [](CLI::App &sub) {
@@ -134,6 +152,11 @@ const Registration aotIntermediates("aot-intermediates",
             "Graph to run: edge_dialect_exported_program (default), exported_program or a graph_map entry");
         sub.add_option("--threads", a->threads, "Threads (default: all cores)");
         sub.add_option("--json", a->output, "Output JSON file ('-' for stdout)")->required();
+        sub.add_option("--keep", a->keep, "Node outputs to keep: handles (nodes with a debug handle) or all")
+            ->check(CLI::IsMember({ "handles", "all" }))
+            ->capture_default_str();
+        sub.add_option("--max-memory", a->maxMemoryMb,
+            "Refuse graphs needing more than this many MB (default 0: half the physical memory; -1: no limit)");
         return std::function<int()>([a] {
             auto rec = readETRecord(a->etrecord);
             if (!rec)
@@ -145,7 +168,7 @@ const Registration aotIntermediates("aot-intermediates",
             auto inputs = eval::chooseInputs(**rec, choice);
             if (!inputs)
                 return reportError(inputs.error());
-            auto result = eval::evaluate(**rec, a->graph, *inputs, options(a->threads));
+            auto result = eval::evaluate(**rec, a->graph, *inputs, evalOptions(*a));
             if (!result)
                 return reportError(result.error());
             // §8 step 2: by (handle,), getitem skipped, later nodes with the same handle overwrite.

@@ -27,6 +27,10 @@ struct GapArgs {
     std::string inputs, referenceGraph;
     int testCase = 0;
     bool isolate = false;
+    // "all": the ATen reference graph gets its debug handles by propagation in evalgap, not
+    // from its nodes, so "handles" would drop what the gap needs there.
+    std::string keep = "all";
+    double maxMemoryMb = 0;
 };
 
 Result<analysis::ReferenceSet> evaluatorReference(const Session &s, const GapArgs &a)
@@ -39,6 +43,8 @@ Result<analysis::ReferenceSet> evaluatorReference(const Session &s, const GapArg
     o.inputs.bundledProgram = a.ref.bundledProgram;
     o.inputs.testCase = a.testCase;
     o.isolated = a.isolate;
+    o.keep = a.keep == "all" ? eval::EvalOptions::Keep::All : eval::EvalOptions::Keep::DebugHandles;
+    o.maxMemory = a.maxMemoryMb < 0 ? -1 : std::int64_t(a.maxMemoryMb * 1048576.0);
     auto ref = evalgap::referenceFromEvaluator(*s.etrecord, &s, o);
     if (!ref)
         return ref.error();
@@ -63,6 +69,12 @@ const Registration gap(
                "--test-case", a->testCase, "BundledProgram test case for the evaluator's inputs (<0: from the end)")
             ->capture_default_str();
         sub.add_option("--inputs", a->inputs, "torch.save'd tuple/list of input tensors for the built-in evaluator");
+        sub.add_option("--keep", a->keep,
+               "Built-in evaluator: keep outputs of all nodes, or only of nodes carrying a debug handle (Edge graphs)")
+            ->check(CLI::IsMember({ "all", "handles" }))
+            ->capture_default_str();
+        sub.add_option("--max-memory", a->maxMemoryMb,
+            "Built-in evaluator: refuse graphs needing more than this many MB (default: half the physical memory)");
         sub.add_option("--reference-graph", a->referenceGraph,
             "Graph the evaluator runs: exported_program, edge_dialect_exported_program or a graph-map "
             "entry (default: the Inspector's choice)");

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <charconv>
 #include <mutex>
+
+#include <unistd.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -35,6 +37,8 @@ void ensureRegistered()
         registerReductionKernels();
         registerNnKernels();
         registerMiscKernels();
+        registerIndexKernels();
+        registerModelKernels();
     });
 }
 
@@ -51,6 +55,17 @@ const KernelFn *findKernel(const std::string &key)
     ensureRegistered();
     auto it = kernelTable().find(key);
     return it == kernelTable().end() ? nullptr : &it->second;
+}
+
+const std::vector<std::string> &mutatedArguments(const std::string &key)
+{
+    static const std::map<std::string, std::vector<std::string>> table {
+        { "llama.update_cache.default", { "cache" } },
+        { "llama.sdpa_with_kv_cache.default", { "key_cache", "value_cache" } },
+    };
+    static const std::vector<std::string> none;
+    auto it = table.find(key);
+    return it == table.end() ? none : it->second;
 }
 
 std::string functionalKey(const std::string &key)
@@ -541,10 +556,138 @@ std::string nodeContext(const GraphNode &n, const std::string &key)
 
 } // namespace
 
-Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::map<std::string, Tensor> &weights,
+std::uint64_t physicalMemory()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? std::uint64_t(pages) * std::uint64_t(size) : 0;
+}
+
+MemoryEstimate estimateMemory(
+    const ExportedProgram &program, const std::map<std::string, Tensor> &weights, EvalOptions::Keep keep)
+{
+    MemoryEstimate m;
+    for (const auto &[name, t] : weights)
+        m.weights += std::uint64_t(std::max<std::int64_t>(t.numel(), 0)) * t.itemSize();
+    for (const GraphNode &node : program.nodes) {
+        const bool kept = keep == EvalOptions::Keep::All || node.debugHandle.has_value();
+        for (const auto &o : node.outputs)
+            for (const auto &name : o.tensorNames) {
+                const TensorMetaInfo *meta = program.tensor(name);
+                if (!meta)
+                    continue;
+                double bytes
+                    = double(elementSize(scalarTypeFromJson(meta->jsonDtype).value_or(ScalarType::Float)).value_or(4));
+                for (const auto &s : meta->sizes)
+                    bytes *= double(parseInt(s).value_or(1));
+                const auto b = std::uint64_t(std::min(bytes, 1e18));
+                if (kept)
+                    m.kept += b;
+                else
+                    m.transient = std::max(m.transient, 2 * b); // an output and its input alive together
+            }
+    }
+    return m;
+}
+
+namespace {
+
+// Where a slice / select output sits in its base: elements along `dim` from `start` by `step`
+// (a select is a slice of one element whose dim is dropped).
+struct ViewOf {
+    std::string base;
+    std::vector<std::int64_t> baseSizes;
+    int dim = 0;
+    std::int64_t start = 0, step = 1;
+    bool select = false;
+};
+
+std::optional<ViewOf> viewOf(const std::string &key, const KernelArgs &args, const GraphNode &node)
+{
+    if (node.inputs.empty() || node.inputs[0].arg.kind != "as_tensor" || node.inputs[0].arg.tensorNames.empty())
+        return std::nullopt;
+    auto self = args.tensor(0, "self");
+    if (!self || self->dim() == 0)
+        return std::nullopt;
+    ViewOf v;
+    v.base = node.inputs[0].arg.tensorNames[0];
+    v.baseSizes = self->sizes;
+    auto dim = args.integer(1, "dim", 0);
+    if (!dim)
+        return std::nullopt;
+    auto d = wrapDim(*dim, self->dim());
+    if (!d)
+        return std::nullopt;
+    v.dim = *d;
+    const std::int64_t n = self->sizes[std::size_t(*d)];
+    if (key == "aten.select.int") {
+        auto index = args.integer(2, "index");
+        if (!index)
+            return std::nullopt;
+        v.select = true;
+        v.start = *index < 0 ? *index + n : *index;
+    } else {
+        auto start = args.has(2, "start") ? args.integer(2, "start") : Result<std::int64_t>(0);
+        auto step = args.integer(4, "step", 1);
+        if (!start || !step || *step <= 0)
+            return std::nullopt;
+        v.start = std::clamp<std::int64_t>(*start < 0 ? *start + n : *start, 0, n);
+        v.step = *step;
+    }
+    return v;
+}
+
+// `base` with the view's elements replaced by `value`.
+Result<Tensor> writeView(const Tensor &base, const ViewOf &v, const Tensor &value)
+{
+    if (base.sizes != v.baseSizes || base.dtype != value.dtype)
+        return kernelError("view no longer matches its base");
+    auto out = makeTensor(base.dtype, base.sizes);
+    if (!out)
+        return out.error();
+    const std::size_t es = base.itemSize();
+    std::memcpy(out->mutableBytes(), base.bytes(), std::size_t(base.numel()) * es);
+    const auto bs = contiguousStrides(base.sizes);
+    std::vector<std::int64_t> coord(value.sizes.size());
+    for (std::int64_t i = 0; i < value.numel(); ++i) {
+        std::int64_t r = i;
+        for (std::size_t d = value.sizes.size(); d-- > 0;) {
+            coord[d] = r % value.sizes[d];
+            r /= value.sizes[d];
+        }
+        std::int64_t at = 0;
+        std::size_t vd = 0;
+        for (std::size_t d = 0; d < base.sizes.size(); ++d) {
+            std::int64_t c;
+            if (int(d) == v.dim)
+                c = v.select ? v.start : v.start + coord[vd++] * v.step;
+            else
+                c = coord[vd++];
+            if (c < 0 || c >= base.sizes[d])
+                return kernelError("view outside its base");
+            at += c * bs[d];
+        }
+        std::memcpy(out->mutableBytes() + std::size_t(at) * es, value.bytes() + std::size_t(i) * es, es);
+    }
+    return out;
+}
+
+} // namespace
+
+Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std::string, Tensor> weights,
     const std::vector<Value> &inputs, const EvalOptions &options)
 {
     ensureRegistered();
+    if (options.maxMemory >= 0) {
+        const std::uint64_t budget = options.maxMemory > 0 ? std::uint64_t(options.maxMemory) : physicalMemory() / 2;
+        const MemoryEstimate m = estimateMemory(program, weights, options.keep);
+        if (budget > 0 && m.total() > budget)
+            return makeError(ErrorCode::LimitExceeded, {},
+                fmt::format("evaluating needs about {:.1f} MB (weights {:.1f} MB, kept outputs {:.1f} MB, largest "
+                            "transient {:.1f} MB), over the memory budget of {:.1f} MB (--max-memory; --keep "
+                            "handles keeps less)",
+                    double(m.total()) / 1048576.0, double(m.weights) / 1048576.0, double(m.kept) / 1048576.0,
+                    double(m.transient) / 1048576.0, double(budget) / 1048576.0));
+    }
     ElementLimitScope limit(options.maxElements);
     EvalResult result;
     const int threads = options.threads > 0 ? options.threads : hardwareThreads();
@@ -610,6 +753,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
                     return s.error();
             }
     }
+    weights.clear(); // env holds the bound ones, released after their last reader
     if (nextInput < inputs.size())
         result.warnings.push_back(fmt::format("{} inputs given, the graph uses {}", inputs.size(), nextInput));
 
@@ -624,6 +768,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
             lastUse[name] = program.nodes.size();
 
     std::unordered_set<std::string> produced;
+    std::unordered_map<std::string, ViewOf> views; // outputs of slice / select, by name
     const std::size_t total = program.nodes.size();
     for (std::size_t ni = 0; ni < total; ++ni) {
         const GraphNode &node = program.nodes[ni];
@@ -772,6 +917,18 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
                 needs = key;
             } else {
                 outputs = std::move(*r);
+                // Cache updates (Tensor(a!) arguments): later readers of the argument see the
+                // new value; the graph outputs come first.
+                const auto &mutated = mutatedArguments(key);
+                if (!mutated.empty() && outputs.size() > mutated.size()) {
+                    const std::size_t first = outputs.size() - mutated.size();
+                    for (std::size_t q = 0; q < mutated.size(); ++q)
+                        for (const NamedArgument &na : node.inputs)
+                            if (na.name == mutated[q] && na.arg.kind == "as_tensor" && !na.arg.tensorNames.empty()
+                                && env.count(na.arg.tensorNames[0]))
+                                env[na.arg.tensorNames[0]] = Value::ofTensor(outputs[first + q]);
+                    outputs.resize(first);
+                }
                 // In-place op (graphs traced without functionalization): later readers of
                 // `self` see the new value.
                 if (!inplace.empty() && !outputs.empty() && !node.inputs.empty()
@@ -779,9 +936,24 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
                     const std::string &self = node.inputs[0].arg.tensorNames[0];
                     auto it = env.find(self);
                     if (it != env.end() && it->second.kind == Value::Kind::Tensor
-                        && it->second.tensor.dtype == outputs[0].dtype && it->second.tensor.sizes == outputs[0].sizes)
+                        && it->second.tensor.dtype == outputs[0].dtype && it->second.tensor.sizes == outputs[0].sizes) {
                         it->second.tensor = outputs[0];
-                    else
+                        // A write into a slice / select view reaches its base (graphs traced
+                        // without functionalization: `mask[a:b, c:d] = v`).
+                        std::string cur = self;
+                        Tensor value = outputs[0];
+                        for (auto v = views.find(cur); v != views.end(); v = views.find(cur)) {
+                            auto b = env.find(v->second.base);
+                            if (b == env.end() || b->second.kind != Value::Kind::Tensor)
+                                break;
+                            auto merged = writeView(b->second.tensor, v->second, value);
+                            if (!merged)
+                                break;
+                            b->second.tensor = *merged;
+                            value = *merged;
+                            cur = v->second.base;
+                        }
+                    } else
                         result.warnings.push_back(fmt::format(
                             "{}: in-place update of '{}' changes its dtype or shape", nodeContext(node, key), self));
                 }
@@ -815,6 +987,17 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
                 }
                 env[outNames[k]] = Value::ofTensor(t);
                 produced.insert(outNames[k]);
+                if (k == 0 && (key == "aten.slice.Tensor" || key == "aten.select.int"))
+                    if (auto v = viewOf(key, args, node); v) {
+                        // The view's readers may write through it: its bases stay alive as long.
+                        const std::size_t until = lastUse.count(outNames[0]) ? lastUse[outNames[0]] : ni;
+                        for (std::string b = v->base; !b.empty();) {
+                            lastUse[b] = std::max(lastUse[b], until);
+                            auto up = views.find(b);
+                            b = up == views.end() ? std::string() : up->second.base;
+                        }
+                        views[outNames[0]] = *v;
+                    }
             }
             out.outputs = std::move(outputs);
         } else {
@@ -830,6 +1013,10 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
                 if (auto it = lastUse.find(name); it != lastUse.end() && it->second == ni)
                     env.erase(name);
 
+        if (options.keep == EvalOptions::Keep::DebugHandles && !node.debugHandle) {
+            out.outputs.clear(); // env still holds them for later readers
+            out.kept = false;
+        }
         if (!getitem)
             result.nodes.push_back(std::move(out));
         if (options.progress && !options.progress(int((ni + 1) * 1000 / std::max<std::size_t>(total, 1))))
@@ -846,19 +1033,12 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
     return result;
 }
 
-Result<EvalResult> evaluate(
-    const ETRecord &record, const std::string &graphName, const std::vector<Value> &inputs, const EvalOptions &options)
+Result<std::map<std::string, Tensor>> loadWeights(
+    const ETRecord &record, const ETRecordProgram &program, std::vector<std::string> *warnings)
 {
-    const ETRecordProgram *p = findProgram(record, graphName);
-    if (!p || !p->program)
-        return makeError(ErrorCode::InvalidArgument, record.path(),
-            fmt::format("no graph named '{}' in the ETRecord", graphName.empty() ? "forward" : graphName));
-
-    // Weights: every tensor of the program's state dict and constants, by name.
     std::map<std::string, Tensor> weights;
-    std::vector<std::string> warnings;
     for (int which = 0; which < 2; ++which) {
-        auto blob = which == 0 ? record.loadStateDict(*p) : record.loadConstants(*p);
+        auto blob = which == 0 ? record.loadStateDict(program) : record.loadConstants(program);
         if (!blob)
             return blob.error();
         const PyDict *d = blob->dict();
@@ -871,13 +1051,28 @@ Result<EvalResult> evaluate(
                 continue;
             auto tensor = fromPyTensor(*t);
             if (!tensor) {
-                warnings.push_back(fmt::format("weight '{}': {}", *name, tensor.error().message()));
+                if (warnings)
+                    warnings->push_back(fmt::format("weight '{}': {}", *name, tensor.error().message()));
                 continue;
             }
             weights[*name] = std::move(*tensor);
         }
     }
-    auto r = evaluateProgram(*p->program, weights, inputs, options);
+    return weights;
+}
+
+Result<EvalResult> evaluate(
+    const ETRecord &record, const std::string &graphName, const std::vector<Value> &inputs, const EvalOptions &options)
+{
+    const ETRecordProgram *p = findProgram(record, graphName);
+    if (!p || !p->program)
+        return makeError(ErrorCode::InvalidArgument, record.path(),
+            fmt::format("no graph named '{}' in the ETRecord", graphName.empty() ? "forward" : graphName));
+    std::vector<std::string> warnings;
+    auto weights = loadWeights(record, *p, &warnings);
+    if (!weights)
+        return weights.error();
+    auto r = evaluateProgram(*p->program, std::move(*weights), inputs, options);
     if (!r)
         return Error { r.error().code, r.error().file.empty() ? record.path() : r.error().file, r.error().reason };
     r->warnings.insert(r->warnings.begin(), warnings.begin(), warnings.end());

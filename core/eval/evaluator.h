@@ -113,12 +113,20 @@ struct NodeOutput {
     std::string target; // normalized operator, "aten.convolution.default"
     std::vector<Tensor> outputs; // empty when error is set
     std::string error; // "no reference (needs aten.foo.default)" or a kernel error with node, op and source line
+    bool kept = true; // false: computed, but not kept (EvalOptions::keep)
     std::optional<std::int64_t> debugHandle;
     int nodeIndex = -1; // index into ExportedProgram::nodes
 };
 
 struct EvalOptions {
     int threads = 0; // 0 = all cores
+    // Which node outputs EvalResult keeps: all, or only those of nodes with a debug handle (what
+    // the numeric gap and aot-intermediates read); the others are freed after their last reader.
+    enum class Keep : std::uint8_t { All, DebugHandles };
+    Keep keep = Keep::All;
+    // Refuse up front when weights + kept outputs + the largest transient output (from the graph's
+    // tensor metadata) exceed this many bytes. 0 = half the physical memory; < 0 (as int64) = no limit.
+    std::int64_t maxMemory = 0;
     // Largest tensor (elements) a kernel may allocate; fuzzing and untrusted graphs lower it.
     std::int64_t maxElements = kMaxElements;
     // Called with 0..1000 as nodes complete; returning false cancels (evaluate fails with "cancelled").
@@ -140,10 +148,24 @@ const ETRecordProgram *findProgram(const ETRecord &record, const std::string &gr
 
 Result<EvalResult> evaluate(const ETRecord &record, const std::string &graphName, const std::vector<Value> &inputs,
     const EvalOptions &options = {});
+// The weights evaluate() binds: every tensor of the program's state dict and constants, by name
+// (entries that cannot be converted are skipped with a line in `warnings`).
+Result<std::map<std::string, Tensor>> loadWeights(
+    const ETRecord &record, const ETRecordProgram &program, std::vector<std::string> *warnings = nullptr);
 // The same on a program and its weights given directly (tests, fuzzing): `weights` maps
-// parameter/buffer/constant names to tensors.
-Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::map<std::string, Tensor> &weights,
+// parameter/buffer/constant names to tensors. Each is released after its last reader (pass
+// the map by std::move for that to free memory).
+Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std::string, Tensor> weights,
     const std::vector<Value> &inputs, const EvalOptions &options = {});
+
+// The figures behind EvalOptions::maxMemory, from the graph's tensor metadata.
+struct MemoryEstimate {
+    std::uint64_t weights = 0, kept = 0, transient = 0;
+    std::uint64_t total() const { return weights + kept + transient; }
+};
+MemoryEstimate estimateMemory(
+    const ExportedProgram &program, const std::map<std::string, Tensor> &weights, EvalOptions::Keep keep);
+std::uint64_t physicalMemory(); // bytes, 0 when unknown
 
 // Normalized operator key of a node target: "aten.add.Tensor", "quantized_decomposed.quantize_per_tensor.default".
 std::string operatorKey(const std::string &target);

@@ -50,6 +50,10 @@ public:
 
 using KernelFn = std::function<Result<std::vector<Tensor>>(const KernelArgs &)>;
 
+// Arguments an operator updates in place (its schema's Tensor(a!) inputs other than `self`):
+// its kernel returns their new values after the graph outputs, in this order.
+const std::vector<std::string> &mutatedArguments(const std::string &key);
+
 // Registers `fn` under every listed key ("aten.add.Tensor", ...).
 void registerKernel(std::initializer_list<const char *> keys, KernelFn fn);
 const KernelFn *findKernel(const std::string &key);
@@ -60,6 +64,8 @@ void registerShapeKernels();
 void registerReductionKernels();
 void registerNnKernels();
 void registerMiscKernels();
+void registerIndexKernels();
+void registerModelKernels();
 
 // ---- errors
 inline Error kernelError(std::string reason)
@@ -125,6 +131,16 @@ int hardwareThreads();
 // Runs fn(begin, end) over [0, n) in up to `threads` chunks of at least `grain` items.
 void parallelFor(
     std::int64_t n, int threads, std::int64_t grain, const std::function<void(std::int64_t, std::int64_t)> &fn);
+
+// ---- oneDNN (dnnl_backend.cpp); without it dnnlAvailable() is false and the Eigen kernels run
+bool dnnlAvailable();
+// Float32 convolution of a [N, C, (D,) (H,) W] input (1-, 2- or 3-d), torch's conventions.
+Result<Tensor> dnnlConvolution(const Tensor &input, const Tensor &weight, const std::optional<Tensor> &bias,
+    const std::vector<std::int64_t> &stride, const std::vector<std::int64_t> &padding,
+    const std::vector<std::int64_t> &dilation, std::int64_t groups, int threads);
+// Row-major C[m x n] = A[m x k] * B (+ C when accumulate); B is [k x n] (ldb) or, transposed, [n x k].
+bool dnnlGemm(const float *A, const float *B, float *C, std::int64_t m, std::int64_t k, std::int64_t n, int threads,
+    bool accumulate, std::int64_t lda, std::int64_t ldb, bool transB);
 
 // ---- helpers shared by the kernel families
 // A kernel with one output.

@@ -40,6 +40,8 @@ void gemm(const float *A, const float *B, float *C, std::int64_t m, std::int64_t
     }
     const std::int64_t work = m * n * k;
     const int t = work < (1 << 18) ? 1 : threads;
+    if (dnnlAvailable() && dnnlGemm(A, B, C, m, k, n, t, accumulate, k, n, false))
+        return;
     // Split along the larger of m and n.
     if (n >= m) {
         parallelFor(n, t, 16, [&](std::int64_t s, std::int64_t e) {
@@ -347,8 +349,9 @@ Result<std::vector<Tensor>> convolution(const KernelArgs &a)
     TRY(w, a.tensor(1, "weight"));
     TRY(b, a.optTensor(2, "bias"));
     const int sd = w->dim() - 2;
-    if (sd < 1 || sd > 2 || x->dim() != sd + 2)
-        return kernelError(fmt::format("convolution: only 1-d and 2-d are supported (input [{}], weight [{}])",
+    const int maxDims = dnnlAvailable() ? 3 : 2;
+    if (sd < 1 || sd > maxDims || x->dim() != sd + 2)
+        return kernelError(fmt::format("convolution: only 1-d to {}-d are supported (input [{}], weight [{}])", maxDims,
             fmt::join(x->sizes, ", "), fmt::join(w->sizes, ", ")));
     ConvParams p;
     TRY(st, spatial(a, 3, "stride", sd, { 1 }));
@@ -369,6 +372,16 @@ Result<std::vector<Tensor>> convolution(const KernelArgs &a)
                 return c.error();
     if (auto c = checkParams({ p.groups }, "convolution"); !c)
         return c.error();
+    if (!floating(x->dtype))
+        return kernelError("convolution needs floating point input");
+    if (!p.transposed && dnnlAvailable()) {
+        TRY(r, dnnlConvolution(*x, *w, *b, p.stride, p.padding, p.dilation, p.groups, a.threads));
+        if (r->dtype == x->dtype)
+            return std::vector<Tensor> { *r };
+        return one(cast(*r, x->dtype));
+    }
+    if (sd == 3)
+        return kernelError("3-d transposed convolution is not supported");
     Tensor in = *x, wt = *w;
     if (sd == 1) { // as 2-d with height 1
         in = reshaped(in, { in.sizes[0], in.sizes[1], 1, in.sizes[2] });

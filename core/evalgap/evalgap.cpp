@@ -183,6 +183,8 @@ eval::EvalOptions passOptions(const EvalGapOptions &opts, int from, int span)
 {
     eval::EvalOptions eo;
     eo.threads = opts.threads;
+    eo.keep = opts.keep;
+    eo.maxMemory = opts.maxMemory;
     if (opts.progress)
         eo.progress = [p = opts.progress, from, span](int permille) { return p(from + permille * span / 1000); };
     return eo;

@@ -45,6 +45,8 @@ struct EvalGapOptions {
     eval::InputChoice inputs; // empty: the ETRecord's representative_inputs
     bool isolated = false; // also compute the isolated reference (needs the runtime session)
     int threads = 0;
+    eval::EvalOptions::Keep keep = eval::EvalOptions::Keep::All; // see eval::EvalOptions
+    std::int64_t maxMemory = 0; // bytes; 0 = physical / 2, < 0 = no limit
     std::function<bool(int permille)> progress; // 0..1000 over all passes; false cancels
 };
 

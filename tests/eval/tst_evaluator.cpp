@@ -77,6 +77,8 @@ private slots:
     void hostileGraphs();
     void noInputsError();
     void progressCancels();
+    void memoryBudget();
+    void keepDebugHandlesOnly();
     void inputOverride();
     void operatorKeys();
 };
@@ -84,7 +86,11 @@ private slots:
 void TestEvaluator::torchOracle_data()
 {
     QTest::addColumn<QString>("stem");
-    for (const char *s : { "transformer", "cnn", "intpath", "quant", "small" })
+    // llama*: Llama-style decoder (aten SDPA with index_put_/index_copy_ caches, and ExecuTorch's
+    // llama.sdpa_with_kv_cache / update_cache + custom_sdpa); edgeops: roll, as_strided, gather,
+    // topk, sort, index_put, 3-d conv/pool, per-token quantization, upsampling by scale.
+    for (const char *s :
+        { "transformer", "cnn", "intpath", "quant", "small", "llama", "llama_kv", "llama_custom", "edgeops", "vit" })
         QTest::newRow(s) << QString::fromLatin1(s);
 }
 
@@ -273,6 +279,29 @@ void TestEvaluator::hostileGraphs_data()
                 + R"(, {"name": "dim", "arg": {"as_int": 1}}, {"name": "start", "arg": {"as_int": 0}}, {"name": "end", "arg": {"as_int": 2}}])")
         + "," + node("a", "aten.add.Tensor", "[" + x + ", " + tensorArg("other", "s") + "]") + "]")
                                << "do not broadcast";
+    QTest::newRow("as_strided out of bounds") << QString::fromStdString("["
+        + node("a", "aten.as_strided_copy.default",
+            "[" + x
+                + R"(, {"name": "size", "arg": {"as_ints": [3, 3]}}, {"name": "stride", "arg": {"as_ints": [3, 1]}}])")
+        + "]") << "as_strided";
+    QTest::newRow("gather index out of range") << QString::fromStdString("["
+        + node("i", "aten.full.default",
+            R"([{"name": "size", "arg": {"as_ints": [2, 3]}}, {"name": "fill_value", "arg": {"as_int": 9}}, {"name": "dtype", "arg": {"as_scalar_type": 5}}])")
+        + ","
+        + node("a", "aten.gather.default",
+            "[" + x + R"(, {"name": "dim", "arg": {"as_int": 1}}, )" + tensorArg("index", "i") + "]")
+        + "]") << "out of bounds";
+    QTest::newRow("topk k too large") << QString::fromStdString(
+        "[" + node("a", "aten.topk.default", "[" + x + R"(, {"name": "k", "arg": {"as_int": 7}}])") + "]")
+                                      << "k=7";
+    QTest::newRow("custom_sdpa on 2-d") << QString::fromStdString("["
+        + node("a", "llama.custom_sdpa.default",
+            "[" + tensorArg("query", "x") + ", " + tensorArg("key", "x") + ", " + tensorArg("value", "x")
+                + R"(, {"name": "start_pos", "arg": {"as_int": 0}}])")
+        + "]") << "4-d";
+    QTest::newRow("3-d pool on 2-d") << QString::fromStdString("["
+        + node("a", "aten.avg_pool3d.default", "[" + x + R"(, {"name": "kernel_size", "arg": {"as_ints": [2]}}])")
+        + "]") << "4-d or 5-d";
     QTest::newRow("conv channels") << QString::fromStdString("["
         + node("a", "aten.convolution.default",
             R"([{"name": "input", "arg": {"as_tensor": {"name": "x"}}}, {"name": "weight", "arg": {"as_tensor": {"name": "x"}}}])")
@@ -304,6 +333,49 @@ void TestEvaluator::noInputsError()
     // More inputs than the graph takes is a warning; fewer is an error.
     auto few = evaluate(**record, "", {});
     QVERIFY(!few);
+}
+
+// The Llama fixture's state dict holds ~50 KB of float32 weights (vocab 64 x 32 embedding alone is
+// 8 KB): a 1 KB budget must be refused up front with the figures, 1 GB must run.
+void TestEvaluator::memoryBudget()
+{
+    auto record = readETRecord(test::testData("eval/llama_etrecord.bin"));
+    QVERIFY(record);
+    auto inputs = chooseInputs(**record, {});
+    QVERIFY(inputs);
+    EvalOptions o;
+    o.maxMemory = 1024;
+    auto r = evaluate(**record, "", *inputs, o);
+    QVERIFY(!r);
+    QVERIFY2(r.error().reason.find("over the memory budget of 0.0 MB") != std::string::npos, r.error().reason.c_str());
+    QCOMPARE(r.error().code, ErrorCode::LimitExceeded);
+    o.maxMemory = std::int64_t(1) << 30;
+    QVERIFY(evaluate(**record, "", *inputs, o));
+}
+
+// Nodes without a debug handle are computed (their readers and the graph output need them) but
+// not kept under Keep::DebugHandles.
+void TestEvaluator::keepDebugHandlesOnly()
+{
+    auto ep = parseExportedProgram(program("[" + node("a", "aten.relu.default", "[" + tensorArg("self", "x") + "]")
+                                       + "," + node("y", "aten.neg.default", "[" + tensorArg("self", "a") + "]") + "]"),
+        "test.json");
+    QVERIFY(ep);
+    EvalOptions o;
+    o.keep = EvalOptions::Keep::DebugHandles;
+    auto r = evaluateProgram(*ep, {}, { Value::ofTensor(Tensor::fromFloats({ 2, 3 }, { 1, -2, 3, -4, 5, -6 })) }, o);
+    QVERIFY(r);
+    QCOMPARE(r->nodes.size(), std::size_t(2));
+    for (const auto &n : r->nodes) {
+        QVERIFY(!n.kept);
+        QVERIFY(n.outputs.empty());
+        QVERIFY(n.error.empty());
+    }
+    // -relu(x), by hand.
+    QCOMPARE(r->programOutputs.size(), std::size_t(1));
+    const std::vector<double> want { -1, 0, -3, 0, -5, 0 };
+    for (std::size_t i = 0; i < want.size(); ++i)
+        QCOMPARE(r->programOutputs[0].getDouble(std::int64_t(i)) + 0.0, want[i]);
 }
 
 void TestEvaluator::progressCancels()

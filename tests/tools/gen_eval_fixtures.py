@@ -13,7 +13,7 @@ are defined here through torch.library with the reference decompositions (the fo
 torch/ao/quantization/fx/_decomposed.py and of F.scaled_dot_product_attention's math path), so
 the graph carries the real operator names while the oracle is computed by torch ops.
 
-Run: /usr/bin/python3 tests/tools/gen_eval_fixtures.py
+Run: /usr/bin/python3 tests/tools/gen_eval_fixtures.py [CASE...]
 """
 import io
 import json
@@ -24,8 +24,11 @@ import zipfile
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+import torchvision
 from torch.fx.experimental.proxy_tensor import make_fx
 
+# The first fixtures (legacy_cases) were made without snapshots; their oracles stay as they are.
+SNAPSHOT = True
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "eval")
 EDGE = "executorch.exir.dialects.edge.ops."
 JSON_DTYPE = {torch.uint8: 1, torch.int8: 2, torch.int16: 3, torch.int32: 4, torch.int64: 5,
@@ -88,6 +91,57 @@ simpl = torch.library.Library("etscope_test", "IMPL", "CPU")
 simpl.impl("scaled_dot_product_attention", _sdpa)
 RENAME = {"etscope_test.scaled_dot_product_attention": "aten.scaled_dot_product_attention"}
 
+# Per-token quantization (one scale / zero point per row of the last dim), as in _decomposed.py.
+qlib.define("quantize_per_token(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
+qlib.define("dequantize_per_token(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max, ScalarType dtype, ScalarType output_dtype) -> Tensor")
+qimpl.impl("quantize_per_token", lambda x, s, z, lo, hi, dt: torch.clamp(torch.round(x / s) + z, lo, hi).to(dt))
+qimpl.impl("dequantize_per_token", lambda x, s, z, lo, hi, dt, odt: ((x.to(torch.float32) - z) * s).to(odt))
+
+# ExecuTorch's llama custom ops by their documented formula: q/k/v are [B, S, H, D] (sequence
+# before heads), caches [B, max_seq, H_kv, D]; k/v are written at start_pos, then query i (absolute
+# position start_pos + i) attends cache positions 0..start_pos+i (causal) or 0..start_pos+S-1;
+# query head h reads kv head h // (H / H_kv); scale defaults to 1/sqrt(D).
+llib = torch.library.Library("llama", "DEF")
+llib.define("update_cache(Tensor value, Tensor(a!) cache, int start_pos) -> Tensor")
+llib.define("custom_sdpa(Tensor query, Tensor key, Tensor value, int start_pos, Tensor? attn_mask=None, float drpout_p=0.0, bool is_causal=False, float? scale=None) -> Tensor")
+llib.define("sdpa_with_kv_cache(Tensor query, Tensor key, Tensor value, Tensor(a!) key_cache, Tensor(b!) value_cache, int start_pos, int seq_len, Tensor? attn_mask=None, float drpout_p=0.0, bool is_causal=False, float? scale=None) -> Tensor")
+limpl = torch.library.Library("llama", "IMPL", "CPU")
+
+
+def _update_cache(value, cache, start_pos):
+    cache[:, start_pos:start_pos + value.size(1)] = value
+    return torch.zeros(1)
+
+
+def _custom_sdpa(q, k_cache, v_cache, start_pos, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    S, H, D = q.size(1), q.size(2), q.size(3)
+    n = start_pos + S
+    k = k_cache[:, :n].transpose(1, 2)
+    v = v_cache[:, :n].transpose(1, 2)
+    rep = H // k.size(1)
+    k = k.repeat_interleave(rep, 1)
+    v = v.repeat_interleave(rep, 1)
+    sc = scale if scale is not None else 1.0 / math.sqrt(D)
+    att = (q.transpose(1, 2) @ k.transpose(-2, -1)) * sc
+    if is_causal:
+        allowed = torch.arange(n).unsqueeze(0) <= (torch.arange(S) + start_pos).unsqueeze(1)
+        att = att.masked_fill(~allowed, float("-inf"))
+    if attn_mask is not None:
+        att = att + attn_mask[:, :n]
+    return (torch.softmax(att, -1) @ v).transpose(1, 2).contiguous()
+
+
+def _sdpa_kv(q, k, v, k_cache, v_cache, start_pos, seq_len, attn_mask=None, dropout_p=0.0, is_causal=False,
+             scale=None):
+    k_cache[:, start_pos:start_pos + seq_len] = k
+    v_cache[:, start_pos:start_pos + seq_len] = v
+    return _custom_sdpa(q, k_cache, v_cache, start_pos, attn_mask, dropout_p, is_causal, scale)
+
+
+limpl.impl("update_cache", _update_cache)
+limpl.impl("custom_sdpa", _custom_sdpa)
+limpl.impl("sdpa_with_kv_cache", _sdpa_kv)
+
 
 # ---- models ---------------------------------------------------------------------------------------
 class TransformerBlock(nn.Module):
@@ -129,6 +183,125 @@ class TransformerBlock(nn.Module):
         x = x + h
         x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.rms_w
         return F.log_softmax(self.head(x), dim=-1), x.var(dim=-1, unbiased=True)
+
+
+class Llama(nn.Module):
+    """A Llama-style decoder as ExecuTorch's example exports it: token embedding, RMSNorm (pow,
+    mean, rsqrt), rotary embeddings from real cos/sin tables indexed by input_pos, grouped-query
+    attention with a KV cache (buffers) and a SiLU-gated MLP. `attention` picks the SDPA form:
+    "aten" (cache updated by index_put_ / index_copy_, kv heads expanded, then
+    aten.scaled_dot_product_attention with a sliced causal mask), "kv" (llama.sdpa_with_kv_cache)
+    or "custom" (llama.update_cache + llama.custom_sdpa)."""
+
+    def __init__(self, vocab=64, dim=32, layers=1, heads=4, kv_heads=2, hidden=64, max_seq=12, start=3,
+                 attention="aten"):
+        super().__init__()
+        self.heads, self.kv_heads, self.hd, self.start, self.attention = heads, kv_heads, dim // heads, start, attention
+        self.emb = nn.Embedding(vocab, dim)
+        self.layers = nn.ModuleList()
+        for _ in range(layers):
+            l = nn.Module()
+            l.wq = nn.Linear(dim, heads * self.hd, bias=False)
+            l.wk = nn.Linear(dim, kv_heads * self.hd, bias=False)
+            l.wv = nn.Linear(dim, kv_heads * self.hd, bias=False)
+            l.wo = nn.Linear(heads * self.hd, dim, bias=False)
+            l.w1 = nn.Linear(dim, hidden, bias=False)
+            l.w3 = nn.Linear(dim, hidden, bias=False)
+            l.w2 = nn.Linear(hidden, dim, bias=False)
+            l.n1 = nn.Parameter(torch.rand(dim) + 0.5)
+            l.n2 = nn.Parameter(torch.rand(dim) + 0.5)
+            shape = (1, kv_heads, max_seq, self.hd) if attention == "aten" else (1, max_seq, kv_heads, self.hd)
+            l.register_buffer("k_cache", torch.randn(shape) * 0.5)  # earlier tokens' keys
+            l.register_buffer("v_cache", torch.randn(shape) * 0.5)
+            self.layers.append(l)
+        self.norm = nn.Parameter(torch.rand(dim) + 0.5)
+        self.out = nn.Linear(dim, vocab, bias=False)
+        freqs = 1.0 / (10000 ** (torch.arange(0, self.hd, 2).float() / self.hd))
+        ang = torch.outer(torch.arange(max_seq).float(), freqs)
+        self.register_buffer("cos", ang.cos())
+        self.register_buffer("sin", ang.sin())
+        self.register_buffer("mask", torch.full((max_seq, max_seq), float("-inf")).triu(1))
+
+    @staticmethod
+    def rms(x, w):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5) * w
+
+    def rope(self, x, cos, sin):
+        B, S, H, D = x.shape
+        xr, xi = x.reshape(B, S, H, D // 2, 2).unbind(-1)
+        cos, sin = cos.view(1, S, 1, D // 2), sin.view(1, S, 1, D // 2)
+        return torch.stack([xr * cos - xi * sin, xr * sin + xi * cos], -1).flatten(3)
+
+    def forward(self, tokens, input_pos):
+        B, S = tokens.shape
+        x = self.emb(tokens)
+        cos, sin = self.cos[input_pos], self.sin[input_pos]
+        for l in self.layers:
+            h = self.rms(x, l.n1)
+            q = self.rope(l.wq(h).view(B, S, self.heads, self.hd), cos, sin)
+            k = self.rope(l.wk(h).view(B, S, self.kv_heads, self.hd), cos, sin)
+            v = l.wv(h).view(B, S, self.kv_heads, self.hd)
+            if self.attention == "aten":
+                l.k_cache[:, :, input_pos] = k.transpose(1, 2)
+                l.v_cache.index_copy_(2, input_pos, v.transpose(1, 2))
+                n = self.start + S
+                rep = self.heads // self.kv_heads
+                kk = l.k_cache[:, :, :n].unsqueeze(2).expand(B, self.kv_heads, rep, n, self.hd).reshape(B, self.heads, n, self.hd)
+                vv = l.v_cache[:, :, :n].unsqueeze(2).expand(B, self.kv_heads, rep, n, self.hd).reshape(B, self.heads, n, self.hd)
+                mask = self.mask[input_pos][:, :n]
+                a = torch.ops.etscope_test.scaled_dot_product_attention(q.transpose(1, 2), kk, vv, mask)
+                a = a.transpose(1, 2).reshape(B, S, -1)
+            elif self.attention == "kv":
+                a = torch.ops.llama.sdpa_with_kv_cache(q, k, v, l.k_cache, l.v_cache, self.start, S, None, 0.0, True)
+                a = a.view(B, S, -1)
+            else:
+                torch.ops.llama.update_cache(k, l.k_cache, self.start)
+                torch.ops.llama.update_cache(v, l.v_cache, self.start)
+                a = torch.ops.llama.custom_sdpa(q, l.k_cache, l.v_cache, self.start, None, 0.0, True)
+                a = a.view(B, S, -1)
+            x = x + l.wo(a)
+            h = self.rms(x, l.n2)
+            x = x + l.w2(F.silu(l.w1(h)) * l.w3(h))
+        return self.out(self.rms(x, self.norm))
+
+
+class EdgeOps(nn.Module):
+    """Ops of Edge programs and of models beyond the classic CNNs: roll, as_strided, new_zeros /
+    new_ones / fill_ (in place), gather, topk, sort, index_put, 3-d convolution and pooling,
+    nearest / bilinear upsampling by scale, per-token quantization, tril / triu, writes through
+    slice / select views."""
+
+    def __init__(self):
+        super().__init__()
+        self.c3 = nn.Conv3d(2, 4, 3, stride=(1, 2, 2), padding=1)
+        self.bn3 = nn.BatchNorm3d(4)
+
+    def forward(self, x, v):
+        r = torch.roll(x, shifts=(1, -2), dims=(0, 1)) + torch.roll(x, 3)
+        a = torch.as_strided(x, (3, 2), (3, 2), 1)
+        z = x.new_zeros((2, 3)) + x.new_ones(3)
+        f = x.clone().fill_(0.25) * x
+        g = torch.gather(x, 1, torch.tensor([[0, 2, 1, 1], [3, 0, 0, 2], [1, 1, 3, 0]]))
+        tv, ti = torch.topk(v, 3, dim=-1)
+        tv2, ti2 = torch.topk(v, 2, dim=0, largest=False)
+        sv, si = torch.sort(v, dim=-1, descending=True)
+        ip = torch.zeros(4, 5).index_put((torch.tensor([0, 2, 2]), torch.tensor([1, 3, 3])), torch.tensor([1.0, 2.0, 3.0]), accumulate=True)
+        vid = x[:2, :4].reshape(1, 2, 1, 4, 1).expand(1, 2, 4, 4, 6).contiguous() * torch.linspace(0.1, 1.0, 6)
+        y = F.relu(self.bn3(self.c3(vid)))
+        m = F.max_pool3d(y, (1, 2, 2), stride=(1, 2, 2))
+        p = F.avg_pool3d(y, 2, stride=1)
+        ad = F.adaptive_avg_pool3d(y, 1)
+        up = F.interpolate(x.view(1, 1, 3, 4), scale_factor=2.0, mode="nearest")
+        ub = F.interpolate(x.view(1, 1, 3, 4), scale_factor=1.5, mode="bilinear", align_corners=False)
+        s = x.abs().amax(-1, keepdim=True) / 127 + 1e-3
+        zp = torch.zeros(3, 1, dtype=torch.int64)
+        q = torch.ops.quantized_decomposed.quantize_per_token(x, s, zp, -128, 127, torch.int8)
+        dq = torch.ops.quantized_decomposed.dequantize_per_token(q, s, zp, -128, 127, torch.int8, torch.float32)
+        tr = torch.tril(v) + torch.triu(v, 1) * 2
+        mk = x.new_zeros((4, 5))  # writes through views (Swin's attention mask)
+        mk[1:3, ::2] = 7.0
+        mk[:, 1][2:] = 3.0
+        return r, a, z, f, g, tv, ti, tv2, ti2, sv, si, ip, m, p, ad, up, ub, dq, tr, mk * 2
 
 
 class Cnn(nn.Module):
@@ -262,7 +435,7 @@ def capture(gm, inputs):
     class Rec(torch.fx.Interpreter):
         def run_node(self, n):
             r = super().run_node(n)
-            values[n] = r
+            values[n] = snapshot(r) if SNAPSHOT else r
             return r
 
     with torch.no_grad():
@@ -270,10 +443,24 @@ def capture(gm, inputs):
     return values
 
 
+def snapshot(values):
+    """A copy of each node value as it is now: later in-place ops (fill_, index_put_ on a cache)
+    must not change what an earlier node is expected to produce."""
+    def copy(v):
+        if isinstance(v, torch.Tensor):
+            return v.detach().clone()
+        if isinstance(v, (list, tuple)):
+            return type(v)(copy(x) for x in v)
+        return v
+    return copy(values)
+
+
 def serialize(gm, model, inputs, dialect):
     params = {}
     for n_, p in list(model.named_parameters()) + list(model.named_buffers()):
         params[p.data_ptr()] = n_
+    # Weights and buffers as they are before the run mutates any (KV caches).
+    before = {n: getattr(gm, n.target).detach().clone() for n in gm.graph.nodes if n.op == "get_attr"}
     values = capture(gm, inputs)
     names, metas = {}, {}
     graph_inputs, input_specs, state, consts = [], [], {}, {}
@@ -281,8 +468,8 @@ def serialize(gm, model, inputs, dialect):
     ui = 0
     for n in gm.graph.nodes:
         if n.op == "get_attr":
-            t = getattr(gm, n.target)
-            pname = params.get(t.data_ptr())
+            pname = params.get(getattr(gm, n.target).data_ptr())
+            t = before[n] if SNAPSHOT else getattr(gm, n.target)
             if pname is not None and pname in dict(model.named_buffers()):
                 names[n] = "b_" + pname.replace(".", "_")
                 input_specs.append({"buffer": {"arg": {"name": names[n]}, "buffer_name": pname, "persistent": True}})
@@ -359,7 +546,7 @@ def serialize(gm, model, inputs, dialect):
         used.add(name)
         val = values[n]
         if isinstance(val, (tuple, list)):
-            outs_t = list(val)
+            outs_t = [t for t in val if t is not None]  # e.g. attention weights not asked for
             users = {u.args[1]: u for u in n.users if getattr(u.target, "__name__", "") == "getitem"}
             onames = []
             for i, t in enumerate(outs_t):
@@ -412,7 +599,10 @@ def serialize(gm, model, inputs, dialect):
 
 def write_case(stem, model, inputs, dialect):
     model.eval()
-    with torch.no_grad():
+    # Traced with autograd on: under no_grad nn.MultiheadAttention takes its fused fast path
+    # (aten._native_multi_head_attention, which export decomposes anyway); make_fx records the
+    # forward ops either way.
+    with torch.enable_grad():
         gm = make_fx(model)(*inputs)
     text, state, consts, expected = serialize(gm, model, inputs, dialect)
     base = "edge_dialect_exported_program/forward" if dialect == "edge" else "exported_program"
@@ -429,21 +619,70 @@ def write_case(stem, model, inputs, dialect):
     return {"nodes": len(expected), "ops": ops}
 
 
-def main():
-    os.makedirs(OUT, exist_ok=True)
+def cases():
+    """(stem, builder of (model, inputs, dialect)); seeds fixed per case so that any subset
+    regenerates the same files."""
+    def transformer():
+        torch.manual_seed(10)
+        return TransformerBlock(), [torch.tensor([[3, 17, 42, 5, 0, 49]])], "edge"
+
+    def llama(attention, layers):
+        def build():
+            torch.manual_seed(22)
+            return Llama(layers=layers, attention=attention), [torch.tensor([[5, 17, 42, 9]]), torch.arange(3, 7)], "edge"
+        return build
+
+    def vit():
+        # The tutorial's ViT in miniature: torchvision's VisionTransformer (patch-embedding conv,
+        # class token, position embedding, multi-head attention, MLP), 2 layers at width 32.
+        torch.manual_seed(24)
+        m = torchvision.models.VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2,
+                                                 hidden_dim=32, mlp_dim=64, num_classes=10)
+        return m, [torch.randn(1, 3, 32, 32)], "edge"
+
+    def edgeops():
+        torch.manual_seed(23)
+        return EdgeOps(), [torch.randn(3, 4), torch.randn(4, 5)], "edge"
+
+    return [("transformer", transformer), ("llama", llama("aten", 2)), ("llama_kv", llama("kv", 1)),
+            ("llama_custom", llama("custom", 1)), ("edgeops", edgeops), ("vit", vit)]
+
+
+def legacy_cases():
+    """The first fixtures, made in one seeded sequence (kept as they were)."""
     torch.manual_seed(10)
-    summary = {"generator": "tests/tools/gen_eval_fixtures.py", "torch": torch.__version__, "cases": {}}
     ids = torch.tensor([[3, 17, 42, 5, 0, 49]])
-    summary["cases"]["transformer"] = write_case("transformer", TransformerBlock(), [ids], "edge")
+    out = [("transformer", TransformerBlock(), [ids], "edge")]
     img = torch.randn(1, 3, 16, 16)
-    summary["cases"]["cnn"] = write_case("cnn", Cnn(), [img], "aten")
+    out.append(("cnn", Cnn(), [img], "aten"))
     x = torch.rand(4, 6)
     n = torch.tensor([1, 4, 7, 9], dtype=torch.int64)
-    summary["cases"]["intpath"] = write_case("intpath", IntPath(), [x, n], "edge")
-    summary["cases"]["quant"] = write_case("quant", QuantChain(), [torch.randn(2, 16) * 2], "edge")
+    out.append(("intpath", IntPath(), [x, n], "edge"))
+    out.append(("quant", QuantChain(), [torch.randn(2, 16) * 2], "edge"))
     xs = torch.rand(3, 4, 5) * 2 - 0.2
-    summary["cases"]["small"] = write_case("small", Small(), [xs, n], "aten")
-    with open(os.path.join(OUT, "eval_expected.json"), "w") as f:
+    out.append(("small", Small(), [xs, n], "aten"))
+    return out
+
+
+def main(only):
+    """Writes every case, or only the named ones (eval_expected.json keeps the others' entries)."""
+    os.makedirs(OUT, exist_ok=True)
+    path = os.path.join(OUT, "eval_expected.json")
+    summary = {"generator": "tests/tools/gen_eval_fixtures.py", "torch": torch.__version__, "cases": {}}
+    if only and os.path.exists(path):
+        with open(path) as f:
+            summary["cases"] = json.load(f)["cases"]
+    global SNAPSHOT
+    if not only or any(o in ("cnn", "intpath", "quant", "small", "transformer") for o in only):
+        SNAPSHOT = False
+        for stem, model, inputs, dialect in legacy_cases():
+            if not only or stem in only:
+                summary["cases"][stem] = write_case(stem, model, inputs, dialect)
+    SNAPSHOT = True
+    for stem, build in cases()[1:]:
+        if not only or stem in only:
+            summary["cases"][stem] = write_case(stem, *build())
+    with open(path, "w") as f:
         json.dump(summary, f, indent=1)
         f.write("\n")
     for k, v in summary["cases"].items():
@@ -451,4 +690,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    main(sys.argv[1:])
