@@ -311,6 +311,19 @@ private Q_SLOTS:
         QCOMPARE(usage[0].runName, std::string("MethodLoadAllocations"));
     }
 
+    // The 50 s fuzz campaign's finding: sizes with a zero among absurd ones kept numel at 0 while
+    // the stride product overflowed (UBSan: 2638874883072000 * 65538). Now refused as too large.
+    void bundledStrideOverflow()
+    {
+        auto bp = BundledProgram::open(ETSCOPE_SOURCE_DIR
+            "/tests/fuzz/regressions/fuzz_bundled_program/crash-88565b6583be6926f208cdf8f25774849e99f80b");
+        QVERIFY(!bp.ok());
+        QCOMPARE(bp.error().code, ErrorCode::LimitExceeded);
+        QVERIFY(bp.error().reason.ends_with("tensor too large"));
+        QVERIFY(stridesFromDimOrder({ 0, 1 << 30, 1 << 30, 1 << 30 }, {}).empty());
+        QCOMPARE(stridesFromDimOrder({ 2, 3, 4 }, {}), (std::vector<std::int64_t> { 12, 4, 1 }));
+    }
+
     void hostilePrograms_data()
     {
         QTest::addColumn<QString>("edit");
