@@ -1,19 +1,15 @@
 #include "comparedocks.h"
 
+#include "backgroundjob.h"
 #include "compareview.h"
 #include "filesniffer.h"
-#include "mainwindow.h"
 #include "qtstrings.h"
-#include "sessionloader.h"
 
+#include <QAction>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QFileDialog>
-#include <QFutureWatcher>
-#include <QMenu>
-#include <QMenuBar>
 #include <QMessageBox>
-#include <QStatusBar>
-#include <QtConcurrent>
 
 namespace etscope {
 
@@ -23,54 +19,51 @@ struct CompareDocks::Outcome {
     QString error;
 };
 
-CompareDocks::CompareDocks(MainWindow *window)
-    : QObject(window)
-    , m_window(window)
+CompareDocks::CompareDocks(SessionController *controller, EventSelection *selection, QObject *parent)
+    : Panel(controller, selection, parent)
+    , m_job(new BackgroundJob(this))
 {
     m_view = new CompareView;
-    m_dock = window->addAnalysisDock(m_view, tr("Compare A/B"), QStringLiteral("CompareDock"));
-    window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
-    m_dock->hide(); // shown once there is a comparison
+    m_dock = makeDock(m_view, tr("Compare A/B"), QStringLiteral("CompareDock"));
 
-    // File ▸ Compare with…, right after Open Recent.
-    QMenu *file = nullptr;
-    for (QAction *a : window->menuBar()->actions())
-        if (a->menu() && a->text().remove(QLatin1Char('&')) == tr("File"))
-            file = a->menu();
-    auto *compare = new QAction(tr("Compare &with…"), this);
-    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    compare->setStatusTip(tr("Compare the latency of the open recording (A) with another one (B)"));
-    connect(compare, &QAction::triggered, this, &CompareDocks::chooseFiles);
-    if (file) {
-        const auto actions = file->actions();
-        QAction *before = actions.size() > 2 ? actions[2] : nullptr; // Open…, Open Recent, |here|
-        file->insertAction(before, compare);
-    } else {
-        window->menuBar()->addAction(compare);
-    }
+    m_compareAction = new QAction(tr("Compare &with…"), this);
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_compareAction->setStatusTip(tr("Compare the latency of the open recording (A) with another one (B)"));
+    connect(m_compareAction, &QAction::triggered, this, &CompareDocks::chooseFiles);
 
-    connect(window, &MainWindow::compareRequested, this, &CompareDocks::compareWith);
-    connect(window, &MainWindow::sessionChanged, this, &CompareDocks::onSessionChanged);
-    connect(window, &MainWindow::loadFinished, this, [this](bool ok) {
+    connect(controller, &SessionController::compareRequested, this, &CompareDocks::compareWith);
+    connect(controller, &SessionController::sessionChanged, this, &CompareDocks::onSessionChanged);
+    connect(controller, &SessionController::loadFinished, this, [this](bool ok) {
         if (!ok && m_loadedB)
             tryDiff(); // A failed: report instead of waiting forever
     });
     connect(m_view, &CompareView::rowSelected, this, [this](int, int blockA, int eventA, int, int) {
-        if (blockA >= 0 && m_window->session() == m_view->sessionA())
-            m_window->selectEvent(blockA, eventA);
+        if (blockA >= 0 && m_controller->session() == m_view->sessionA())
+            m_selection->selectEvent(blockA, eventA);
     });
+}
+
+QList<Panel::Dock> CompareDocks::docks() const
+{
+    // Shown once there is a comparison.
+    return { { m_dock, Qt::BottomDockWidgetArea, Placement::OwnArea, true } };
+}
+
+QList<QAction *> CompareDocks::menuActions(Menu menu) const
+{
+    return menu == Menu::File ? QList<QAction *> { m_compareAction } : QList<QAction *> {};
 }
 
 void CompareDocks::chooseFiles()
 {
-    if (!m_window->session() && !m_window->isLoading()) {
+    if (!m_controller->session() && !m_controller->isLoading()) {
         QMessageBox::information(
-            m_window, tr("Compare"), tr("Open recording A first (File ▸ Open), then compare it with B."));
+            m_view->window(), tr("Compare"), tr("Open recording A first (File ▸ Open), then compare it with B."));
         return;
     }
     const QStringList files
-        = QFileDialog::getOpenFileNames(m_window, tr("Recording B: ETDump (+ ETRecord, debug buffer)"), QString(),
-            tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.zip *.etrecord);;All files (*)"));
+        = QFileDialog::getOpenFileNames(m_view->window(), tr("Recording B: ETDump (+ ETRecord, debug buffer)"),
+            QString(), tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.zip *.etrecord);;All files (*)"));
     if (!files.isEmpty())
         compareWith(files);
 }
@@ -90,10 +83,10 @@ bool CompareDocks::composeB(const QStringList &bFiles, SessionInputs *inputs, QS
     inputs->debugBuffer = toStdString(files.debugBuffer);
     inputs->etrecord = toStdString(files.etrecord);
     // Same units as A so that durations compare.
-    if (m_window->session())
-        inputs->time = m_window->session()->inputs.time;
+    if (m_controller->session())
+        inputs->time = m_controller->session()->inputs.time;
     else
-        inputs->time = m_window->timeConversion();
+        inputs->time = m_controller->timeConversion();
     return true;
 }
 
@@ -113,38 +106,33 @@ CompareDocks::Outcome CompareDocks::compute(std::shared_ptr<const Session> a, co
 void CompareDocks::compareWith(const QStringList &bFiles)
 {
     m_clock.start();
-    if (!m_window->session() && !m_window->isLoading()) {
+    if (!m_controller->session() && !m_controller->isLoading()) {
         Q_EMIT comparisonReady(false, tr("open recording A first"));
         return;
     }
     SessionInputs b;
     QString error;
     if (!composeB(bFiles, &b, &error)) {
-        if (m_window->isVisible())
-            QMessageBox::warning(m_window, tr("Compare"), error);
+        if (m_view->window()->isVisible())
+            QMessageBox::warning(m_view->window(), tr("Compare"), error);
         Q_EMIT comparisonReady(false, error);
         return;
     }
     // B loads now, in parallel with A when A is still loading; the diff waits for both.
     m_busy = true;
     m_loadedB.reset();
-    const quint64 gen = ++m_generation;
-    auto *watcher = new QFutureWatcher<LoadOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, gen] {
-        watcher->deleteLater();
-        if (gen != m_generation)
-            return; // superseded
-        m_loadedB = std::make_shared<LoadOutcome>(watcher->result());
-        tryDiff();
-    });
-    watcher->setFuture(QtConcurrent::run([b] { return SessionLoader::loadNow(b); }));
+    m_job->start([b](BackgroundJob::Control &) { return LoadOutcome::load(b); },
+        [this](LoadOutcome loaded) {
+            m_loadedB = std::make_shared<LoadOutcome>(std::move(loaded));
+            tryDiff();
+        });
 }
 
 void CompareDocks::tryDiff()
 {
-    if (!m_loadedB || m_window->isLoading())
+    if (!m_loadedB || m_controller->isLoading())
         return;
-    if (!m_window->session()) {
+    if (!m_controller->session()) {
         m_busy = false;
         m_loadedB.reset();
         Q_EMIT comparisonReady(false, tr("recording A did not load"));
@@ -152,28 +140,23 @@ void CompareDocks::tryDiff()
     }
     const auto b = std::move(m_loadedB);
     m_loadedB.reset();
-    const quint64 gen = m_generation;
-    auto *watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, gen] {
-        watcher->deleteLater();
-        if (gen != m_generation)
-            return;
-        m_busy = false;
-        show(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run(&CompareDocks::compute, m_window->session(), *b));
+    m_job->start([a = m_controller->session(), b](BackgroundJob::Control &) { return compute(a, *b); },
+        [this](Outcome outcome) {
+            m_busy = false;
+            show(outcome);
+        });
 }
 
 bool CompareDocks::compareWithSync(const QStringList &bFiles, QString *error)
 {
     m_clock.start();
-    ++m_generation; // drops a background compare in flight
+    m_job->cancel(); // drops a background compare in flight
     QString err;
     SessionInputs b;
-    if (!m_window->session())
+    if (!m_controller->session())
         err = tr("open recording A first");
     else if (composeB(bFiles, &b, &err)) {
-        const Outcome o = compute(m_window->session(), SessionLoader::loadNow(b));
+        const Outcome o = compute(m_controller->session(), LoadOutcome::load(b));
         show(o);
         err = o.error;
     }
@@ -185,9 +168,9 @@ bool CompareDocks::compareWithSync(const QStringList &bFiles, QString *error)
 void CompareDocks::show(const Outcome &o)
 {
     if (!o.error.isEmpty()) {
-        if (m_window->isVisible() && !QCoreApplication::closingDown()
+        if (m_view->window()->isVisible() && !QCoreApplication::closingDown()
             && qEnvironmentVariableIsEmpty("ETSCOPE_NO_DIALOGS"))
-            m_window->statusBar()->showMessage(o.error, 10000);
+            m_controller->notify(MessageKind::Status, o.error, 10000);
         Q_EMIT comparisonReady(false, o.error);
         return;
     }

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "analysis/latencydiff.h"
+#include "panel.h"
 #include "session/session.h"
-#include "sessionloader.h"
+#include "sessioncontroller.h"
 
 #include <QElapsedTimer>
-#include <QObject>
 #include <QStringList>
 
 #include <memory>
@@ -14,18 +14,20 @@ class QDockWidget;
 
 namespace etscope {
 
+class BackgroundJob;
 class CompareView;
-class MainWindow;
 
 // Latency A/B in the main window: File ▸ Compare with… (or a Shift-drop) loads recording B in
 // the background while A is (or keeps being) the window's session, computes the diff off the
 // GUI thread, and shows the compare view in a dock. Selecting a row selects A's event in the
 // main window; the compare view shows both sides' stack traces and modules.
-class CompareDocks : public QObject
+class CompareDocks : public Panel
 {
     Q_OBJECT
 public:
-    explicit CompareDocks(MainWindow *window);
+    CompareDocks(SessionController *controller, EventSelection *selection, QObject *parent = nullptr);
+    QList<Dock> docks() const override;
+    QList<QAction *> menuActions(Menu menu) const override;
 
     // Background: B is sniffed by content (ETDump + optional debug buffer / ETRecord).
     void compareWith(const QStringList &bFiles);
@@ -49,11 +51,11 @@ private:
     void chooseFiles();
     void onSessionChanged(std::shared_ptr<const Session> session);
 
-    MainWindow *m_window;
     CompareView *m_view = nullptr;
     QDockWidget *m_dock = nullptr;
+    QAction *m_compareAction = nullptr;
+    BackgroundJob *m_job = nullptr; // loads B, then computes the diff
     std::shared_ptr<LoadOutcome> m_loadedB; // B loaded, waiting for A
-    quint64 m_generation = 0;
     bool m_busy = false;
     QElapsedTimer m_clock;
     qint64 m_lastMs = -1;

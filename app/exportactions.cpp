@@ -1,8 +1,13 @@
 #include "exportactions.h"
+#include "qtstrings.h"
 
 #include "export/chrometrace.h"
 #include "export/htmlreport.h"
+#include "session/session.h"
 
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
 #include <QSaveFile>
 
 namespace etscope {
@@ -15,7 +20,7 @@ QString exportTraceFile(const Session &session, const QString &path)
     auto r = writeChromeTrace(session, {},
         [&](std::string_view chunk) { return file.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); });
     if (!r)
-        return path + QStringLiteral(": ") + QString::fromStdString(r.error().message());
+        return path + QStringLiteral(": ") + toQString(r.error().message());
     if (!file.commit())
         return path + QStringLiteral(": ") + file.errorString();
     return {};
@@ -33,6 +38,47 @@ QString exportReportFile(const Session &session, const QString &path)
     if (file.write(html.data(), qint64(html.size())) != qint64(html.size()) || !file.commit())
         return path + QStringLiteral(": ") + file.errorString();
     return {};
+}
+
+void exportInteractive(QWidget *parent, const Session *session, const QString &title, const QString &suffix,
+    const QString &filter, const std::function<QString(const QString &path)> &write, const QString &doneText,
+    const ExportFeedback &feedback)
+{
+    if (!session) {
+        feedback.error(QObject::tr("Nothing to export: open an ETDump first"));
+        return;
+    }
+    const QString base = QFileInfo(toQString(session->inputs.etdump)).completeBaseName();
+    const QString path = QFileDialog::getSaveFileName(parent, title, base + suffix, filter);
+    if (path.isEmpty())
+        return;
+    const QString error = write(path);
+    if (error.isEmpty())
+        feedback.written(doneText.arg(path));
+    else
+        feedback.error(error);
+}
+
+void addTraceAndReportExports(QWidget *parent, QMenu *file,
+    const std::function<std::shared_ptr<const Session>()> &session, const ExportFeedback &feedback)
+{
+    QMenu *menu = file->addMenu(QObject::tr("E&xport"));
+    QObject::connect(
+        menu->addAction(QObject::tr("&Trace (Perfetto / chrome://tracing)…")), &QAction::triggered, parent, [=] {
+            const auto s = session();
+            exportInteractive(
+                parent, s.get(), QObject::tr("Export trace"), QStringLiteral(".trace.json"),
+                QObject::tr("Chrome trace JSON (*.json)"),
+                [&](const QString &path) { return exportTraceFile(*s, path); }, QObject::tr("Trace written to %1"),
+                feedback);
+        });
+    QObject::connect(menu->addAction(QObject::tr("&Report (HTML)…")), &QAction::triggered, parent, [=] {
+        const auto s = session();
+        exportInteractive(
+            parent, s.get(), QObject::tr("Export report"), QStringLiteral(".html"), QObject::tr("HTML report (*.html)"),
+            [&](const QString &path) { return exportReportFile(*s, path); }, QObject::tr("Report written to %1"),
+            feedback);
+    });
 }
 
 } // namespace etscope

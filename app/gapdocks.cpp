@@ -1,20 +1,20 @@
 #include "gapdocks.h"
+#include "qtstrings.h"
 
 #include "analysis/compareresults.h"
 #include "analysis/numericgap.h"
 #include "analysis/referenceset.h"
+#include "backgroundjob.h"
 #include "compareresultschart.h"
 #include "delegatetriageview.h"
 #include "filesniffer.h"
 #include "gapheatmapwidget.h"
 #include "gaptrendchart.h"
-#include "mainwindow.h"
+#include "sessioncontroller.h"
 #include "tensorinspectorwidget.h"
 
-#ifdef ETSCOPE_HAVE_EVALGAP
 #include "etrecord/etrecord.h"
 #include "evalgap/evalgap.h"
-#endif
 
 #include <QButtonGroup>
 #include <QDialog>
@@ -26,15 +26,12 @@
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
-#include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -67,9 +64,9 @@ namespace {
 const analysis::Metric kMetrics[] = { analysis::Metric::MSE, analysis::Metric::SNR, analysis::Metric::MaxAbs };
 } // namespace
 
-GapDocks::GapDocks(MainWindow *window)
-    : QObject(window)
-    , m_window(window)
+GapDocks::GapDocks(SessionController *controller, EventSelection *selection, QObject *parent)
+    : Panel(controller, selection, parent)
+    , m_job(new BackgroundJob(this))
 {
     m_heatmap = new gapui::GapHeatmapWidget;
     m_triage = new gapui::DelegateTriageView;
@@ -80,11 +77,10 @@ GapDocks::GapDocks(MainWindow *window)
     heatmapScroll->setWidget(m_heatmap);
     heatmapScroll->setWidgetResizable(false);
     heatmapScroll->setFrameShape(QFrame::NoFrame);
-    m_heatmapDock = window->addAnalysisDock(heatmapScroll, tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
-    m_triageDock = window->addAnalysisDock(m_triage, tr("Delegate triage"), QStringLiteral("DelegateTriageDock"));
-    m_tensorDock = window->addAnalysisDock(
-        m_tensor, tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"), Qt::RightDockWidgetArea);
-    m_compareDock = window->addAnalysisDock(m_compare, tr("Output quality"), QStringLiteral("CompareResultsDock"));
+    m_heatmapDock = makeDock(heatmapScroll, tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
+    m_triageDock = makeDock(m_triage, tr("Delegate triage"), QStringLiteral("DelegateTriageDock"));
+    m_tensorDock = makeDock(m_tensor, tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"));
+    m_compareDock = makeDock(m_compare, tr("Output quality"), QStringLiteral("CompareResultsDock"));
     // Gap along execution order with the accumulated / isolated switch above it.
     auto *trendPanel = new QWidget;
     auto *trendLayout = new QVBoxLayout(trendPanel);
@@ -106,25 +102,41 @@ GapDocks::GapDocks(MainWindow *window)
     m_trend = new gapui::GapTrendChart;
     trendLayout->addWidget(m_trend, 1);
     connect(m_isolatedButton, &QRadioButton::toggled, this, [this](bool on) { setIsolated(on); });
-    m_trendDock = window->addAnalysisDock(trendPanel, tr("Gap along execution"), QStringLiteral("GapTrendDock"));
+    m_trendDock = makeDock(trendPanel, tr("Gap along execution"), QStringLiteral("GapTrendDock"));
 
-    for (QDockWidget *d : { m_heatmapDock, m_triageDock, m_tensorDock, m_compareDock, m_trendDock })
-        d->hide(); // shown once there is something to compare
-
-    QMenu *menu = window->menuBar()->addMenu(tr("&Analysis"));
-    QAction *compare = menu->addAction(tr("Numeric gap…"));
-    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
-    connect(compare, &QAction::triggered, this, &GapDocks::chooseReference);
+    m_compareAction = new QAction(tr("Numeric gap…"), this);
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    connect(m_compareAction, &QAction::triggered, this, &GapDocks::chooseReference);
     connect(m_trend, &gapui::GapTrendChart::eventSelected, this, &GapDocks::showRow);
 
-    connect(window, &MainWindow::sessionChanged, this, &GapDocks::onSessionChanged);
+    connect(controller, &SessionController::sessionChanged, this, &GapDocks::onSessionChanged);
     connect(m_heatmap, &gapui::GapHeatmapWidget::eventSelected, this, &GapDocks::showRow);
     connect(m_triage, &gapui::DelegateTriageView::eventSelected, this, &GapDocks::showRow);
 }
 
+QList<Panel::Dock> GapDocks::docks() const
+{
+    // Shown once there is something to compare.
+    return { { m_heatmapDock, Qt::BottomDockWidgetArea, Placement::Tab, true },
+        { m_triageDock, Qt::BottomDockWidgetArea, Placement::Tab, true },
+        { m_tensorDock, Qt::RightDockWidgetArea, Placement::Tab, true },
+        { m_compareDock, Qt::BottomDockWidgetArea, Placement::Tab, true },
+        { m_trendDock, Qt::BottomDockWidgetArea, Placement::Tab, true } };
+}
+
+QList<QAction *> GapDocks::menuActions(Menu menu) const
+{
+    return menu == Menu::Analysis ? QList<QAction *> { m_compareAction } : QList<QAction *> {};
+}
+
+QWidget *GapDocks::dialogParent() const
+{
+    return m_triage->window();
+}
+
 void GapDocks::showRow(int blockIndex, int eventIndex)
 {
-    m_window->selectEvent(blockIndex, eventIndex);
+    m_selection->selectEvent(blockIndex, eventIndex);
     if (!m_tables || m_tables->tables.empty())
         return;
     for (const analysis::GapRow &row : m_tables->current(m_isolated).front().rows)
@@ -165,16 +177,14 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
                     }
             return;
         }
-        m_window->showWarning(tr("Numeric gap: %1").arg(error));
+        m_controller->notify(MessageKind::Warning, tr("Numeric gap: %1").arg(error));
     }
-#ifdef ETSCOPE_HAVE_EVALGAP
     if (sameRun && m_evaluatorReference && m_session->etrecord && m_session->debugBuffer) {
         const eval::InputChoice inputs = *m_evaluatorReference;
         compareWithEvaluator(inputs);
         return;
     }
     m_evaluatorReference.reset();
-#endif
     m_referenceFiles.clear();
     m_warnings.clear();
     m_tensorBlock = m_tensorEvent = -1;
@@ -203,18 +213,16 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
 
 GapDocks::ReferenceOffer GapDocks::referenceOffer() const
 {
-#ifdef ETSCOPE_HAVE_EVALGAP
     if (m_session && m_session->etrecord && m_session->debugBuffer)
         return m_session->etrecord->hasRepresentativeInputs() ? ReferenceOffer::ETRecordGraph
                                                               : ReferenceOffer::ETRecordNeedsInputs;
-#endif
     return ReferenceOffer::Files;
 }
 
 void GapDocks::chooseReference()
 {
     if (!m_session) {
-        QMessageBox::information(m_window, tr("Numeric gap"), tr("Open an ETDump with its debug buffer first."));
+        QMessageBox::information(dialogParent(), tr("Numeric gap"), tr("Open an ETDump with its debug buffer first."));
         return;
     }
     const ReferenceOffer offer = referenceOffer();
@@ -222,9 +230,8 @@ void GapDocks::chooseReference()
         chooseFiles();
         return;
     }
-#ifdef ETSCOPE_HAVE_EVALGAP
     // The ETRecord graph, evaluated here, is the Inspector's reference; files stay available.
-    QDialog dlg(m_window);
+    QDialog dlg(dialogParent());
     dlg.setWindowTitle(tr("Numeric gap: reference"));
     auto *layout = new QVBoxLayout(&dlg);
     auto *graph = new QRadioButton(tr("ETRecord graph, evaluated by etscope (the Inspector's calculate_numeric_gap)"));
@@ -248,11 +255,10 @@ void GapDocks::chooseReference()
     auto haveInputs = std::make_shared<bool>(offer == ReferenceOffer::ETRecordGraph);
     auto refresh = [=] {
         if (!choice->inputsFile.empty())
-            inputsLabel->setText(tr("Inputs: %1").arg(QString::fromStdString(choice->inputsFile)));
+            inputsLabel->setText(tr("Inputs: %1").arg(toQString(choice->inputsFile)));
         else if (!choice->bundledProgram.empty())
-            inputsLabel->setText(tr("Inputs: %1, test case %2")
-                                     .arg(QString::fromStdString(choice->bundledProgram))
-                                     .arg(choice->testCase));
+            inputsLabel->setText(
+                tr("Inputs: %1, test case %2").arg(toQString(choice->bundledProgram)).arg(choice->testCase));
         else if (*haveInputs)
             inputsLabel->setText(tr("Inputs: the ETRecord's representative_inputs"));
         else
@@ -293,23 +299,22 @@ void GapDocks::chooseReference()
     connect(
         this, &GapDocks::evaluatorFinished, this,
         [this](bool ok, const QString &message) {
-            if (!ok && !message.contains(QLatin1String("cancelled")))
-                QMessageBox::warning(m_window, tr("Numeric gap"), message);
+            if (!ok && !m_evaluatorCancelled)
+                QMessageBox::warning(dialogParent(), tr("Numeric gap"), message);
         },
         Qt::SingleShotConnection);
     compareWithEvaluator(*choice);
-#endif
 }
 
 void GapDocks::chooseFiles()
 {
     const QStringList files = QFileDialog::getOpenFileNames(
-        m_window, tr("Reference: ETDump + debug buffer (+ ETRecord), or an AOT outputs file"));
+        dialogParent(), tr("Reference: ETDump + debug buffer (+ ETRecord), or an AOT outputs file"));
     if (files.isEmpty())
         return;
     QString error;
     if (!compareWith(files, &error))
-        m_window->showWarning(tr("Numeric gap: %1").arg(error));
+        m_controller->notify(MessageKind::Warning, tr("Numeric gap: %1").arg(error));
 }
 
 bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
@@ -348,29 +353,28 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
         return fail(tr("a debug buffer needs its ETDump"));
     auto set = analysis::loadReference(ref);
     if (!set)
-        return fail(QString::fromStdString(set.error().message()));
+        return fail(toQString(set.error().message()));
     auto tables = std::make_shared<Tables>();
     for (analysis::Metric m : kMetrics) {
         analysis::GapOptions opt;
         opt.metric = m;
         auto table = analysis::computeNumericGap(*m_session, *set, opt);
         if (!table)
-            return fail(QString::fromStdString(table.error().message()));
+            return fail(toQString(table.error().message()));
         tables->tables.push_back(std::move(table.value()));
     }
     m_tables = tables;
     m_referenceFiles = referenceFiles;
-#ifdef ETSCOPE_HAVE_EVALGAP
     m_evaluatorReference.reset();
-#endif
     // Blank cells need their reason next to them: the same warnings as `etscope-cli gap`.
     m_warnings.clear();
     for (const std::string &w : tables->tables.front().warnings)
-        m_warnings << QString::fromStdString(w);
+        m_warnings << toQString(w);
     if (!m_warnings.isEmpty())
-        m_window->showWarning(tr("Numeric gap against %1: %n warning(s): ", nullptr, int(m_warnings.size()))
-                                  .arg(QFileInfo(referenceFiles.value(0)).fileName())
-            + m_warnings.join(QStringLiteral("; ")));
+        m_controller->notify(MessageKind::Warning,
+            tr("Numeric gap against %1: %n warning(s): ", nullptr, int(m_warnings.size()))
+                    .arg(QFileInfo(referenceFiles.value(0)).fileName())
+                + m_warnings.join(QStringLiteral("; ")));
     showTables();
     return true;
 }
@@ -410,18 +414,14 @@ void GapDocks::setIsolated(bool isolated)
 
 bool GapDocks::evaluatorRunning() const
 {
-    return m_watcher && m_watcher->isRunning();
+    return m_job->isRunning();
 }
 
 void GapDocks::cancelEvaluator()
 {
-    if (m_cancel)
-        *m_cancel = true;
-    if (m_watcher) {
-        m_watcher->disconnect(this);
-        m_watcher->waitForFinished();
-        m_watcher->deleteLater();
-        m_watcher = nullptr;
+    if (m_job->cancel()) {
+        m_evaluatorCancelled = true;
+        m_job->waitForFinished();
     }
     if (m_progress) {
         m_progress->deleteLater();
@@ -429,96 +429,89 @@ void GapDocks::cancelEvaluator()
     }
 }
 
-#ifdef ETSCOPE_HAVE_EVALGAP
 void GapDocks::compareWithEvaluator(const eval::InputChoice &inputs, const QString &referenceGraph)
 {
     cancelEvaluator();
+    m_evaluatorCancelled = false;
     if (!m_session || !m_session->etrecord || !m_session->debugBuffer) {
-        emit evaluatorFinished(false, tr("open an ETDump with its debug buffer and ETRecord first"));
+        Q_EMIT evaluatorFinished(false, tr("open an ETDump with its debug buffer and ETRecord first"));
         return;
     }
     auto session = m_session;
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    auto permille = std::make_shared<std::atomic<int>>(0);
-    m_cancel = cancel;
-    m_permille = permille;
     evalgap::EvalGapOptions opts;
     opts.inputs = inputs;
     opts.referenceGraph = referenceGraph.toStdString();
     opts.isolated = true;
-    opts.progress = [cancel, permille](int p) {
-        *permille = p;
-        return !*cancel;
-    };
-    m_watcher = new QFutureWatcher<std::shared_ptr<Outcome>>(this);
     m_progress = new QProgressDialog(
-        tr("Evaluating the ETRecord graph (accumulated, then isolated)…"), tr("Cancel"), 0, 1000, m_window);
+        tr("Evaluating the ETRecord graph (accumulated, then isolated)…"), tr("Cancel"), 0, 1000, dialogParent());
     m_progress->setWindowTitle(tr("Numeric gap"));
     m_progress->setMinimumDuration(300);
     m_progress->setAutoClose(false);
     m_progress->setAutoReset(false);
-    connect(m_progress, &QProgressDialog::canceled, this, [cancel] { *cancel = true; });
-    auto *timer = new QTimer(m_progress);
-    connect(timer, &QTimer::timeout, m_progress, [this, permille] {
-        if (m_progress)
-            m_progress->setValue(*permille);
-    });
-    timer->start(100);
-    connect(m_watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, [this, inputs] {
-        auto outcome = m_watcher->result();
-        m_watcher->deleteLater();
-        m_watcher = nullptr;
+    connect(m_progress, &QProgressDialog::canceled, this, [this] {
+        // The dialog goes when the evaluation returns; the job's result is dropped.
+        if (m_job->cancel())
+            m_evaluatorCancelled = true;
         if (m_progress) {
             m_progress->deleteLater();
             m_progress = nullptr;
         }
-        if (!outcome->error.isEmpty()) {
-            emit evaluatorFinished(false, outcome->error);
-            return;
-        }
-        m_tables = outcome->tables;
-        m_referenceFiles.clear(); // the ETRecord graph is now the reference, kept across reloads
-        m_evaluatorReference = inputs;
-        m_warnings = outcome->warnings;
-        if (!m_warnings.isEmpty())
-            m_window->showWarning(
-                tr("Numeric gap against the ETRecord graph: %n warning(s): ", nullptr, int(m_warnings.size()))
-                + m_warnings.join(QStringLiteral("; ")));
-        showTables();
-        m_trendDock->raise();
-        emit evaluatorFinished(true, outcome->warnings.join(QLatin1Char('\n')));
+        Q_EMIT evaluatorFinished(false, tr("cancelled"));
     });
-    m_watcher->setFuture(QtConcurrent::run([session, opts]() {
-        auto out = std::make_shared<Outcome>();
-        auto ref = evalgap::referenceFromEvaluator(*session->etrecord, session.get(), opts);
-        if (!ref) {
-            out->error = QString::fromStdString(ref.error().message());
-            return out;
-        }
-        for (const auto &w : ref->warnings)
-            out->warnings << QString::fromStdString(w);
-        auto tables = std::make_shared<Tables>();
-        for (analysis::Metric m : kMetrics) {
-            analysis::GapOptions go;
-            go.metric = m;
-            auto acc = analysis::computeNumericGap(*session, ref->accumulated, go);
-            if (!acc) {
-                out->error = QString::fromStdString(acc.error().message());
+    connect(m_job, &BackgroundJob::progress, m_progress, &QProgressDialog::setValue);
+    m_job->start(
+        [session, opts](BackgroundJob::Control &job) mutable {
+            opts.progress = [&job](int permille) { return job.setProgress(permille); };
+            auto out = std::make_shared<Outcome>();
+            auto ref = evalgap::referenceFromEvaluator(*session->etrecord, session.get(), opts);
+            if (!ref) {
+                out->error = toQString(ref.error().message());
                 return out;
             }
-            tables->tables.push_back(std::move(*acc));
-            if (ref->isolated) {
-                auto iso = analysis::computeNumericGap(*session, *ref->isolated, go);
-                if (iso)
-                    tables->isolated.push_back(std::move(*iso));
+            for (const auto &w : ref->warnings)
+                out->warnings << toQString(w);
+            auto tables = std::make_shared<Tables>();
+            for (analysis::Metric m : kMetrics) {
+                analysis::GapOptions go;
+                go.metric = m;
+                auto acc = analysis::computeNumericGap(*session, ref->accumulated, go);
+                if (!acc) {
+                    out->error = toQString(acc.error().message());
+                    return out;
+                }
+                tables->tables.push_back(std::move(*acc));
+                if (ref->isolated) {
+                    auto iso = analysis::computeNumericGap(*session, *ref->isolated, go);
+                    if (iso)
+                        tables->isolated.push_back(std::move(*iso));
+                }
             }
-        }
-        if (tables->isolated.size() != tables->tables.size())
-            tables->isolated.clear();
-        out->tables = tables;
-        return out;
-    }));
+            if (tables->isolated.size() != tables->tables.size())
+                tables->isolated.clear();
+            out->tables = tables;
+            return out;
+        },
+        [this, inputs](std::shared_ptr<Outcome> outcome) {
+            if (m_progress) {
+                m_progress->deleteLater();
+                m_progress = nullptr;
+            }
+            if (!outcome->error.isEmpty()) {
+                Q_EMIT evaluatorFinished(false, outcome->error);
+                return;
+            }
+            m_tables = outcome->tables;
+            m_referenceFiles.clear(); // the ETRecord graph is now the reference, kept across reloads
+            m_evaluatorReference = inputs;
+            m_warnings = outcome->warnings;
+            if (!m_warnings.isEmpty())
+                m_controller->notify(MessageKind::Warning,
+                    tr("Numeric gap against the ETRecord graph: %n warning(s): ", nullptr, int(m_warnings.size()))
+                        + m_warnings.join(QStringLiteral("; ")));
+            showTables();
+            m_trendDock->raise();
+            Q_EMIT evaluatorFinished(true, outcome->warnings.join(QLatin1Char('\n')));
+        });
 }
-#endif
 
 } // namespace etscope

@@ -1,19 +1,13 @@
 #pragma once
 
+#include "eval/evaluator.h"
+#include "panel.h"
 #include "session/session.h"
 
-#include <QObject>
 #include <QString>
 
 #include <memory>
 #include <optional>
-
-#ifdef ETSCOPE_HAVE_EVALGAP
-#include "eval/evaluator.h"
-#endif
-
-#include <QFutureWatcher>
-#include <atomic>
 
 class QAction;
 class QDockWidget;
@@ -25,7 +19,7 @@ namespace analysis {
 struct GapTable;
 }
 
-class MainWindow;
+class BackgroundJob;
 namespace gapui {
 class CompareResultsChart;
 class DelegateTriageView;
@@ -38,11 +32,13 @@ class TensorInspectorWidget;
 // reference the user picks (a second ETDump + debug buffer, or an AOT outputs file), and the
 // compare_results chart against a BundledProgram opened with the session. Clicking a row or
 // cell selects that event everywhere (details, stack trace → source).
-class GapDocks : public QObject
+class GapDocks : public Panel
 {
     Q_OBJECT
 public:
-    explicit GapDocks(MainWindow *window);
+    GapDocks(SessionController *controller, EventSelection *selection, QObject *parent = nullptr);
+    QList<Dock> docks() const override;
+    QList<QAction *> menuActions(Menu menu) const override;
 
     // Compares the current session with the given reference files (sniffed by content).
     bool compareWith(const QStringList &referenceFiles, QString *error = nullptr);
@@ -52,60 +48,34 @@ public:
     // ETRecord has representative_inputs, otherwise after "Choose inputs…"), else files.
     enum class ReferenceOffer { Files, ETRecordGraph, ETRecordNeedsInputs };
     ReferenceOffer referenceOffer() const;
-#ifdef ETSCOPE_HAVE_EVALGAP
     // Evaluates the ETRecord's graph in the background (accumulated and isolated), with a
     // progress dialog that can cancel; evaluatorFinished() reports the outcome.
     void compareWithEvaluator(const eval::InputChoice &inputs = {}, const QString &referenceGraph = {});
-#endif
     bool evaluatorRunning() const;
     void cancelEvaluator();
     // Accumulated (the Inspector's gap) or isolated (each op from the runtime's inputs) in the
     // heatmap and the delegate triage.
     void setIsolated(bool isolated);
-    bool isolated() const
-    {
-        return m_isolated;
-    }
-    gapui::GapTrendChart *trendChart() const
-    {
-        return m_trend;
-    }
+    bool isolated() const { return m_isolated; }
+    gapui::GapTrendChart *trendChart() const { return m_trend; }
 
     // The gap table of the active reference (first metric; accumulated or isolated as
     // switched), or null; see tablesChanged().
     const analysis::GapTable *activeTable() const;
 
-signals:
+Q_SIGNALS:
     void evaluatorFinished(bool ok, const QString &message);
     void tablesChanged();
 
 public:
-    gapui::GapHeatmapWidget *heatmap() const
-    {
-        return m_heatmap;
-    }
-    gapui::DelegateTriageView *triage() const
-    {
-        return m_triage;
-    }
-    gapui::CompareResultsChart *compareChart() const
-    {
-        return m_compare;
-    }
-    gapui::TensorInspectorWidget *tensorInspector() const
-    {
-        return m_tensor;
-    }
+    gapui::GapHeatmapWidget *heatmap() const { return m_heatmap; }
+    gapui::DelegateTriageView *triage() const { return m_triage; }
+    gapui::CompareResultsChart *compareChart() const { return m_compare; }
+    gapui::TensorInspectorWidget *tensorInspector() const { return m_tensor; }
     // The reference the gap views compare against (kept and recomputed across reloads).
-    QStringList referenceFiles() const
-    {
-        return m_referenceFiles;
-    }
+    QStringList referenceFiles() const { return m_referenceFiles; }
     // The comparison's warnings (as `etscope-cli gap` prints them), also shown in the window.
-    QStringList referenceWarnings() const
-    {
-        return m_warnings;
-    }
+    QStringList referenceWarnings() const { return m_warnings; }
 
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
@@ -114,8 +84,10 @@ private:
     void showRow(int blockIndex, int eventIndex);
     void showTables();
 
-    MainWindow *m_window;
+    QWidget *dialogParent() const;
+
     std::shared_ptr<const Session> m_session;
+    QAction *m_compareAction = nullptr;
     gapui::GapHeatmapWidget *m_heatmap = nullptr;
     gapui::DelegateTriageView *m_triage = nullptr;
     gapui::TensorInspectorWidget *m_tensor = nullptr;
@@ -135,13 +107,10 @@ private:
     QStringList m_referenceFiles;
     QStringList m_warnings;
     int m_tensorBlock = -1, m_tensorEvent = -1; // row shown in the tensor inspector
-#ifdef ETSCOPE_HAVE_EVALGAP
     std::optional<eval::InputChoice> m_evaluatorReference; // the ETRecord graph is the reference
-#endif
     struct Outcome;
-    QFutureWatcher<std::shared_ptr<Outcome>> *m_watcher = nullptr;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::shared_ptr<std::atomic<int>> m_permille;
+    BackgroundJob *m_job = nullptr;
+    bool m_evaluatorCancelled = false; // the last evaluation was cancelled (no warning dialog)
 };
 
 } // namespace etscope

@@ -1,8 +1,7 @@
 #pragma once
 
+#include "panel.h"
 #include "session/session.h"
-
-#include <QObject>
 
 #include <memory>
 
@@ -12,7 +11,6 @@ namespace etscope {
 
 class GapDocks;
 class GraphView;
-class MainWindow;
 namespace graph {
 class ProgramGraph;
 }
@@ -21,11 +19,12 @@ class ProgramGraph;
 // linked events and, once a reference is chosen in GapDocks, the numeric gap. Selection is
 // shared: a click on a node selects its events in the tree (details show its stack trace and
 // source); selecting an event anywhere (tree, heatmap, charts) centres the graph on its node.
-class GraphDock : public QObject
+class GraphDock : public Panel
 {
     Q_OBJECT
 public:
-    GraphDock(MainWindow *window, GapDocks *gap = nullptr);
+    GraphDock(SessionController *controller, EventSelection *selection, GapDocks *gap, QObject *parent = nullptr);
+    QList<Dock> docks() const override;
     GraphView *view() const { return m_view; }
     QDockWidget *dock() const { return m_dock; }
 
@@ -35,9 +34,8 @@ private:
     void onGapChanged();
     void onNodeClicked(int opNode);
     void onGroupClicked(int group);
-    void selectEvents(const std::vector<std::pair<int, int>> &events);
+    void selectEvents(const std::vector<EventPosition> &events);
 
-    MainWindow *m_window;
     GapDocks *m_gap;
     GraphView *m_view = nullptr;
     QDockWidget *m_dock = nullptr;

@@ -1,20 +1,13 @@
 #include "common/memory.h"
-#include "mainwindow.h"
-#include "theme.h"
-#ifdef ETSCOPE_HAVE_GAPUI
-#include "gapdocks.h"
-#define GAP_OR_NULL gap
-#else
-#define GAP_OR_NULL nullptr
-#endif
-#ifdef ETSCOPE_HAVE_GRAPHUI
-#include "graphdock.h"
-#include "graphview.h"
-#endif
-#ifdef ETSCOPE_HAVE_COMPAREUI
 #include "comparedocks.h"
 #include "compareview.h"
-#endif
+#include "eventtableview.h"
+#include "gapdocks.h"
+#include "graphdock.h"
+#include "graphview.h"
+#include "mainwindow.h"
+#include "theme.h"
+#include "timecontrols.h"
 
 #include "etdump/etdumpfile.h"
 #include "qtstrings.h"
@@ -40,40 +33,27 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     options.interactive = false;
     options.persistSettings = false;
     etscope::MainWindow window(options);
-#ifdef ETSCOPE_HAVE_GAPUI
-    auto *gap = new etscope::GapDocks(&window);
-#endif
-#ifdef ETSCOPE_HAVE_COMPAREUI
-    auto *cmp = new etscope::CompareDocks(&window);
-#endif
-#ifdef ETSCOPE_HAVE_GRAPHUI
-    auto *graphDock = new etscope::GraphDock(&window, GAP_OR_NULL);
-#endif
     if (auto t = etscope::parseTimeScale(unit.toStdString()))
-        window.setTargetUnit(*t);
+        window.timeControls()->setTargetUnit(*t);
     window.resize(1500, 920); // the default size: what a user sees first
     window.show();
     QString error;
-    if (!window.openFilesSync(files, &error)) {
+    if (!window.controller()->openFilesSync(files, &error)) {
         std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
         return 1;
     }
-#ifdef ETSCOPE_HAVE_GAPUI
-    if (!reference.isEmpty() && !gap->compareWith(reference, &error)) {
+    if (!reference.isEmpty() && !window.gapDocks()->compareWith(reference, &error)) {
         std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
         return 1;
     }
-#else
-    Q_UNUSED(reference)
-#endif
-    if (!select.isEmpty() && !window.selectEventByName(select)) {
+    if (!select.isEmpty() && !window.table()->selectEventByName(select)) {
         std::fprintf(stderr, "etscope: no event named '%s' in %s\n", qPrintable(select),
             qPrintable(files.join(QStringLiteral(", "))));
         return 1;
     }
     QWidget *target = &window;
-#ifdef ETSCOPE_HAVE_COMPAREUI
     if (!compare.isEmpty()) {
+        etscope::CompareDocks *cmp = window.compareDocks();
         if (!cmp->compareWithSync(compare, &error)) {
             std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
             return 1;
@@ -89,12 +69,7 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
                 }
         target = cmp->view();
     }
-#else
-    Q_UNUSED(compare)
-#endif
-#ifdef ETSCOPE_HAVE_GRAPHUI
-    graphDock->view()->waitForLayout(); // the graph lays out in the background
-#endif
+    window.graphDock()->view()->waitForLayout(); // the graph lays out in the background
     QApplication::processEvents();
     const QPixmap pixmap = target->grab();
     QSaveFile file(out);
@@ -173,33 +148,22 @@ int main(int argc, char **argv)
     }
 
     etscope::MainWindow window;
-#ifdef ETSCOPE_HAVE_GAPUI
-    auto *gap = new etscope::GapDocks(&window);
+    etscope::SessionController *controller = window.controller();
     if (const QStringList ref = parser.values(reference); !ref.isEmpty())
         QObject::connect(
-            &window, &etscope::MainWindow::loadFinished, gap,
-            [gap, ref, &window](bool ok) {
+            controller, &etscope::SessionController::loadFinished, window.gapDocks(),
+            [gap = window.gapDocks(), ref](bool ok) {
                 QString error;
                 if (ok && !gap->compareWith(ref, &error))
                     std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
-                Q_UNUSED(window)
             },
             Qt::SingleShotConnection);
-#endif
-#ifdef ETSCOPE_HAVE_COMPAREUI
-    auto *cmp = new etscope::CompareDocks(&window);
-#endif
-#ifdef ETSCOPE_HAVE_GRAPHUI
-    new etscope::GraphDock(&window, GAP_OR_NULL);
-#endif
     if (auto t = etscope::parseTimeScale(parser.value(unit).toStdString()))
-        window.setTargetUnit(*t);
+        window.timeControls()->setTargetUnit(*t);
     window.show();
     if (!parser.positionalArguments().isEmpty())
-        window.openFiles(parser.positionalArguments());
-#ifdef ETSCOPE_HAVE_COMPAREUI
+        controller->openFiles(parser.positionalArguments());
     if (const QStringList b = parser.values(compare); !b.isEmpty())
-        cmp->compareWith(b); // loads B while A loads
-#endif
+        window.compareDocks()->compareWith(b); // loads B while A loads
     return app.exec();
 }

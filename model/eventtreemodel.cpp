@@ -74,7 +74,7 @@ void EventTreeModel::sort(int column, Qt::SortOrder order)
         column = -1;
     m_sortColumn = column;
     m_sortOrder = order;
-    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     orderChildren();
     QModelIndexList after;
@@ -84,7 +84,7 @@ void EventTreeModel::sort(int column, Qt::SortOrder order)
         after.push_back(n < m_nodes.size() ? createIndex(m_nodes[n].row, i.column(), quintptr(n)) : QModelIndex());
     }
     changePersistentIndexList(before, after);
-    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 void EventTreeModel::orderChildren()

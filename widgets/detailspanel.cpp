@@ -6,6 +6,7 @@
 #include "sourceviewer.h"
 #include "stacktrace.h"
 
+#include "events/blockstats.h"
 #include "events/inspectortable.h"
 
 #include <QDialog>
@@ -22,8 +23,6 @@
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-
-#include <cmath>
 
 namespace etscope {
 
@@ -272,10 +271,7 @@ void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
         for (const auto &[k, v] : rows)
             addRow(stats, QString::fromLatin1(k), EventTreeModel::formatDuration(v) + QLatin1Char(' ') + unit);
         if (p.avg > 0) {
-            double var = 0;
-            for (double x : p.raw)
-                var += (x - p.avg) * (x - p.avg);
-            const double sd = p.raw.size() > 1 ? std::sqrt(var / double(p.raw.size() - 1)) : 0.0;
+            const double sd = sampleStddev(p.raw, p.avg);
             addRow(stats, tr("stddev"), EventTreeModel::formatDuration(sd) + QLatin1Char(' ') + unit);
             addRow(stats, tr("p90 / p50"), QString::number(p.p50 > 0 ? p.p90 / p.p50 : 0.0, 'f', 2));
         }

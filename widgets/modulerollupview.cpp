@@ -3,6 +3,7 @@
 #include "costbardelegate.h"
 #include "modelroles.h"
 #include "modulerollupmodel.h"
+#include "treeviewutil.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -28,6 +29,7 @@ ModuleRollupView::ModuleRollupView(QWidget *parent)
     m_view->setItemDelegateForColumn(ModuleRollupModel::TotalColumn, new CostBarDelegate(m_view));
     m_view->header()->resizeSection(ModuleRollupModel::ModuleColumn, 220);
     m_view->setToolTip(tr("Double-click a module to filter the events to it"));
+    TreeViewUtil::addCopyAndColumnActions(m_view, ModuleRollupModel::ModuleColumn, ModuleRollupModel::ModuleColumn);
     m_hint = new QLabel(tr("Open an ETRecord together with the ETDump to see latency per nn.Module."), this);
     m_hint->setAlignment(Qt::AlignCenter);
     m_hint->setWordWrap(true);

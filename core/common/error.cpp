@@ -23,6 +23,8 @@ const char *errorCodeName(ErrorCode code)
         return "refused";
     case ErrorCode::InvalidArgument:
         return "invalid-argument";
+    case ErrorCode::Cancelled:
+        return "cancelled";
     }
     return "unknown";
 }

@@ -18,6 +18,7 @@ enum class ErrorCode {
     LimitExceeded, // claims a size we refuse to allocate
     Refused, // deliberately rejected (e.g. a pickle global outside the allow-list)
     InvalidArgument,
+    Cancelled, // the caller asked to stop (a progress callback returned false)
 };
 
 const char *errorCodeName(ErrorCode code);

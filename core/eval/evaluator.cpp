@@ -833,7 +833,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, const std::ma
         if (!getitem)
             result.nodes.push_back(std::move(out));
         if (options.progress && !options.progress(int((ni + 1) * 1000 / std::max<std::size_t>(total, 1))))
-            return makeError(ErrorCode::Refused, {}, "evaluation cancelled");
+            return makeError(ErrorCode::Cancelled, {}, "evaluation cancelled");
     }
 
     for (const auto &o : program.outputs) {

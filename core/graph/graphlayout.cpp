@@ -196,7 +196,7 @@ Result<GraphLayout> layoutGraph(const ProgramGraph &g, const VisibleGraph &v, co
     auto cancelled = [cancel] { return cancel && cancel->load(); };
     std::lock_guard lock(graphvizMutex());
     if (cancelled())
-        return makeError(ErrorCode::InvalidArgument, "", "cancelled");
+        return makeError(ErrorCode::Cancelled, "", "cancelled");
     BuiltGraph b;
     build(b, g, v, nullptr);
     GVC_t *gvc = context();
@@ -237,7 +237,7 @@ Result<GraphLayout> layoutGraph(const ProgramGraph &g, const VisibleGraph &v, co
     }
     gvFreeLayout(gvc, b.graph);
     if (cancelled())
-        return makeError(ErrorCode::InvalidArgument, "", "cancelled");
+        return makeError(ErrorCode::Cancelled, "", "cancelled");
     return out;
 }
 

@@ -48,7 +48,7 @@ void itemSize(const ProgramGraph &g, const VisibleGraph &v, int item, double &w,
 std::string clusterLabel(const ProgramGraph &g, int group);
 
 // Runs `dot`. `cancel` is checked before and after the (uninterruptible) Graphviz call; a
-// cancelled layout returns ErrorCode::InvalidArgument with reason "cancelled".
+// cancelled layout returns ErrorCode::Cancelled.
 Result<GraphLayout> layoutGraph(
     const ProgramGraph &g, const VisibleGraph &v, const std::atomic<bool> *cancel = nullptr);
 

@@ -9,7 +9,7 @@ namespace etscope {
 namespace {
 Error cancelled(const std::string &file)
 {
-    return makeError(ErrorCode::InvalidArgument, file, "cancelled");
+    return makeError(ErrorCode::Cancelled, file, "cancelled");
 }
 } // namespace
 

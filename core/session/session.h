@@ -45,7 +45,7 @@ struct Session {
 
 // Reads the ETDump (and debug buffer), builds the EventBlocks and, when an ETRecord is given,
 // reads it and links the blocks to it with inputs.link. A cancelled load returns
-// ErrorCode::InvalidArgument with reason "cancelled".
+// ErrorCode::Cancelled.
 Result<std::shared_ptr<const Session>> loadSession(const SessionInputs &inputs, const ProgressFn &progress = {});
 
 } // namespace etscope

@@ -9,10 +9,12 @@
 #include "etdumprescale.h"
 #include "etdumpwriter.h"
 #include "eventfilterproxy.h"
+#include "eventtableview.h"
 #include "eventtreemodel.h"
 #include "mainwindow.h"
 #include "modelroles.h"
 #include "testpaths.h"
+#include "timecontrols.h"
 
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
@@ -72,9 +74,9 @@ private slots:
         o.interactive = false;
         o.persistSettings = false;
         MainWindow w(o);
-        auto *docks = new CompareDocks(&w);
+        auto *docks = w.compareDocks();
         QString error;
-        QVERIFY2(w.openFilesSync(filesA(), &error), qPrintable(error));
+        QVERIFY2(w.controller()->openFilesSync(filesA(), &error), qPrintable(error));
 
         // The menu entry exists.
         bool found = false;
@@ -141,7 +143,8 @@ private slots:
         QSignalSpy selected(v, &CompareView::rowSelected);
         QVERIFY(v->selectRow(addmm));
         QCOMPARE(selected.count(), 1);
-        const Event *ea = w.treeModel()->eventAt(w.proxyModel()->mapToSource(w.treeView()->currentIndex()));
+        const Event *ea
+            = w.table()->model()->eventAt(w.table()->proxy()->mapToSource(w.table()->tree()->currentIndex()));
         QVERIFY(ea);
         QCOMPARE(ea->name, std::string("native_call_addmm.out"));
         QCOMPARE(ea->instructionId, 13);
@@ -171,10 +174,10 @@ private slots:
         o.interactive = false;
         o.persistSettings = false;
         MainWindow w(o);
-        auto *docks = new CompareDocks(&w);
+        auto *docks = w.compareDocks();
         QSignalSpy ready(docks, &CompareDocks::comparisonReady);
         // A and B load at the same time: B is requested while A is still loading.
-        w.openFiles(filesA());
+        w.controller()->openFiles(filesA());
         docks->compareWith({ m_b });
         QVERIFY(ready.wait(30000));
         QCOMPARE(ready.first().at(0).toBool(), true);

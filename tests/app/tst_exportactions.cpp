@@ -1,9 +1,11 @@
 // File ▸ Export ▸ Trace… / Report… of the app: the menu entries exist and write what the CLI
 // writes for the loaded session (the formats themselves are tested in tests/export).
+#include "eventtableview.h"
 #include "exportactions.h"
 #include "mainwindow.h"
 #include "testpaths.h"
 #include "testsession.h"
+#include "timecontrols.h"
 
 #include "export/chrometrace.h"
 #include "export/htmlreport.h"

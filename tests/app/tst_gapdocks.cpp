@@ -4,11 +4,13 @@
 // unperturbed run. The heatmap must show non-zero MSE exactly on those rows, with numpy's values,
 // and a click must select the event in the main window.
 #include "delegatetriageview.h"
+#include "eventtableview.h"
 #include "gapdocks.h"
 #include "gapheatmapwidget.h"
 #include "gaptrendchart.h"
 #include "mainwindow.h"
 #include "testpaths.h"
+#include "timecontrols.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -34,11 +36,11 @@ private slots:
         opt.interactive = false;
         opt.persistSettings = false;
         MainWindow window(opt);
-        auto *gap = new GapDocks(&window);
+        auto *gap = window.gapDocks();
         const QString run = QString::fromStdString(test::sharedFixture("runtime/cnn_mlp_intermediates/"));
         const QString perturbed = QString::fromStdString(test::testData("analysis/cnn_mlp_perturbed.bin"));
         QString error;
-        QVERIFY2(window.openFilesSync({ run + u"etdump.etdp"_qs, perturbed }, &error), qPrintable(error));
+        QVERIFY2(window.controller()->openFilesSync({ run + u"etdump.etdp"_qs, perturbed }, &error), qPrintable(error));
         QVERIFY2(
             gap->compareWith({ run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs }, &error), qPrintable(error));
 
@@ -63,10 +65,9 @@ private slots:
         QTest::mouseClick(heatmap, Qt::LeftButton, {}, cell.center());
         QCOMPARE(spy.count(), 1);
         const int block = spy.at(0).at(0).toInt(), event = spy.at(0).at(1).toInt();
-        QCOMPARE(window.session()->blocks.at(block).events.at(event).instructionId, 3);
+        QCOMPARE(window.controller()->session()->blocks.at(block).events.at(event).instructionId, 3);
     }
 
-#ifdef ETSCOPE_HAVE_EVALGAP
     // The ETRecord graph as reference (tests/tools/gen_gap_evaluator.py: ETRecords with the
     // fixtures' weights; torch + numpy expect accumulated flags on instructions 3, 14, 25 of the
     // perturbed buffer and isolated flags on those plus their consumers 4, 15, 26).
@@ -76,12 +77,12 @@ private slots:
         opt.interactive = false;
         opt.persistSettings = false;
         MainWindow window(opt);
-        auto *gap = new GapDocks(&window);
+        auto *gap = window.gapDocks();
         const QString run = QString::fromStdString(test::sharedFixture("runtime/cnn_mlp_intermediates/"));
         QString error;
         QCOMPARE(gap->referenceOffer(), GapDocks::ReferenceOffer::Files);
         QVERIFY2(
-            window.openFilesSync(
+            window.controller()->openFilesSync(
                 { run + u"etdump.etdp"_qs, QString::fromStdString(test::testData("analysis/cnn_mlp_perturbed.bin")),
                     QString::fromStdString(test::testData("analysis/cnn_mlp_runtime_etrecord.bin")) },
                 &error),
@@ -134,8 +135,8 @@ private slots:
         QTest::mouseClick(chart, Qt::LeftButton, {}, chart->pointPosition(entry, true).toPoint());
         QCOMPARE(picked.count(), 1);
         const int block = picked.at(0).at(0).toInt(), event = picked.at(0).at(1).toInt();
-        QCOMPARE(window.session()->blocks.at(block).events.at(event).instructionId, 25);
-        const QModelIndex current = window.treeView()->currentIndex();
+        QCOMPARE(window.controller()->session()->blocks.at(block).events.at(event).instructionId, 25);
+        const QModelIndex current = window.table()->tree()->currentIndex();
         QVERIFY(current.isValid());
         QVERIFY2(current.siblingAtColumn(0).data().toString().contains(u"addmm"_qs),
             qPrintable(current.siblingAtColumn(0).data().toString()));
@@ -150,13 +151,13 @@ private slots:
         opt.interactive = false;
         opt.persistSettings = false;
         MainWindow window(opt);
-        auto *gap = new GapDocks(&window);
+        auto *gap = window.gapDocks();
         const QString run = QString::fromStdString(test::sharedFixture("runtime/xnnpack_mlp_intermediates/"));
         QString error;
-        QVERIFY2(
-            window.openFilesSync({ run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs,
-                                     QString::fromStdString(test::testData("analysis/xnn_mlp_runtime_etrecord.bin")) },
-                &error),
+        QVERIFY2(window.controller()->openFilesSync(
+                     { run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs,
+                         QString::fromStdString(test::testData("analysis/xnn_mlp_runtime_etrecord.bin")) },
+                     &error),
             qPrintable(error));
         QCOMPARE(gap->referenceOffer(), GapDocks::ReferenceOffer::ETRecordNeedsInputs);
         QSignalSpy done(gap, &GapDocks::evaluatorFinished);
@@ -174,7 +175,6 @@ private slots:
         QCOMPARE(gap->heatmap()->rowCount(), 4);
         QCOMPARE(gap->triage()->tree()->topLevelItemCount() > 0, true);
     }
-#endif
 };
 
 QTEST_MAIN(TstGapDocks)

@@ -8,17 +8,21 @@
 #include "analysis/referenceset.h"
 #include "delegatetriageview.h"
 #include "detailspanel.h"
+#include "dialogs.h"
 #include "eventfilterproxy.h"
+#include "eventtableview.h"
 #include "eventtreemodel.h"
 #include "gapdocks.h"
 #include "gapheatmapwidget.h"
 #include "histogramwidget.h"
 #include "mainwindow.h"
+#include "messagebar.h"
 #include "modelroles.h"
 #include "numberformat.h"
 #include "sourceviewer.h"
 #include "testpaths.h"
 #include "theme.h"
+#include "timecontrols.h"
 #include "timelinewidget.h"
 
 #include <QAbstractSeries>
@@ -87,15 +91,15 @@ QStringList goodRun()
 // Waits for the background load a combo change started.
 bool waitLoaded(MainWindow &w)
 {
-    if (!w.isLoading())
+    if (!w.controller()->isLoading())
         return false;
-    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    QSignalSpy spy(w.controller(), &SessionController::loadFinished);
     return spy.wait(20000) && spy.first().first().toBool();
 }
 
 QString header(const MainWindow &w, int column)
 {
-    return w.treeView()->model()->headerData(column, Qt::Horizontal).toString();
+    return w.table()->tree()->model()->headerData(column, Qt::Horizontal).toString();
 }
 
 QString truncatedCopy(const QTemporaryDir &dir, const QString &source, qint64 bytes, const QString &name)
@@ -148,8 +152,8 @@ QAction *actionNamed(QWidget &w, const QString &text)
 
 double avgOf(const MainWindow &w, const QString &event)
 {
-    const QModelIndex i = findEvent(w.treeModel(), event);
-    return w.treeModel()->data(i.siblingAtColumn(EventTreeModel::AvgColumn), SortRole).toDouble();
+    const QModelIndex i = findEvent(w.table()->model(), event);
+    return w.table()->model()->data(i.siblingAtColumn(EventTreeModel::AvgColumn), SortRole).toDouble();
 }
 } // namespace
 
@@ -169,26 +173,26 @@ private Q_SLOTS:
     {
         MainWindow w(quietOptions());
         QString error;
-        QVERIFY2(w.openFilesSync(goodRun(), &error), qPrintable(error));
+        QVERIFY2(w.controller()->openFilesSync(goodRun(), &error), qPrintable(error));
         const double msAvg = avgOf(w, u"native_call_convolution.out"_qs);
         QTemporaryDir dir;
         const QString broken = truncatedCopy(dir, fixture(kRun + u"etdump.etdp"_qs), 4000, u"etdump.etdp"_qs);
-        QVERIFY(!w.openFilesSync({ broken }, &error));
+        QVERIFY(!w.controller()->openFilesSync({ broken }, &error));
         QVERIFY(error.startsWith(broken + u": "_qs));
-        QCOMPARE(QString::fromStdString(w.session()->inputs.etdump), goodRun()[0]);
+        QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.etdump), goodRun()[0]);
 
         // Changing the unit reloads the session shown, not the file that failed.
-        w.unitBox()->setCurrentIndex(w.unitBox()->findText(u"us"_qs));
+        w.timeControls()->unitBox()->setCurrentIndex(w.timeControls()->unitBox()->findText(u"us"_qs));
         QVERIFY(waitLoaded(w));
         QVERIFY(w.lastError().isEmpty());
-        QCOMPARE(w.unitBox()->currentText(), u"us"_qs);
+        QCOMPARE(w.timeControls()->unitBox()->currentText(), u"us"_qs);
         QCOMPARE(header(w, EventTreeModel::AvgColumn), u"avg (us)"_qs);
-        QCOMPARE(w.session()->inputs.time.target, TimeScale::US);
+        QCOMPARE(w.controller()->session()->inputs.time.target, TimeScale::US);
         QVERIFY(std::abs(avgOf(w, u"native_call_convolution.out"_qs) - msAvg * 1000) <= 1e-9 * msAvg * 1000);
 
         // A companion opened later pairs with the good ETDump.
-        QVERIFY2(w.openFilesSync({ fixture(kRun + u"debug_output.bin"_qs) }, &error), qPrintable(error));
-        QCOMPARE(QString::fromStdString(w.session()->inputs.etdump), goodRun()[0]);
+        QVERIFY2(w.controller()->openFilesSync({ fixture(kRun + u"debug_output.bin"_qs) }, &error), qPrintable(error));
+        QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.etdump), goodRun()[0]);
         QCOMPARE(header(w, EventTreeModel::AvgColumn), u"avg (us)"_qs);
     }
 
@@ -197,35 +201,35 @@ private Q_SLOTS:
     void item02_impossibleUnitsNotOffered()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync(goodRun()));
+        QVERIFY(w.controller()->openFilesSync(goodRun()));
         const double msAvg = avgOf(w, u"native_call_convolution.out"_qs);
-        auto *items = qobject_cast<QStandardItemModel *>(w.unitBox()->model());
+        auto *items = qobject_cast<QStandardItemModel *>(w.timeControls()->unitBox()->model());
         QVERIFY(items);
-        const int cyclesRow = w.unitBox()->findText(u"cycles"_qs);
+        const int cyclesRow = w.timeControls()->unitBox()->findText(u"cycles"_qs);
         QVERIFY(!items->item(cyclesRow)->isEnabled());
 
         // Chosen anyway (scripts, old settings): refused, the combo goes back to what is shown.
-        w.setTargetUnit(TimeScale::Cycles);
-        QVERIFY(!w.isLoading());
+        w.timeControls()->setTargetUnit(TimeScale::Cycles);
+        QVERIFY(!w.controller()->isLoading());
         QVERIFY(w.lastError().contains(u"cycles"_qs));
-        QCOMPARE(w.unitBox()->currentText(), u"ms"_qs);
+        QCOMPARE(w.timeControls()->unitBox()->currentText(), u"ms"_qs);
         QCOMPARE(header(w, EventTreeModel::AvgColumn), u"avg (ms)"_qs);
 
         // Source cycles (1 GHz): now cycles is offered and the numbers are cycles.
-        w.setSourceUnit(TimeScale::Cycles, 1e9);
+        w.timeControls()->setSourceUnit(TimeScale::Cycles, 1e9);
         QVERIFY(waitLoaded(w));
         QVERIFY(items->item(cyclesRow)->isEnabled());
-        w.setTargetUnit(TimeScale::Cycles);
+        w.timeControls()->setTargetUnit(TimeScale::Cycles);
         QVERIFY(waitLoaded(w));
         QCOMPARE(header(w, EventTreeModel::AvgColumn), u"avg (cycles)"_qs);
-        QCOMPARE(w.session()->inputs.time.target, TimeScale::Cycles);
+        QCOMPARE(w.controller()->session()->inputs.time.target, TimeScale::Cycles);
 
         // Back to ns timestamps: the unit leaves cycles, the values are ns-derived again.
-        w.sourceBox()->setCurrentIndex(w.sourceBox()->findData(int(TimeScale::NS)));
+        w.timeControls()->sourceBox()->setCurrentIndex(w.timeControls()->sourceBox()->findData(int(TimeScale::NS)));
         QVERIFY(waitLoaded(w));
-        QCOMPARE(w.unitBox()->currentText(), u"ms"_qs);
+        QCOMPARE(w.timeControls()->unitBox()->currentText(), u"ms"_qs);
         QCOMPARE(header(w, EventTreeModel::AvgColumn), u"avg (ms)"_qs);
-        QCOMPARE(w.session()->inputs.time.source, TimeScale::NS);
+        QCOMPARE(w.controller()->session()->inputs.time.source, TimeScale::NS);
         QCOMPARE(avgOf(w, u"native_call_convolution.out"_qs), msAvg);
         QVERIFY(!items->item(cyclesRow)->isEnabled());
     }
@@ -234,10 +238,10 @@ private Q_SLOTS:
     void item03_reloadKeepsGapReference()
     {
         MainWindow w(quietOptions());
-        auto *gaps = new GapDocks(&w);
+        auto *gaps = w.gapDocks();
         w.show();
         QString error;
-        QVERIFY(w.openFilesSync(
+        QVERIFY(w.controller()->openFilesSync(
             { fixture(kRun + u"etdump.etdp"_qs), testData(u"analysis/cnn_mlp_perturbed.bin"_qs) }, &error));
         const QStringList reference { fixture(kRun + u"etdump.etdp"_qs), fixture(kRun + u"debug_output.bin"_qs) };
         QVERIFY2(gaps->compareWith(reference, &error), qPrintable(error));
@@ -248,14 +252,14 @@ private Q_SLOTS:
         auto *heatmapDock = w.findChild<QDockWidget *>(u"GapHeatmapDock"_qs);
         QVERIFY(heatmapDock && heatmapDock->isVisible());
 
-        w.setTargetUnit(TimeScale::US);
+        w.timeControls()->setTargetUnit(TimeScale::US);
         QVERIFY(waitLoaded(w));
         QCOMPARE(gaps->referenceFiles(), reference);
         QCOMPARE(gaps->heatmap()->rowCount(), rows);
         QCOMPARE(gaps->heatmap()->value(3, 0), mse3);
         QVERIFY(heatmapDock->isVisible());
         // Another run is another comparison: the reference is dropped then.
-        QVERIFY(w.openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
+        QVERIFY(w.controller()->openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
         QVERIFY(gaps->referenceFiles().isEmpty());
     }
 
@@ -264,13 +268,13 @@ private Q_SLOTS:
     {
         MainWindow w(quietOptions());
         w.show();
-        QVERIFY(w.openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
-        QTreeView *tree = w.treeView();
+        QVERIFY(w.controller()->openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
+        QTreeView *tree = w.table()->tree();
         const QAbstractItemModel *m = tree->model();
         QCOMPARE(m->index(0, 0).data().toString(), u"Default"_qs);
         QCOMPARE(m->index(1, 0).data().toString(), u"Execute"_qs);
         tree->collapse(m->index(0, 0)); // the user folded Default, kept Execute open
-        QVERIFY(w.selectEventByName(u"native_call_addmm.out"_qs));
+        QVERIFY(w.table()->selectEventByName(u"native_call_addmm.out"_qs));
         for (const QString &toggle : { u"Hide OPERATOR_CALL"_qs, u"Hide framework"_qs }) {
             QAction *a = actionNamed(w, toggle);
             QVERIFY2(a, qPrintable(toggle));
@@ -296,9 +300,10 @@ private Q_SLOTS:
     void item05_referenceWarningsShown()
     {
         MainWindow w(quietOptions());
-        auto *gaps = new GapDocks(&w);
+        auto *gaps = w.gapDocks();
         w.show();
-        QVERIFY(w.openFilesSync({ fixture(kRun + u"etdump.etdp"_qs), fixture(kRun + u"debug_output.bin"_qs) }));
+        QVERIFY(w.controller()->openFilesSync(
+            { fixture(kRun + u"etdump.etdp"_qs), fixture(kRun + u"debug_output.bin"_qs) }));
         const QString xnn = u"runtime/xnnpack_mlp_intermediates/"_qs;
         QString error;
         QVERIFY2(gaps->compareWith({ fixture(xnn + u"etdump.etdp"_qs), fixture(xnn + u"debug_output.bin"_qs) }, &error),
@@ -309,7 +314,7 @@ private Q_SLOTS:
         ref.debugBuffer = fixture(xnn + u"debug_output.bin"_qs).toStdString();
         auto set = analysis::loadReference(ref);
         QVERIFY(set);
-        auto table = analysis::computeNumericGap(*w.session(), *set, {});
+        auto table = analysis::computeNumericGap(*w.controller()->session(), *set, {});
         QVERIFY(table);
         QVERIFY(!table->warnings.empty());
         QCOMPARE(gaps->referenceWarnings().size(), qsizetype(table->warnings.size()));
@@ -328,14 +333,15 @@ private Q_SLOTS:
     {
         MainWindow w(quietOptions());
         w.show();
-        QVERIFY(w.openFilesSync({ fixture(kRun + u"etdump.etdp"_qs), testData(u"etrecord/xnn_mlp_etrecord.bin"_qs) }));
+        QVERIFY(w.controller()->openFilesSync(
+            { fixture(kRun + u"etdump.etdp"_qs), testData(u"etrecord/xnn_mlp_etrecord.bin"_qs) }));
         QVERIFY(w.messageBar()->isVisible());
         // README: 28 instructions; etrecord_expected.json: 4 debug_handle_map entries.
         QVERIFY2(w.messageText().contains(u"ETRecord does not match this ETDump"_qs), qPrintable(w.messageText()));
         QVERIFY(w.messageText().contains(u"24 of 28 runtime instructions have no debug_handle_map entry"_qs));
         QVERIFY(w.messageBar()->styleSheet().contains(u"#fff3cd"_qs)); // warning colours, not info
         // Its own ETRecord: no such warning.
-        QVERIFY(w.openFilesSync(goodRun()));
+        QVERIFY(w.controller()->openFilesSync(goodRun()));
         QVERIFY(!w.messageText().contains(u"does not match"_qs));
     }
 
@@ -345,34 +351,34 @@ private Q_SLOTS:
     {
         MainWindow w(quietOptions());
         QString error;
-        QVERIFY(!w.openFilesSync({ testData(u"etrecord/cnn_mlp_etrecord.bin"_qs) }, &error));
-        QCOMPARE(w.pendingETRecord(), testData(u"etrecord/cnn_mlp_etrecord.bin"_qs));
+        QVERIFY(!w.controller()->openFilesSync({ testData(u"etrecord/cnn_mlp_etrecord.bin"_qs) }, &error));
+        QCOMPARE(w.controller()->pendingETRecord(), testData(u"etrecord/cnn_mlp_etrecord.bin"_qs));
         QVERIFY(w.messageText().contains(u"waiting for its ETDump"_qs));
-        QVERIFY2(w.openFilesSync({ fixture(kRun + u"etdump.etdp"_qs) }, &error), qPrintable(error));
-        QVERIFY(w.session()->etrecord);
-        QVERIFY(w.pendingETRecord().isEmpty());
-        const QModelIndex conv = findEvent(w.treeModel(), u"native_call_convolution.out"_qs);
+        QVERIFY2(w.controller()->openFilesSync({ fixture(kRun + u"etdump.etdp"_qs) }, &error), qPrintable(error));
+        QVERIFY(w.controller()->session()->etrecord);
+        QVERIFY(w.controller()->pendingETRecord().isEmpty());
+        const QModelIndex conv = findEvent(w.table()->model(), u"native_call_convolution.out"_qs);
         QVERIFY(conv.siblingAtColumn(EventTreeModel::OpTypesColumn)
                     .data()
                     .toString()
                     .contains(u"aten.convolution.default"_qs));
-        const QStringList recentBefore = w.recentFiles();
+        const QStringList recentBefore = w.controller()->recentFiles();
 
         QTemporaryDir dir;
         const QString corruptEtdp = randomFile(dir, u"corrupt.etdp"_qs, 4096);
-        QVERIFY(!w.openFilesSync({ corruptEtdp }, &error));
+        QVERIFY(!w.controller()->openFilesSync({ corruptEtdp }, &error));
         QVERIFY2(error.startsWith(corruptEtdp + u": "_qs), qPrintable(error));
-        QVERIFY(w.pendingDebugBuffer().isEmpty());
-        QVERIFY(!w.session()->debugBuffer);
+        QVERIFY(w.controller()->pendingDebugBuffer().isEmpty());
+        QVERIFY(!w.controller()->session()->debugBuffer);
 
         // Random bytes with a neutral name: offered as the debug buffer, refused by content
         // (the README's run logs tensors up to byte 376 of its buffer; 200 bytes cannot hold them).
         const QString corruptBin = randomFile(dir, u"corrupt.bin"_qs, 200);
-        QVERIFY(!w.openFilesSync({ fixture(kRun + u"etdump.etdp"_qs), corruptBin }, &error));
+        QVERIFY(!w.controller()->openFilesSync({ fixture(kRun + u"etdump.etdp"_qs), corruptBin }, &error));
         QVERIFY2(error.startsWith(corruptBin + u": not the debug buffer of "_qs), qPrintable(error));
-        QVERIFY(!w.session()->debugBuffer);
-        QCOMPARE(w.recentFiles(), recentBefore);
-        for (const QString &entry : w.recentFiles())
+        QVERIFY(!w.controller()->session()->debugBuffer);
+        QCOMPARE(w.controller()->recentFiles(), recentBefore);
+        for (const QString &entry : w.controller()->recentFiles())
             QVERIFY(!entry.contains(u"corrupt"_qs));
     }
 
@@ -394,13 +400,13 @@ private Q_SLOTS:
             }
         });
         watchdog.start(20);
-        QVERIFY(!w.openFilesSync({ broken }));
+        QVERIFY(!w.controller()->openFilesSync({ broken }));
         QTest::qWait(100);
         QVERIFY(!sawDialog);
         QVERIFY(w.messageBar()->isVisible());
         QVERIFY(w.messageText().startsWith(broken));
         QVERIFY(w.statusBar()->currentMessage().isEmpty());
-        QVERIFY(w.openFilesSync(goodRun()));
+        QVERIFY(w.controller()->openFilesSync(goodRun()));
         QVERIFY(w.lastError().isEmpty());
         QVERIFY(!w.messageText().contains(broken));
         QVERIFY(!sawDialog);
@@ -415,9 +421,10 @@ private Q_SLOTS:
         MainWindow w(quietOptions());
         w.show();
         const QString dir = u"runtime/cnn_mlp_alloc_events/"_qs;
-        QVERIFY(w.openFilesSync({ fixture(dir + u"etdump.etdp"_qs), fixture(dir + u"debug_output.bin"_qs) }));
+        QVERIFY(
+            w.controller()->openFilesSync({ fixture(dir + u"etdump.etdp"_qs), fixture(dir + u"debug_output.bin"_qs) }));
         const QString name = expected.value(u"block"_qs).toString();
-        const QModelIndex block = findEvent(w.treeView()->model(), name);
+        const QModelIndex block = findEvent(w.table()->tree()->model(), name);
         QVERIFY(block.isValid());
         QStringList parts;
         for (const auto &v : expected.value(u"allocators"_qs).toArray()) {
@@ -431,7 +438,7 @@ private Q_SLOTS:
         QCOMPARE(block.siblingAtColumn(EventTreeModel::OpTypesColumn).data().toString(), text);
         QVERIFY(block.data(Qt::ToolTipRole).toString().contains(text));
 
-        w.treeView()->setCurrentIndex(block);
+        w.table()->tree()->setCurrentIndex(block);
         QVERIFY(w.detailsPanel()->title().contains(name));
         QTreeWidget *props = w.detailsPanel()->propertiesTree();
         QStringList keys;
@@ -458,13 +465,13 @@ private Q_SLOTS:
     void item10_docksUsableAtDefaultSize()
     {
         MainWindow w(quietOptions());
-        auto *gaps = new GapDocks(&w);
+        auto *gaps = w.gapDocks();
         w.resize(1500, 920);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QString error;
         const QString xnn = u"runtime/xnnpack_mlp_intermediates/"_qs;
-        QVERIFY(w.openFilesSync(
+        QVERIFY(w.controller()->openFilesSync(
             { fixture(kRun + u"etdump.etdp"_qs), testData(u"analysis/cnn_mlp_perturbed.bin"_qs) }, &error));
         QVERIFY2(
             gaps->compareWith({ fixture(kRun + u"etdump.etdp"_qs), fixture(kRun + u"debug_output.bin"_qs) }, &error),
@@ -488,7 +495,8 @@ private Q_SLOTS:
         }
 
         // Delegate triage on the XNNPACK run: no header is cut.
-        QVERIFY(w.openFilesSync({ fixture(xnn + u"etdump.etdp"_qs), fixture(xnn + u"debug_output.bin"_qs) }));
+        QVERIFY(
+            w.controller()->openFilesSync({ fixture(xnn + u"etdump.etdp"_qs), fixture(xnn + u"debug_output.bin"_qs) }));
         QVERIFY(gaps->compareWith({ fixture(xnn + u"etdump.etdp"_qs), fixture(xnn + u"debug_output.bin"_qs) }, &error));
         QCoreApplication::processEvents();
         auto *triageTree = gaps->triage()->findChild<QTreeWidget *>();
@@ -514,8 +522,8 @@ private Q_SLOTS:
     {
         MainWindow w(quietOptions());
         w.show();
-        QVERIFY(w.openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
-        QVERIFY(w.selectEventByName(u"native_call_mm.out"_qs));
+        QVERIFY(w.controller()->openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
+        QVERIFY(w.table()->selectEventByName(u"native_call_mm.out"_qs));
         QTemporaryDir dir;
         QString error;
         for (const QString &name : { u"histogram"_qs, u"top-events"_qs, u"timeline"_qs }) {
@@ -547,8 +555,8 @@ private Q_SLOTS:
         MainWindow w(quietOptions());
         w.resize(1500, 920);
         w.show();
-        QVERIFY(w.openFilesSync({ fixture(u"upstream/docs_tutorial.etdp"_qs) }));
-        QTreeView *tree = w.treeView();
+        QVERIFY(w.controller()->openFilesSync({ fixture(u"upstream/docs_tutorial.etdp"_qs) }));
+        QTreeView *tree = w.table()->tree();
         const QAbstractItemModel *m = tree->model();
         const QModelIndex execute = m->index(1, 0);
         const QFontMetrics fm(tree->font());
@@ -565,7 +573,7 @@ private Q_SLOTS:
             }
 
         // Histogram ticks: multiples of one 1/2/5×10^k step, printed with the same decimals.
-        QVERIFY(w.selectEventByName(u"native_call_convolution.out"_qs));
+        QVERIFY(w.table()->selectEventByName(u"native_call_convolution.out"_qs));
         std::vector<double> values;
         for (int i = 0; i < 200; ++i)
             values.push_back(0.3313 + 0.0394 * i / 199.0); // the 0.3313 … 0.3707 range
@@ -619,8 +627,8 @@ private Q_SLOTS:
         w.resize(1500, 920);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
-        QVERIFY(w.selectEventByName(u"native_call_mm.out"_qs));
+        QVERIFY(w.controller()->openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
+        QVERIFY(w.table()->selectEventByName(u"native_call_mm.out"_qs));
         HistogramWidget *h = w.histogram();
         int bar = 0;
         for (int i = 0; i < h->bins().counts.size(); ++i)
@@ -648,10 +656,10 @@ private Q_SLOTS:
         w.show();
         w.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&w));
-        QVERIFY(w.openFilesSync({ fixture(u"upstream/docs_tutorial.etdp"_qs) }));
-        QTreeView *tree = w.treeView();
+        QVERIFY(w.controller()->openFilesSync({ fixture(u"upstream/docs_tutorial.etdp"_qs) }));
+        QTreeView *tree = w.table()->tree();
         // Ctrl+C: selected rows as TSV with a header line, in view order.
-        QVERIFY(w.selectEventByName(u"native_call_convolution.out"_qs));
+        QVERIFY(w.table()->selectEventByName(u"native_call_convolution.out"_qs));
         QApplication::clipboard()->clear();
         tree->setFocus();
         QTest::keyClick(tree, Qt::Key_C, Qt::ControlModifier);
@@ -662,25 +670,25 @@ private Q_SLOTS:
         QCOMPARE(lines[1].count(u'\t'), lines[0].count(u'\t'));
         // Column chooser: a hidden column is gone from the copy too.
         tree->header()->setSectionHidden(EventTreeModel::OpTypesColumn, true);
-        QVERIFY(!w.selectedRowsAsTsv().contains(u"Op types"_qs));
+        QVERIFY(!w.table()->selectedRowsAsTsv().contains(u"Op types"_qs));
         tree->header()->setSectionHidden(EventTreeModel::OpTypesColumn, false);
 
         // Esc in the filter clears it.
-        w.filterEdit()->setFocus();
-        QTest::keyClicks(w.filterEdit(), u"permute"_qs);
+        w.table()->filterEdit()->setFocus();
+        QTest::keyClicks(w.table()->filterEdit(), u"permute"_qs);
         QTRY_COMPARE(tree->model()->rowCount(), 1);
-        QTest::keyClick(w.filterEdit(), Qt::Key_Escape);
-        QVERIFY(w.filterEdit()->text().isEmpty());
+        QTest::keyClick(w.table()->filterEdit(), Qt::Key_Escape);
+        QVERIFY(w.table()->filterEdit()->text().isEmpty());
         QCOMPARE(tree->model()->rowCount(), 2);
 
         // Export honours the filter: three permute_copy kernels (inspector-semantics §12).
         QTemporaryDir dir;
-        w.filterEdit()->setText(u"permute"_qs);
-        QTest::keyClick(w.filterEdit(), Qt::Key_Return);
+        w.table()->filterEdit()->setText(u"permute"_qs);
+        QTest::keyClick(w.table()->filterEdit(), Qt::Key_Return);
         QTRY_COMPARE(tree->model()->rowCount(), 1);
         QString error;
         const QString tsv = dir.filePath(u"filtered.tsv"_qs);
-        QVERIFY2(w.exportTable(tsv, &error), qPrintable(error));
+        QVERIFY2(w.table()->exportVisibleRows(tsv, &error), qPrintable(error));
         QFile f(tsv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList rows = QString::fromUtf8(f.readAll()).split(u'\n', Qt::SkipEmptyParts);
@@ -692,21 +700,21 @@ private Q_SLOTS:
     void expected_recentHelpRunsTheme()
     {
         MainWindow w(quietOptions());
-        auto *gaps = new GapDocks(&w);
+        auto *gaps = w.gapDocks();
         Q_UNUSED(gaps);
         QCoreApplication::processEvents(); // Help moves behind Analysis (queued)
         const auto menus = w.menuBar()->actions();
         QCOMPARE(menus.last()->menu(), w.helpMenu());
         QVERIFY(menus[menus.size() - 2]->text().contains(u"Analysis"_qs));
-        const QString shortcuts = w.shortcutsText();
+        const QString shortcuts = shortcutsText(&w);
         for (const QString &s : { u"Ctrl+O"_qs, u"Ctrl+F"_qs, u"Ctrl+E"_qs, u"Ctrl+C"_qs, u"Ctrl+G"_qs, u"Esc"_qs })
             QVERIFY2(shortcuts.contains(s), qPrintable(s));
 
         // "1 run" for one execution (cnn_mlp_intermediates: a Default block and one Execute).
-        QVERIFY(w.openFilesSync({ fixture(kRun + u"etdump.etdp"_qs) }));
+        QVERIFY(w.controller()->openFilesSync({ fixture(kRun + u"etdump.etdp"_qs) }));
         QVERIFY2(w.summaryText().contains(u" · 1 run"_qs), qPrintable(w.summaryText()));
         QVERIFY(!w.summaryText().contains(u"1 runs"_qs));
-        QVERIFY(w.openFilesSync({ fixture(u"runtime/cnn_mlp_alloc_events/etdump.etdp"_qs) }));
+        QVERIFY(w.controller()->openFilesSync({ fixture(u"runtime/cnn_mlp_alloc_events/etdump.etdp"_qs) }));
         QVERIFY2(w.summaryText().contains(u" · 3 runs"_qs), qPrintable(w.summaryText())); // --num_executions=3
 
         // Recent files: the folder distinguishes two etdump.etdp; the tooltip has full paths.
@@ -764,8 +772,9 @@ private Q_SLOTS:
     void expected_debugDataPagedAndEmptyWithoutBuffer()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({ fixture(kRun + u"etdump.etdp"_qs), fixture(kRun + u"debug_output.bin"_qs) }));
-        QVERIFY(w.selectEventByName(u"native_call_convolution.out"_qs));
+        QVERIFY(w.controller()->openFilesSync(
+            { fixture(kRun + u"etdump.etdp"_qs), fixture(kRun + u"debug_output.bin"_qs) }));
+        QVERIFY(w.table()->selectEventByName(u"native_call_convolution.out"_qs));
         QTreeWidget *debug = w.detailsPanel()->debugTree();
         QVERIFY(debug->topLevelItemCount() >= 1);
         QTreeWidgetItem *item = debug->topLevelItem(0);
@@ -777,9 +786,9 @@ private Q_SLOTS:
         QVERIFY(table && page);
         QCOMPARE(page->maximum(), 3); // 2048 values, 1000 a page
         // Every value, across the pages, equals what the core reads from the buffer.
-        const Event &e = w.session()->blocks[1].events[0];
+        const Event &e = w.controller()->session()->blocks[1].events[0];
         QCOMPARE(QString::fromStdString(std::string(e.name)), u"native_call_convolution.out"_qs);
-        auto data = w.session()->debugBuffer->read(e.debugData().front().tensors.front());
+        auto data = w.controller()->session()->debugBuffer->read(e.debugData().front().tensors.front());
         QVERIFY(data);
         QCOMPARE(data->values.size(), std::size_t(2048));
         int seen = 0;
@@ -793,9 +802,9 @@ private Q_SLOTS:
         delete dialog;
 
         // Without a debug buffer: shape only, no zeros passed off as values.
-        QVERIFY(w.openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
-        QVERIFY(w.openFilesSync({ fixture(kRun + u"etdump.etdp"_qs) }));
-        QVERIFY(w.selectEventByName(u"native_call_convolution.out"_qs));
+        QVERIFY(w.controller()->openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
+        QVERIFY(w.controller()->openFilesSync({ fixture(kRun + u"etdump.etdp"_qs) }));
+        QVERIFY(w.table()->selectEventByName(u"native_call_convolution.out"_qs));
         item = debug->topLevelItem(0);
         QVERIFY(item);
         for (int c = 2; c <= 4; ++c)
@@ -813,18 +822,19 @@ private Q_SLOTS:
         if (out.isEmpty())
             QSKIP("set ETSCOPE_SCREENSHOT_DIR to write screenshots");
         MainWindow w(quietOptions());
-        auto *gaps = new GapDocks(&w);
+        auto *gaps = w.gapDocks();
         w.resize(1500, 920);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const QString xnn = u"runtime/xnnpack_mlp_intermediates/"_qs;
         QString error;
-        QVERIFY(w.openFilesSync({ fixture(kRun + u"etdump.etdp"_qs), testData(u"analysis/cnn_mlp_perturbed.bin"_qs),
-                                    testData(u"etrecord/cnn_mlp_etrecord.bin"_qs) },
+        QVERIFY(w.controller()->openFilesSync(
+            { fixture(kRun + u"etdump.etdp"_qs), testData(u"analysis/cnn_mlp_perturbed.bin"_qs),
+                testData(u"etrecord/cnn_mlp_etrecord.bin"_qs) },
             &error));
         QVERIFY(
             gaps->compareWith({ fixture(kRun + u"etdump.etdp"_qs), fixture(kRun + u"debug_output.bin"_qs) }, &error));
-        QVERIFY(w.selectEventByName(u"native_call_convolution.out"_qs));
+        QVERIFY(w.table()->selectEventByName(u"native_call_convolution.out"_qs));
         auto shoot = [&](const QString &name) {
             QCoreApplication::processEvents();
             QTest::qWait(50);
@@ -843,14 +853,15 @@ private Q_SLOTS:
             t->raise();
             shoot(u"TensorInspector"_qs);
         }
-        QVERIFY(w.openFilesSync({ fixture(xnn + u"etdump.etdp"_qs), fixture(xnn + u"debug_output.bin"_qs) }));
+        QVERIFY(
+            w.controller()->openFilesSync({ fixture(xnn + u"etdump.etdp"_qs), fixture(xnn + u"debug_output.bin"_qs) }));
         QVERIFY(gaps->compareWith({ fixture(xnn + u"etdump.etdp"_qs), fixture(xnn + u"debug_output.bin"_qs) }, &error));
         if (auto *t = w.findChild<QDockWidget *>(u"DelegateTriageDock"_qs)) {
             t->raise();
             shoot(u"DelegateTriage"_qs);
         }
-        QVERIFY(w.openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
-        QVERIFY(w.selectEventByName(u"native_call_mm.out"_qs));
+        QVERIFY(w.controller()->openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
+        QVERIFY(w.table()->selectEventByName(u"native_call_mm.out"_qs));
         for (const char *name : { "TopEventsDock", "TimelineDock", "ModulesDock" }) {
             if (auto *t = w.findChild<QDockWidget *>(QString::fromLatin1(name))) {
                 t->raise();

@@ -4,12 +4,15 @@
 // and the fixture READMEs (run counts, instruction lists, output shapes).
 #include "detailspanel.h"
 #include "eventfilterproxy.h"
+#include "eventtableview.h"
 #include "eventtreemodel.h"
 #include "histogramwidget.h"
 #include "mainwindow.h"
+#include "messagebar.h"
 #include "modelroles.h"
 #include "modulerollupmodel.h"
 #include "modulerollupview.h"
+#include "timecontrols.h"
 #include "timelinewidget.h"
 #include "topeventschart.h"
 
@@ -26,6 +29,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -66,7 +70,7 @@ void dropFiles(QWidget *target, const QStringList &paths)
 
 bool waitLoaded(MainWindow &w)
 {
-    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    QSignalSpy spy(w.controller(), &SessionController::loadFinished);
     if (!spy.wait(10000))
         return false;
     return spy.first().first().toBool();
@@ -96,11 +100,11 @@ private Q_SLOTS:
     {
         MainWindow w(quietOptions());
         w.show();
-        QSignalSpy changed(&w, &MainWindow::sessionChanged);
+        QSignalSpy changed(w.controller(), &SessionController::sessionChanged);
         dropFiles(&w, { fixture("upstream/docs_tutorial.etdp") });
         QVERIFY(waitLoaded(w));
         QCOMPARE(changed.size(), 1);
-        const QAbstractItemModel *m = w.treeView()->model();
+        const QAbstractItemModel *m = w.table()->tree()->model();
         QCOMPARE(m->rowCount(), 2);
         QCOMPARE(m->rowCount(m->index(0, 0)), 2); // Default: Method::init, Program::load_method
         QCOMPARE(m->rowCount(m->index(1, 0)), 29); // Execute: 14 kernels + 14 OPERATOR_CALL + execute
@@ -109,15 +113,15 @@ private Q_SLOTS:
         QVERIFY(w.windowTitle().contains(QStringLiteral("docs_tutorial.etdp")));
         // The slowest kernel is selected on open: convolution #2, 1.031719 ms (§12 row 5).
         QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_convolution.out")));
-        QCOMPARE(w.treeView()->currentIndex().siblingAtColumn(EventTreeModel::AvgColumn).data().toString(),
+        QCOMPARE(w.table()->tree()->currentIndex().siblingAtColumn(EventTreeModel::AvgColumn).data().toString(),
             QStringLiteral("1.03172"));
     }
 
     void sortAndFilter()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
-        QTreeView *tree = w.treeView();
+        QVERIFY(w.controller()->openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
+        QTreeView *tree = w.table()->tree();
         tree->sortByColumn(EventTreeModel::AvgColumn, Qt::DescendingOrder);
         const QAbstractItemModel *m = tree->model();
         const QModelIndex execute = m->index(1, 0);
@@ -128,19 +132,19 @@ private Q_SLOTS:
         QCOMPARE(m->index(0, EventTreeModel::AvgColumn, m->index(1, 0)).data().toString(), QStringLiteral("0.0001"));
 
         // Typing goes through the 300 ms debounce.
-        QTest::keyClicks(w.filterEdit(), QStringLiteral("permute"));
+        QTest::keyClicks(w.table()->filterEdit(), QStringLiteral("permute"));
         QCOMPARE(m->rowCount(m->index(1, 0)), 29);
         QTRY_COMPARE(m->rowCount(), 1);
         QCOMPARE(m->rowCount(m->index(0, 0)), 3); // three permute_copy kernels in §12
-        w.filterEdit()->clear();
+        w.table()->filterEdit()->clear();
         QTRY_COMPARE(m->rowCount(), 2);
     }
 
     void selectionFillsDetailsAndHistogram()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") }));
-        QVERIFY(w.selectEventByName(QStringLiteral("native_call_mm.out")));
+        QVERIFY(w.controller()->openFilesSync({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") }));
+        QVERIFY(w.table()->selectEventByName(QStringLiteral("native_call_mm.out")));
         // README: 50 executions → 50 raw values for every event of the Execute block.
         QCOMPARE(w.histogram()->totalCount(), 50);
         QCOMPARE(w.detailsPanel()->rawValueCount(), 50);
@@ -148,8 +152,8 @@ private Q_SLOTS:
         QVERIFY(w.histogram()->chart()->series().size() >= 2); // bars + percentile markers
 
         // The public slot selects everywhere (Execute is block 1; event 0 is the first conv).
-        w.selectEvent(1, 0);
-        QCOMPARE(w.treeView()->currentIndex().data().toString(), QStringLiteral("native_call_convolution.out"));
+        w.table()->selectEvent(1, 0);
+        QCOMPARE(w.table()->tree()->currentIndex().data().toString(), QStringLiteral("native_call_convolution.out"));
         QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_convolution.out")));
         QCOMPARE(w.timeline()->currentBlock(), 1);
         // 28 kernels + 28 OPERATOR_CALL + Method::execute in run 0.
@@ -164,16 +168,16 @@ private Q_SLOTS:
         w.show();
         const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
         dropFiles(&w, { dir + QStringLiteral("debug_output.bin") });
-        QVERIFY(!w.session());
-        QCOMPARE(w.pendingDebugBuffer(), dir + QStringLiteral("debug_output.bin"));
+        QVERIFY(!w.controller()->session());
+        QCOMPARE(w.controller()->pendingDebugBuffer(), dir + QStringLiteral("debug_output.bin"));
         QVERIFY(w.statusText().contains(QStringLiteral("waiting for its ETDump")));
         dropFiles(&w, { dir + QStringLiteral("etdump.etdp") });
         QVERIFY(waitLoaded(w));
-        QVERIFY(w.session()->debugBuffer);
-        QVERIFY(w.pendingDebugBuffer().isEmpty());
+        QVERIFY(w.controller()->session()->debugBuffer);
+        QVERIFY(w.controller()->pendingDebugBuffer().isEmpty());
 
         // README: native_layer_norm has 3 outputs; h is [1, 128].
-        QVERIFY(w.selectEventByName(QStringLiteral("native_call_native_layer_norm.out")));
+        QVERIFY(w.table()->selectEventByName(QStringLiteral("native_call_native_layer_norm.out")));
         QTreeWidget *debug = w.detailsPanel()->debugTree();
         QCOMPARE(debug->topLevelItemCount(), 3);
         QCOMPARE(debug->topLevelItem(0)->text(1), QStringLiteral("float32[1, 128]"));
@@ -184,7 +188,7 @@ private Q_SLOTS:
         QApplication::processEvents();
         QVERIFY(w.detailsPanel()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-debugdata.png")));
         // Delegated operators live under their DELEGATE_CALL in the tree.
-        const QAbstractItemModel *m = w.treeView()->model();
+        const QAbstractItemModel *m = w.table()->tree()->model();
         const QModelIndex execute = childNamed(m, {}, QStringLiteral("Execute"));
         const QModelIndex call = childNamed(m, execute, QStringLiteral("DELEGATE_CALL"));
         QVERIFY(call.isValid());
@@ -194,15 +198,15 @@ private Q_SLOTS:
     void exportWritesInspectorTsv()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
+        QVERIFY(w.controller()->openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
         QTemporaryDir dir;
         const QString tsv = dir.filePath(QStringLiteral("table.tsv"));
         QString error;
-        QVERIFY2(w.exportTable(tsv, &error), qPrintable(error));
+        QVERIFY2(w.table()->exportVisibleRows(tsv, &error), qPrintable(error));
         QFile f(tsv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();
-        QCOMPARE(bytes, QByteArray::fromStdString(formatDelimited(w.session()->blocks, '\t')));
+        QCOMPARE(bytes, QByteArray::fromStdString(formatDelimited(w.controller()->session()->blocks, '\t')));
         // Independently (§12): 17 rows after dropping OPERATOR_CALL, plus the header.
         const QList<QByteArray> lines = bytes.trimmed().split('\n');
         QCOMPARE(lines.size(), 18);
@@ -211,10 +215,10 @@ private Q_SLOTS:
         QVERIFY(lines[17].startsWith("16\tExecute\tMethod::execute\t1.898821"));
 
         const QString csv = dir.filePath(QStringLiteral("table.csv"));
-        QVERIFY(w.exportTable(csv));
+        QVERIFY(w.table()->exportVisibleRows(csv));
         QFile c(csv);
         QVERIFY(c.open(QIODevice::ReadOnly));
-        QCOMPARE(c.readAll(), QByteArray::fromStdString(formatDelimited(w.session()->blocks, ',')));
+        QCOMPARE(c.readAll(), QByteArray::fromStdString(formatDelimited(w.controller()->session()->blocks, ',')));
     }
 
     void corruptFileShowsErrorAndStaysUsable()
@@ -235,22 +239,22 @@ private Q_SLOTS:
         QVERIFY(w.lastError().startsWith(broken + QStringLiteral(": ")));
         QVERIFY(!w.lastError().contains(QLatin1Char('\n')));
         QVERIFY(w.messageBar()->isVisible());
-        QVERIFY(!w.session());
+        QVERIFY(!w.controller()->session());
 
         dropFiles(&w, { fixture("upstream/docs_tutorial.etdp") });
         QVERIFY(waitLoaded(w));
-        QCOMPARE(w.treeView()->model()->rowCount(), 2);
+        QCOMPARE(w.table()->tree()->model()->rowCount(), 2);
         QVERIFY(w.lastError().isEmpty());
     }
 
     void unitChangeRederives()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
-        QSignalSpy spy(&w, &MainWindow::loadFinished);
-        w.setTargetUnit(TimeScale::US);
+        QVERIFY(w.controller()->openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
+        QSignalSpy spy(w.controller(), &SessionController::loadFinished);
+        w.timeControls()->setTargetUnit(TimeScale::US);
         QVERIFY(spy.wait(10000));
-        const QAbstractItemModel *m = w.treeView()->model();
+        const QAbstractItemModel *m = w.table()->tree()->model();
         QCOMPARE(m->headerData(EventTreeModel::AvgColumn, Qt::Horizontal).toString(), QStringLiteral("avg (us)"));
         const QModelIndex execute = m->index(1, 0);
         const QModelIndex last = m->index(28, EventTreeModel::AvgColumn, execute);
@@ -264,10 +268,11 @@ private Q_SLOTS:
         w.resize(1600, 1000);
         w.show();
         // Content sniffing: the ETRecord is recognised as a zip with ETRECORD_V0 whatever its name.
-        QVERIFY(w.openFilesSync({ QStringLiteral(ETSCOPE_TEST_DATA_DIR "/etrecord/cnn_mlp_etrecord.bin"),
+        QVERIFY(w.controller()->openFilesSync({ QStringLiteral(ETSCOPE_TEST_DATA_DIR "/etrecord/cnn_mlp_etrecord.bin"),
             fixture("runtime/cnn_mlp_50runs/etdump.etdp") }));
-        QVERIFY(w.selectEventByName(QStringLiteral("native_call_addmm.out")));
-        const Event *e = w.treeModel()->eventAt(w.proxyModel()->mapToSource(w.treeView()->currentIndex()));
+        QVERIFY(w.table()->selectEventByName(QStringLiteral("native_call_addmm.out")));
+        const Event *e
+            = w.table()->model()->eventAt(w.table()->proxy()->mapToSource(w.table()->tree()->currentIndex()));
         QVERIFY(e);
         QVERIFY(!e->linkedNodes().empty());
         QVERIFY(w.detailsPanel()->frameCount() > 0);
@@ -290,16 +295,17 @@ private Q_SLOTS:
     void supersededLoadIsDropped()
     {
         MainWindow w(quietOptions());
-        QSignalSpy finished(&w, &MainWindow::loadFinished);
-        QSignalSpy changed(&w, &MainWindow::sessionChanged);
-        w.openFiles({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") });
-        QVERIFY(w.isLoading());
-        w.openFiles({ fixture("upstream/docs_tutorial.etdp") }); // supersedes the first load
-        QTRY_VERIFY(!w.isLoading());
+        QSignalSpy finished(w.controller(), &SessionController::loadFinished);
+        QSignalSpy changed(w.controller(), &SessionController::sessionChanged);
+        w.controller()->openFiles({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") });
+        QVERIFY(w.controller()->isLoading());
+        w.controller()->openFiles({ fixture("upstream/docs_tutorial.etdp") }); // supersedes the first load
+        QTRY_VERIFY(!w.controller()->isLoading());
         QTRY_COMPARE(changed.size(), 1);
         QTest::qWait(200); // a late result of the first load would arrive here
         QCOMPARE(changed.size(), 1);
-        QVERIFY(QString::fromStdString(w.session()->inputs.etdump).endsWith(QStringLiteral("docs_tutorial.etdp")));
+        QVERIFY(QString::fromStdString(w.controller()->session()->inputs.etdump)
+                    .endsWith(QStringLiteral("docs_tutorial.etdp")));
         // The first load reports as cancelled (false), the second as loaded (true).
         QCOMPARE(finished.size(), 2);
         QCOMPARE(finished[0].first().toBool(), false);
@@ -310,10 +316,11 @@ private Q_SLOTS:
     {
         MainWindow w(quietOptions());
         w.show();
-        QSignalSpy finished(&w, &MainWindow::loadFinished);
-        w.openFiles({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") });
-        QVERIFY(w.isLoading());
-        QList<QToolButton *> buttons = w.findChildren<QToolButton *>();
+        QSignalSpy finished(w.controller(), &SessionController::loadFinished);
+        w.controller()->openFiles({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") });
+        QVERIFY(w.controller()->isLoading());
+        // The status bar's Cancel (the graph dock has a Cancel of its own).
+        QList<QToolButton *> buttons = w.statusBar()->findChildren<QToolButton *>();
         QToolButton *cancelButton = nullptr;
         for (QToolButton *b : buttons)
             if (b->text() == QStringLiteral("Cancel"))
@@ -322,15 +329,16 @@ private Q_SLOTS:
         cancelButton->click();
         QCOMPARE(finished.size(), 1);
         QCOMPARE(finished.first().first().toBool(), false);
-        QVERIFY(!w.isLoading());
-        QVERIFY(!w.session());
+        QVERIFY(!w.controller()->isLoading());
+        QVERIFY(!w.controller()->session());
 
         // One drop with both files, in "wrong" order: content decides which is which.
         const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
         dropFiles(&w, { dir + QStringLiteral("debug_output.bin"), dir + QStringLiteral("etdump.etdp") });
         QVERIFY(waitLoaded(w));
-        QVERIFY(w.session()->debugBuffer);
-        QCOMPARE(QString::fromStdString(w.session()->debugBuffer->path()), dir + QStringLiteral("debug_output.bin"));
+        QVERIFY(w.controller()->session()->debugBuffer);
+        QCOMPARE(QString::fromStdString(w.controller()->session()->debugBuffer->path()),
+            dir + QStringLiteral("debug_output.bin"));
     }
 
     void settingsPersist()
@@ -338,17 +346,17 @@ private Q_SLOTS:
         QSettings().clear();
         {
             MainWindow w; // interactive defaults, settings on (test-mode config location)
-            QVERIFY(w.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
-            QSignalSpy spy(&w, &MainWindow::loadFinished);
-            w.setTargetUnit(TimeScale::NS);
+            QVERIFY(w.controller()->openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
+            QSignalSpy spy(w.controller(), &SessionController::loadFinished);
+            w.timeControls()->setTargetUnit(TimeScale::NS);
             QVERIFY(spy.wait(10000));
-            w.treeView()->header()->resizeSection(EventTreeModel::NameColumn, 411);
+            w.table()->tree()->header()->resizeSection(EventTreeModel::NameColumn, 411);
             w.close();
         }
         MainWindow again;
-        QCOMPARE(again.treeView()->header()->sectionSize(EventTreeModel::NameColumn), 411);
-        QVERIFY(again.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
-        QCOMPARE(again.treeModel()->headerData(EventTreeModel::AvgColumn, Qt::Horizontal).toString(),
+        QCOMPARE(again.table()->tree()->header()->sectionSize(EventTreeModel::NameColumn), 411);
+        QVERIFY(again.controller()->openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
+        QCOMPARE(again.table()->model()->headerData(EventTreeModel::AvgColumn, Qt::Horizontal).toString(),
             QStringLiteral("avg (ns)"));
         const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
         QVERIFY(!recent.isEmpty());
@@ -359,20 +367,20 @@ private Q_SLOTS:
     void cyclesSource()
     {
         MainWindow w(quietOptions());
-        QVERIFY(w.openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
-        const QAbstractItemModel *m = w.treeView()->model();
+        QVERIFY(w.controller()->openFilesSync({ fixture("upstream/docs_tutorial.etdp") }));
+        const QAbstractItemModel *m = w.table()->tree()->model();
         auto executeAvg = [&] { return m->index(28, EventTreeModel::AvgColumn, m->index(1, 0)).data().toString(); };
         // Ticks read as cycles at 1 GHz are nanoseconds again: 1898821 ticks → 1.898821 ms.
-        QSignalSpy spy(&w, &MainWindow::loadFinished);
-        w.setSourceUnit(TimeScale::Cycles, 1e9);
+        QSignalSpy spy(w.controller(), &SessionController::loadFinished);
+        w.timeControls()->setSourceUnit(TimeScale::Cycles, 1e9);
         QVERIFY(spy.wait(10000));
         QCOMPARE(executeAvg(), QStringLiteral("1.89882"));
         // At 2 GHz the same ticks take half as long: 0.9494105 ms.
-        w.setSourceUnit(TimeScale::Cycles, 2e9);
+        w.timeControls()->setSourceUnit(TimeScale::Cycles, 2e9);
         QVERIFY(spy.wait(10000));
         QCOMPARE(executeAvg(), QStringLiteral("0.949411"));
         // cycles → cycles: the raw tick difference.
-        w.setTargetUnit(TimeScale::Cycles);
+        w.timeControls()->setTargetUnit(TimeScale::Cycles);
         QVERIFY(spy.wait(10000));
         QCOMPARE(executeAvg(), QStringLiteral("1898821"));
         QCOMPARE(m->headerData(EventTreeModel::AvgColumn, Qt::Horizontal).toString(), QStringLiteral("avg (cycles)"));

@@ -4,6 +4,7 @@
 // tests/tools/gen_graph_expected.py (15 operators, 6+... edges counted from the JSON).
 // Set ETSCOPE_GRAPH_SCREENSHOT=FILE.png to also write the README screenshot.
 #include "eventfilterproxy.h"
+#include "eventtableview.h"
 #include "eventtreemodel.h"
 #include "gapdocks.h"
 #include "gapheatmapwidget.h"
@@ -11,6 +12,7 @@
 #include "graphview.h"
 #include "mainwindow.h"
 #include "modelroles.h"
+#include "timecontrols.h"
 
 #include <QDockWidget>
 #include <QFile>
@@ -69,12 +71,12 @@ private slots:
         o.interactive = false;
         o.persistSettings = false;
         window = new MainWindow(o);
-        gap = new GapDocks(window);
-        graphDock = new GraphDock(window, gap);
+        gap = window->gapDocks();
+        graphDock = window->graphDock();
         window->resize(1500, 950);
         window->show();
         QString error;
-        QVERIFY2(window->openFilesSync(
+        QVERIFY2(window->controller()->openFilesSync(
                      { kSample + QStringLiteral("etdump.etdp"), kSample + QStringLiteral("debug_output.bin"),
                          kSample + QStringLiteral("etrecord.bin") },
                      &error),
@@ -112,16 +114,16 @@ private slots:
             view()->canvas()->viewport(), Qt::LeftButton, {}, view()->canvas()->mapFromScene(view()->itemCenter(item)));
         Q_UNUSED(at)
         QCOMPARE(view()->selectedItem(), item);
-        const QModelIndex cur = window->treeView()->currentIndex();
+        const QModelIndex cur = window->table()->tree()->currentIndex();
         QVERIFY(cur.isValid());
-        const auto want = eventNamed(*window->session(), "native_call_native_layer_norm.out");
+        const auto want = eventNamed(*window->controller()->session(), "native_call_native_layer_norm.out");
         QCOMPARE(cur.data(BlockIndexRole).toInt(), want.first);
         QCOMPARE(cur.data(EventIndexRole).toInt(), want.second);
 
         // A delegated node selects the DELEGATE_CALL that ran its partition.
         const int gelu = itemOf("aten_gelu_default");
         view()->activateItem(gelu);
-        const QModelIndex d = window->treeView()->currentIndex();
+        const QModelIndex d = window->table()->tree()->currentIndex();
         QCOMPARE(d.data(Qt::DisplayRole).toString(), QStringLiteral("DELEGATE_CALL"));
     }
 
@@ -131,8 +133,8 @@ private slots:
         QVERIFY(view()->waitForLayout());
         QVERIFY(itemOf("aten_native_layer_norm_default")
             == view()->visible().itemOfGroup[std::size_t(view()->programGraph()->findGroup("norm"))]);
-        const auto ev = eventNamed(*window->session(), "native_call_native_layer_norm.out");
-        window->selectEvent(ev.first, ev.second);
+        const auto ev = eventNamed(*window->controller()->session(), "native_call_native_layer_norm.out");
+        window->table()->selectEvent(ev.first, ev.second);
         QVERIFY(view()->waitForLayout()); // the module is expanded to reveal the node
         const int item = itemOf("aten_native_layer_norm_default");
         QCOMPARE(view()->visible().items[std::size_t(item)].kind, graph::VisibleItem::Kind::Op);
@@ -152,7 +154,7 @@ private slots:
             qPrintable(error));
         QCOMPARE(view()->overlay(), graph::Overlay::Gap);
         QVERIFY(view()->overlayData().hasGap);
-        const auto ev = eventNamed(*window->session(), "native_call_argmax.out");
+        const auto ev = eventNamed(*window->controller()->session(), "native_call_argmax.out");
         Q_EMIT gap->heatmap()->eventSelected(ev.first, ev.second);
         QVERIFY(view()->waitForLayout());
         QCOMPARE(view()->selectedItem(), itemOf("aten_argmax_default"));

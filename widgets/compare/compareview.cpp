@@ -5,6 +5,7 @@
 #include "difftreemodel.h"
 #include "modelroles.h"
 #include "qtstrings.h"
+#include "treeviewutil.h"
 #include "widgetexport.h"
 
 #include <QCheckBox>
@@ -55,6 +56,7 @@ CompareView::CompareView(QWidget *parent)
     m_tree->setAlternatingRowColors(false);
     m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tree->header()->setStretchLastSection(false);
+    TreeViewUtil::addCopyAndColumnActions(m_tree, DiffTreeModel::Event, DiffTreeModel::Event);
 
     m_waterfall = new DiffWaterfallChart(this);
     m_histogram = new DiffHistogramWidget(this);

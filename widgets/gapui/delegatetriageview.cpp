@@ -1,5 +1,7 @@
 #include "delegatetriageview.h"
 
+#include "treeviewutil.h"
+
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QRegularExpression>
@@ -32,6 +34,7 @@ DelegateTriageView::DelegateTriageView(QWidget *parent)
     // and the view scrolls horizontally when the dock is narrower.
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(true);
+    TreeViewUtil::addCopyAndColumnActions(m_tree, Backend, Backend);
     connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         if (item)
             emit eventSelected(item->data(0, kBlockRole).toInt(), item->data(0, kEventRole).toInt());

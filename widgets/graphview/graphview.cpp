@@ -1,5 +1,7 @@
 #include "graphview.h"
 
+#include "backgroundjob.h"
+
 #include "widgetexport.h"
 
 #include <QApplication>
@@ -7,7 +9,6 @@
 #include <QCompleter>
 #include <QElapsedTimer>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QGraphicsView>
@@ -23,7 +24,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QWheelEvent>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <map>
@@ -365,7 +365,6 @@ private:
 // ---------------------------------------------------------------------------------------------
 
 struct GraphView::Pending {
-    quint64 generation = 0;
     graph::VisibleGraph visible;
     std::optional<graph::GraphLayout> layout;
     QString error;
@@ -480,17 +479,11 @@ GraphView::GraphView(QWidget *parent)
     lay->addWidget(m_body, 1);
     lay->addWidget(m_info);
 
-    m_watcher = new QFutureWatcher<std::shared_ptr<Pending>>(this);
-    connect(m_watcher, &QFutureWatcher<std::shared_ptr<Pending>>::finished, this, &GraphView::onLayoutDone);
+    m_job = new BackgroundJob(this);
     clear(tr("Open an ETRecord with the ETDump to see the program graph."));
 }
 
-GraphView::~GraphView()
-{
-    if (m_cancel)
-        m_cancel->store(true);
-    m_watcher->waitForFinished();
-}
+GraphView::~GraphView() = default; // the job cancels and waits for the layout
 
 QGraphicsView *GraphView::canvas() const
 {
@@ -571,37 +564,34 @@ void GraphView::relayout()
 {
     if (!m_graph)
         return;
-    if (m_cancel)
-        m_cancel->store(true);
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto pending = std::make_shared<Pending>();
-    pending->generation = ++m_generation;
     pending->visible = graph::visibleGraph(*m_graph, m_state);
     m_running = true;
     m_busy->show();
     m_cancelButton->show();
     m_status->setText(tr("Laying out %1 boxes…").arg(pending->visible.items.size()));
-    m_watcher->setFuture(QtConcurrent::run([g = m_graph, cancel = m_cancel, pending] {
-        QElapsedTimer t;
-        t.start();
-        auto r = graph::layoutGraph(*g, pending->visible, cancel.get());
-        if (r)
-            pending->layout = std::move(r.value());
-        else
-            pending->error = QString::fromStdString(r.error().message());
-        pending->ms = t.elapsed();
-        return pending;
-    }));
+    // A newer layout supersedes this one: its result is dropped, the last picture stays meanwhile.
+    m_job->start(
+        [g = m_graph, pending](BackgroundJob::Control &job) {
+            QElapsedTimer t;
+            t.start();
+            auto r = graph::layoutGraph(*g, pending->visible, job.cancelFlag());
+            if (r)
+                pending->layout = std::move(r.value());
+            else
+                pending->error = QString::fromStdString(r.error().message());
+            pending->ms = t.elapsed();
+            return pending;
+        },
+        [this](const std::shared_ptr<Pending> &p) { onLayoutDone(p); });
 }
 
 void GraphView::cancelLayout()
 {
     if (!m_running)
         return;
-    if (m_cancel)
-        m_cancel->store(true);
+    m_job->cancel(); // whatever arrives now is stale
     m_running = false;
-    ++m_generation; // whatever arrives now is stale
     m_busy->hide();
     m_cancelButton->hide();
     m_pendingNode = -1;
@@ -627,11 +617,8 @@ bool GraphView::waitForLayout(int timeoutMs)
     return !m_running;
 }
 
-void GraphView::onLayoutDone()
+void GraphView::onLayoutDone(const std::shared_ptr<Pending> &p)
 {
-    const std::shared_ptr<Pending> p = m_watcher->result();
-    if (!p || p->generation != m_generation)
-        return; // superseded or cancelled
     m_running = false;
     m_busy->hide();
     m_cancelButton->hide();

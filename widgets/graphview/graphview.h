@@ -17,10 +17,10 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QToolButton;
-template <typename T> class QFutureWatcher;
 
 namespace etscope {
 
+class BackgroundJob;
 class GraphCanvas;
 class GraphLegend;
 
@@ -84,7 +84,8 @@ Q_SIGNALS:
 private:
     friend class GraphCanvas;
     void relayout();
-    void onLayoutDone();
+    struct Pending;
+    void onLayoutDone(const std::shared_ptr<Pending> &p);
     void rebuildScene();
     void recolor();
     void select(int item, bool center);
@@ -103,10 +104,7 @@ private:
     int m_pendingNode = -1; // centre on this op node once the running layout is shown
     bool m_running = false;
     bool m_fitAfterLayout = true;
-    quint64 m_generation = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    struct Pending;
-    QFutureWatcher<std::shared_ptr<Pending>> *m_watcher = nullptr;
+    BackgroundJob *m_job = nullptr;
 
     QWidget *m_body = nullptr;
     GraphCanvas *m_view = nullptr;

@@ -1,0 +1,160 @@
+#include "dialogs.h"
+
+#include "sourceviewer.h"
+
+#include "etdump/etdumpfile.h"
+
+#include <QAction>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace etscope {
+
+QList<QPair<QString, QString>> parseSourceRoots(const QStringList &lines)
+{
+    QList<QPair<QString, QString>> out;
+    for (const QString &line : lines) {
+        const int eq = line.indexOf(QLatin1Char('='));
+        if (eq <= 0)
+            continue;
+        const QString recorded = line.left(eq).trimmed(), local = line.mid(eq + 1).trimmed();
+        if (!recorded.isEmpty() && !local.isEmpty())
+            out.append({ recorded, local });
+    }
+    return out;
+}
+
+void loadSourceRoots()
+{
+    SourceViewer::setSourceRoots(parseSourceRoots(QSettings().value(QStringLiteral("sourceRoots")).toStringList()));
+}
+
+void editSourceRoots(QWidget *parent, bool persist)
+{
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Source roots"));
+    auto *help = new QLabel(QObject::tr("One mapping per line: <i>recorded prefix</i> = <i>local folder</i><br/>"
+                                        "e.g. <tt>/home/dev/models = /Users/me/src/models</tt>"),
+        &dialog);
+    auto *edit = new QPlainTextEdit(&dialog);
+    QStringList lines;
+    for (const auto &[recorded, local] : SourceViewer::sourceRoots())
+        lines << recorded + QStringLiteral(" = ") + local;
+    edit->setPlainText(lines.join(QLatin1Char('\n')));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(&dialog);
+    layout->addWidget(help);
+    layout->addWidget(edit, 1);
+    layout->addWidget(buttons);
+    dialog.resize(560, 300);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QStringList entries = edit->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    SourceViewer::setSourceRoots(parseSourceRoots(entries));
+    if (persist)
+        QSettings().setValue(QStringLiteral("sourceRoots"), entries);
+}
+
+QString shortcutsText(const QWidget *window)
+{
+    QStringList lines;
+    const auto actions = window->findChildren<QAction *>();
+    for (const QAction *a : actions)
+        if (!a->shortcut().isEmpty())
+            lines << a->shortcut().toString(QKeySequence::NativeText) + QLatin1Char('\t')
+                    + QString(a->text()).remove(QLatin1Char('&'));
+    lines << QObject::tr("Drop files\tOpen an ETDump with its companions");
+    lines << QObject::tr("Wheel / drag\tZoom / pan the timeline");
+    lines.sort();
+    lines.removeDuplicates();
+    return lines.join(QLatin1Char('\n'));
+}
+
+void showAbout(QWidget *parent)
+{
+    QMessageBox::about(parent, QObject::tr("About etscope"),
+        QObject::tr("<h3>etscope %1</h3>"
+                    "<p>Native inspector for ExecuTorch ETDump, debug buffer, ETRecord and BundledProgram files.</p>"
+                    "<p>ETDump reader: %2<br/>Qt %3 (built against %4)</p>"
+                    "<p>Drop files anywhere on the window. Ctrl+O opens, Ctrl+F filters, Ctrl+E exports the table.</p>")
+            .arg(QCoreApplication::applicationVersion(), QString::fromUtf8(etdumpSchemaDescription()),
+                QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
+}
+
+void showShortcuts(QWidget *window)
+{
+    QDialog dialog(window);
+    dialog.setWindowTitle(QObject::tr("Keyboard shortcuts"));
+    auto *edit = new QPlainTextEdit(shortcutsText(window), &dialog);
+    edit->setReadOnly(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(&dialog);
+    layout->addWidget(edit);
+    layout->addWidget(buttons);
+    dialog.resize(460, 420);
+    dialog.exec();
+}
+
+void fillRecentMenu(QMenu *menu, const QStringList &recent, const std::function<void(const QStringList &)> &open)
+{
+    menu->clear();
+    for (const QString &entry : recent) {
+        const QStringList files = entry.split(QLatin1Char('\n'));
+        QStringList names;
+        for (const QString &f : files)
+            names << QFileInfo(f).fileName();
+        // Runs are often all called etdump.etdp: name the ETDump's folder too.
+        if (!files.isEmpty())
+            names.front() = QFileInfo(files.front()).dir().dirName() + QLatin1Char('/') + names.front();
+        QAction *a = menu->addAction(names.join(QStringLiteral(" + ")));
+        a->setToolTip(files.join(QLatin1Char('\n')));
+        QObject::connect(a, &QAction::triggered, menu, [open, files] { open(files); });
+    }
+    menu->setEnabled(!recent.isEmpty());
+}
+
+std::optional<QSize> askChartSize(QWidget *parent, bool persist)
+{
+    // The chart is drawn again at the size asked for (not grabbed from the screen).
+    QSettings settings;
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Export chart"));
+    auto *form = new QFormLayout(&dialog);
+    auto *width = new QSpinBox(&dialog);
+    auto *height = new QSpinBox(&dialog);
+    width->setRange(200, 10000);
+    height->setRange(150, 10000);
+    width->setSuffix(QObject::tr(" px"));
+    height->setSuffix(QObject::tr(" px"));
+    width->setValue(persist ? settings.value(QStringLiteral("chartExportWidth"), 1600).toInt() : 1600);
+    height->setValue(persist ? settings.value(QStringLiteral("chartExportHeight"), 900).toInt() : 900);
+    form->addRow(QObject::tr("Width"), width);
+    form->addRow(QObject::tr("Height"), height);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    if (persist) {
+        settings.setValue(QStringLiteral("chartExportWidth"), width->value());
+        settings.setValue(QStringLiteral("chartExportHeight"), height->value());
+    }
+    return QSize(width->value(), height->value());
+}
+
+} // namespace etscope

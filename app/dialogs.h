@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QList>
+#include <QPair>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+class QMenu;
+class QWidget;
+
+namespace etscope {
+
+// The window's small modal dialogs and menus, kept out of MainWindow.
+
+// "recorded prefix = local folder" lines of the Source Roots setting.
+QList<QPair<QString, QString>> parseSourceRoots(const QStringList &lines);
+// View ▸ Source Roots…: edits the mapping (saved to QSettings "sourceRoots" when `persist`).
+void editSourceRoots(QWidget *parent, bool persist);
+// Loads the saved mapping into the source viewer.
+void loadSourceRoots();
+
+// Every shortcut of the window's actions, "Ctrl+O\tOpen…" per line, sorted.
+QString shortcutsText(const QWidget *window);
+// Help ▸ Keyboard Shortcuts.
+void showShortcuts(QWidget *window);
+// Help ▸ About etscope.
+void showAbout(QWidget *parent);
+
+// File ▸ Open Recent: one entry per set (files joined by '\n'), named by the ETDump's folder and
+// file names, full paths in the tooltip; `open` gets the set's files.
+void fillRecentMenu(QMenu *menu, const QStringList &recent, const std::function<void(const QStringList &)> &open);
+
+// Asks the pixel size of a chart export (remembered when `persist`); nullopt when cancelled.
+std::optional<QSize> askChartSize(QWidget *parent, bool persist);
+
+} // namespace etscope

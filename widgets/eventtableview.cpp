@@ -1,0 +1,289 @@
+#include "eventtableview.h"
+
+#include "costbardelegate.h"
+#include "eventfilterproxy.h"
+#include "eventtreemodel.h"
+#include "modelroles.h"
+#include "treeviewutil.h"
+
+#include "events/inspectortable.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSaveFile>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace etscope {
+
+EventTableView::EventTableView(QWidget *parent)
+    : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    auto *filterRow = new QHBoxLayout;
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter events by name, op type or module (Ctrl+F)"));
+    m_filter->setClearButtonEnabled(true);
+    m_regexButton = new QToolButton(this);
+    m_regexButton->setText(QStringLiteral(".*"));
+    m_regexButton->setCheckable(true);
+    m_regexButton->setToolTip(tr("Treat the filter as a regular expression"));
+    filterRow->addWidget(m_filter, 1);
+    filterRow->addWidget(m_regexButton);
+    layout->addLayout(filterRow);
+
+    m_model = new EventTreeModel(this);
+    m_proxy = new EventFilterProxy(this);
+    m_proxy->setSourceModel(m_model);
+    m_tree = new QTreeView(this);
+    m_tree->setModel(m_proxy);
+    TreeViewUtil::setupResultsTree(m_tree);
+    m_tree->setItemDelegateForColumn(EventTreeModel::AvgColumn, new CostBarDelegate(m_tree));
+    layout->addWidget(m_tree, 1);
+
+    m_filterTimer = new QTimer(this);
+    m_filterTimer->setSingleShot(true);
+    m_filterTimer->setInterval(300);
+    connect(m_filterTimer, &QTimer::timeout, this, &EventTableView::applyFilter);
+    connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
+    connect(m_regexButton, &QToolButton::toggled, this, &EventTableView::applyFilter);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+        [this](const QModelIndex &current) { emitCurrent(current); });
+
+    m_delegatedOnly = new QAction(tr("Delegated only"), this);
+    m_hideFramework = new QAction(tr("Hide framework"), this);
+    m_hideOperatorCalls = new QAction(tr("Hide OPERATOR_CALL"), this);
+    for (QAction *a : { m_delegatedOnly, m_hideFramework, m_hideOperatorCalls }) {
+        a->setCheckable(true);
+        connect(a, &QAction::toggled, this, &EventTableView::applyFilter);
+    }
+    m_delegatedOnly->setToolTip(tr("Show only events logged by a delegate backend"));
+    m_hideFramework->setToolTip(tr("Hide Method::init, Program::load_method and Method::execute"));
+    m_hideOperatorCalls->setToolTip(tr("Hide OPERATOR_CALL rows (kernel + dispatch), as the Inspector's table does"));
+
+    auto *clearFilter = new QAction(tr("Clear Filter"), m_filter);
+    clearFilter->setShortcut(QKeySequence(Qt::Key_Escape));
+    clearFilter->setShortcutContext(Qt::WidgetShortcut);
+    connect(clearFilter, &QAction::triggered, this, [this] {
+        m_filter->clear();
+        applyFilter();
+    });
+    m_filter->addAction(clearFilter);
+
+    TreeViewUtil::addCopyAndColumnActions(
+        m_tree, EventTreeModel::NameColumn, EventTreeModel::NameColumn, [this](QMenu &menu, const QModelIndex &index) {
+            if (!index.isValid())
+                return;
+            const QString name = index.siblingAtColumn(EventTreeModel::NameColumn).data().toString();
+            connect(menu.addAction(tr("Filter to \"%1\"").arg(name)), &QAction::triggered, this, [this, name] {
+                m_filter->setText(name);
+                applyFilter();
+            });
+        });
+}
+
+void EventTableView::setSession(std::shared_ptr<const Session> session)
+{
+    // Keep the selection across unit changes of the same file.
+    m_keep = {};
+    if (m_session && session && m_session->inputs.etdump == session->inputs.etdump) {
+        const QModelIndex cur = m_proxy->mapToSource(m_tree->currentIndex());
+        m_keep.block = cur.data(BlockIndexRole).toInt();
+        m_keep.event = cur.isValid() ? cur.data(EventIndexRole).toInt() : -1;
+    }
+    m_session = std::move(session);
+    m_model->setSession(m_session);
+    if (!m_session)
+        return;
+    // Expanding a million rows costs seconds; only open everything for ordinary sizes.
+    if (countRecording(m_session->blocks).events <= 20000)
+        m_tree->expandAll();
+    else
+        m_tree->expandToDepth(0);
+    // Numbers are never cut: each statistic column is as wide as its widest value.
+    for (int c = EventTreeModel::P10Column; c <= EventTreeModel::MaxColumn; ++c) {
+        m_tree->resizeColumnToContents(c);
+        m_tree->setColumnWidth(c, std::max(84, m_tree->columnWidth(c)));
+    }
+}
+
+void EventTableView::selectStartEvent()
+{
+    if (!m_session)
+        return;
+    if (m_keep.block >= 0 && m_keep.event >= 0) {
+        selectEvent(m_keep.block, m_keep.event);
+        return;
+    }
+    if (const auto slowest = slowestKernel(m_session->blocks))
+        selectEvent(slowest->block, slowest->event);
+}
+
+void EventTableView::selectEvent(int blockIndex, int eventIndex)
+{
+    QModelIndex source = m_model->indexForEvent(blockIndex, eventIndex);
+    if (!source.isValid())
+        return;
+    QModelIndex proxyIndex = m_proxy->mapFromSource(source);
+    if (!proxyIndex.isValid()) {
+        // Filtered out: clear the filters rather than silently selecting nothing.
+        m_filter->clear();
+        for (QAction *a : { m_delegatedOnly, m_hideFramework, m_hideOperatorCalls })
+            a->setChecked(false);
+        applyFilter();
+        proxyIndex = m_proxy->mapFromSource(source);
+    }
+    if (proxyIndex.isValid()) {
+        m_tree->setCurrentIndex(proxyIndex);
+        m_tree->scrollTo(proxyIndex);
+    }
+    // Also when the tree already had this index current (no currentChanged).
+    emitCurrent(proxyIndex);
+}
+
+void EventTableView::selectEvents(const std::vector<EventPosition> &events)
+{
+    if (events.empty())
+        return;
+    selectEvent(events.front().block, events.front().event);
+    QItemSelectionModel *selection = m_tree->selectionModel();
+    for (std::size_t i = 1; i < events.size(); ++i) {
+        const QModelIndex index = m_proxy->mapFromSource(m_model->indexForEvent(events[i].block, events[i].event));
+        if (index.isValid())
+            selection->select(index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+}
+
+bool EventTableView::selectEventByName(const QString &name)
+{
+    if (!m_session)
+        return false;
+    const auto found = findEventByName(m_session->blocks, name.toStdString());
+    if (found)
+        selectEvent(found->block, found->event);
+    return found.has_value();
+}
+
+void EventTableView::emitCurrent(const QModelIndex &proxyIndex)
+{
+    const QModelIndex source = m_proxy->mapToSource(proxyIndex);
+    if (!source.isValid()) {
+        Q_EMIT currentEventChanged(-1, -1);
+        return;
+    }
+    const int block = source.data(BlockIndexRole).toInt();
+    Q_EMIT currentEventChanged(block, m_model->eventAt(source) ? source.data(EventIndexRole).toInt() : -1);
+}
+
+void EventTableView::focusFilter()
+{
+    m_filter->setFocus(Qt::ShortcutFocusReason);
+    m_filter->selectAll();
+}
+
+void EventTableView::setFilter(const QString &text)
+{
+    m_regexButton->setChecked(false);
+    m_filter->setText(text);
+    applyFilter();
+}
+
+void EventTableView::applyFilter()
+{
+    m_filterTimer->stop();
+    // Re-filtering rebuilds the proxy's mapping, which collapses the view: remember what was
+    // open and selected (as source indices, which survive) and put it back.
+    std::vector<QPersistentModelIndex> expanded;
+    std::vector<QModelIndex> stack { QModelIndex() };
+    while (!stack.empty()) {
+        const QModelIndex parent = stack.back();
+        stack.pop_back();
+        const int rows = m_proxy->rowCount(parent);
+        for (int r = 0; r < rows; ++r) {
+            const QModelIndex child = m_proxy->index(r, 0, parent);
+            if (m_tree->isExpanded(child)) {
+                expanded.emplace_back(m_proxy->mapToSource(child));
+                stack.push_back(child);
+            }
+        }
+    }
+    const QPersistentModelIndex current(m_proxy->mapToSource(m_tree->currentIndex()));
+
+    m_proxy->setDelegatedOnly(m_delegatedOnly->isChecked());
+    m_proxy->setHideFramework(m_hideFramework->isChecked());
+    m_proxy->setHideOperatorCalls(m_hideOperatorCalls->isChecked());
+    m_proxy->setFilterText(m_filter->text(), m_regexButton->isChecked());
+    m_filter->setStyleSheet(
+        m_proxy->isFilterValid() ? QString() : QStringLiteral("QLineEdit { background: #fbe3e3; }"));
+    m_filter->setToolTip(m_proxy->isFilterValid() ? QString() : tr("Invalid regular expression"));
+    if (!m_filter->text().isEmpty() || m_delegatedOnly->isChecked()) {
+        m_tree->expandAll();
+    } else {
+        for (const QPersistentModelIndex &source : expanded)
+            if (const QModelIndex p = m_proxy->mapFromSource(source); p.isValid())
+                m_tree->expand(p);
+    }
+    if (const QModelIndex p = m_proxy->mapFromSource(current); p.isValid()) {
+        m_tree->selectionModel()->setCurrentIndex(p, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_tree->scrollTo(p);
+    }
+}
+
+void EventTableView::setDefaultColumnWidths()
+{
+    QHeaderView *h = m_tree->header();
+    h->resizeSection(EventTreeModel::NameColumn, 300);
+    for (int c = EventTreeModel::P10Column; c <= EventTreeModel::MaxColumn; ++c)
+        h->resizeSection(c, 84);
+    h->resizeSection(EventTreeModel::OpTypesColumn, 200);
+    h->resizeSection(EventTreeModel::DelegatedColumn, 72);
+    h->resizeSection(EventTreeModel::BackendColumn, 110);
+    h->resizeSection(EventTreeModel::DebugHandlesColumn, 100);
+    h->resizeSection(EventTreeModel::ModuleColumn, 160);
+    h->resizeSection(EventTreeModel::InstructionColumn, 56);
+    h->resizeSection(EventTreeModel::RunsColumn, 52);
+}
+
+bool EventTableView::exportVisibleRows(const QString &path, QString *error) const
+{
+    auto fail = [&](const QString &msg) {
+        if (error)
+            *error = msg;
+        return false;
+    };
+    if (!m_session)
+        return fail(path + tr(": nothing to export, no ETDump loaded"));
+    const char sep = QFileInfo(path).suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0 ? ',' : '\t';
+    // What is exported is what the table shows: with a filter on, only the rows it lets through.
+    const bool filtered = !m_proxy->filterText().isEmpty() || m_proxy->delegatedOnly() || m_proxy->hideFramework()
+        || m_proxy->hideOperatorCalls();
+    const std::string text = filtered
+        ? formatDelimited(
+            filterEvents(m_session->blocks,
+                [this](int b, int e) { return m_proxy->mapFromSource(m_model->indexForEvent(b, e)).isValid(); }),
+            sep)
+        : formatDelimited(m_session->blocks, sep);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(path + QStringLiteral(": ") + file.errorString());
+    if (file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit())
+        return fail(path + QStringLiteral(": ") + file.errorString());
+    return true;
+}
+
+QString EventTableView::selectedRowsAsTsv() const
+{
+    return TreeViewUtil::selectedRowsAsTsv(m_tree);
+}
+
+} // namespace etscope
