@@ -72,6 +72,13 @@ std::optional<std::uint64_t> tensorBytes(const pf::Tensor *t)
     return n;
 }
 
+// The verifier checks a vector's length field alignment only; 64-bit elements read in place
+// must be 8-aligned themselves (real files are; a crafted one need not be).
+template <typename T> bool elementsAligned(const flatbuffers::Vector<T> *v)
+{
+    return !v || reinterpret_cast<std::uintptr_t>(v->data()) % alignof(T) == 0;
+}
+
 } // namespace
 
 std::string_view programValueKindName(ProgramValueKind kind)
@@ -488,6 +495,8 @@ Status Program::validate()
         if (cs->segment_index() >= m_segments.size())
             return corrupt(fmt::format(
                 "constant segment index {} out of range ({} segments)", cs->segment_index(), m_segments.size()));
+        if (!elementsAligned(cs->offsets()))
+            return corrupt("constant segment offsets are misaligned");
         const std::uint64_t segSize = m_segments[cs->segment_index()].size;
         for (std::uint64_t off : *cs->offsets()) {
             if (off > segSize)
@@ -522,6 +531,8 @@ Status Program::validate()
             return makeError(ErrorCode::LimitExceeded, path, fmt::format("{}: {} values", where, nValues));
         auto valueInRange = [nValues](std::int64_t v) { return v >= 0 && std::uint64_t(v) < nValues; };
 
+        if (!elementsAligned(plan->non_const_buffer_sizes()))
+            return corrupt(fmt::format("{}: arena sizes are misaligned", where));
         if (const auto *sizes = plan->non_const_buffer_sizes())
             for (std::int64_t s : *sizes) {
                 if (s < 0)
@@ -578,6 +589,8 @@ Status Program::validate()
                     }
                 return Ok {};
             };
+            if (ev->val_type() == pf::KernelTypes::IntList && !elementsAligned(ev->val_as_IntList()->items()))
+                return corrupt(fmt::format("{}: value {}: int list is misaligned", where, i));
             if (ev->val_type() == pf::KernelTypes::TensorList) {
                 if (auto st = checkList(ev->val_as_TensorList()->items(), false); !st)
                     return st;
