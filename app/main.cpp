@@ -38,7 +38,8 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     window.resize(1500, 920); // the default size: what a user sees first
     window.show();
     QString error;
-    if (!window.controller()->openFilesSync(files, &error)) {
+    const QStringList sessionFiles = window.openPrograms(files);
+    if (!sessionFiles.isEmpty() && !window.controller()->openFilesSync(sessionFiles, &error)) {
         std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
         return 1;
     }
@@ -161,8 +162,8 @@ int main(int argc, char **argv)
     if (auto t = etscope::parseTimeScale(parser.value(unit).toStdString()))
         window.timeControls()->setTargetUnit(*t);
     window.show();
-    if (!parser.positionalArguments().isEmpty())
-        controller->openFiles(parser.positionalArguments());
+    if (const QStringList rest = window.openPrograms(parser.positionalArguments()); !rest.isEmpty())
+        controller->openFiles(rest);
     if (const QStringList b = parser.values(compare); !b.isEmpty())
         window.compareDocks()->compareWith(b); // loads B while A loads
     return app.exec();

@@ -8,8 +8,10 @@
 #include "gapdocks.h"
 #include "graphdock.h"
 #include "histogramwidget.h"
+#include "memorypanel.h"
 #include "messagebar.h"
 #include "modulerollupview.h"
+#include "program/program.h"
 #include "qtstrings.h"
 #include "timecontrols.h"
 #include "timelinewidget.h"
@@ -20,6 +22,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -92,6 +95,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     addPanel(m_gap = new GapDocks(m_controller, m_selection, this));
     addPanel(m_compare = new CompareDocks(m_controller, m_selection, this));
     addPanel(m_graph = new GraphDock(m_controller, m_selection, m_gap, this));
+    addPanel(m_memory = new MemoryPanel(m_controller, m_selection, this));
     // Selected after every panel saw the new session (the graph centres on it).
     connect(m_controller, &SessionController::sessionChanged, m_table, &EventTableView::selectStartEvent);
 
@@ -223,8 +227,8 @@ void MainWindow::createActions()
         const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open ETDump and companions"),
             QFileInfo(last.empty() ? QString() : toQString(last)).path(),
             tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.bpte *.zip *.etrecord);;All files (*)"));
-        if (!files.isEmpty())
-            m_controller->openFiles(files);
+        if (const QStringList rest = openPrograms(files); !rest.isEmpty())
+            m_controller->openFiles(rest);
     });
     m_recentMenu = m_fileMenu->addMenu(tr("Open &Recent"));
     m_recentMenu->setToolTipsVisible(true); // each entry's tooltip has the full paths
@@ -364,8 +368,22 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
     if ((event->modifiers() & Qt::ShiftModifier) && m_controller->session())
         m_controller->requestCompare(paths); // Shift-drop: B of a latency A/B
-    else
-        m_controller->openFiles(paths);
+    else if (const QStringList rest = openPrograms(paths); !rest.isEmpty())
+        m_controller->openFiles(rest);
+}
+
+QStringList MainWindow::openPrograms(const QStringList &paths)
+{
+    QStringList rest;
+    for (const QString &path : paths) {
+        QFile f(path);
+        const QByteArray head = f.open(QIODevice::ReadOnly) ? f.read(8) : QByteArray();
+        if (looksLikeProgram(reinterpret_cast<const std::uint8_t *>(head.constData()), std::size_t(head.size())))
+            m_memory->openProgram(path);
+        else
+            rest << path;
+    }
+    return rest;
 }
 
 void MainWindow::showSession(const std::shared_ptr<const Session> &session)
@@ -401,6 +419,8 @@ void MainWindow::showCurrentEvent(int block, int event)
     }
     const Event &e = session->blocks[std::size_t(block)].events[std::size_t(event)];
     m_details->setEvent(session, block, event);
+    if (const auto rows = m_memory->programRows(block, event); !rows.isEmpty())
+        m_details->addSection(tr("Program (etscope, from the .pte)"), rows);
     const QString unit = m_table->model()->unitName();
     if (e.perfData)
         m_histogram->setValues(

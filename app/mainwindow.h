@@ -17,6 +17,7 @@ class DetailsPanel;
 class EventTableView;
 class GapDocks;
 class GraphDock;
+class MemoryPanel;
 class HistogramWidget;
 class MessageBar;
 class ModuleRollupView;
@@ -45,6 +46,10 @@ public:
     GapDocks *gapDocks() const { return m_gap; }
     CompareDocks *compareDocks() const { return m_compare; }
     GraphDock *graphDock() const { return m_graph; }
+    MemoryPanel *memoryPanel() const { return m_memory; }
+    // Opens the .pte programs among `paths` (sniffed by content) in the Memory panel, where they
+    // pair with the ETDump; returns the other paths, for the session controller.
+    QStringList openPrograms(const QStringList &paths);
     DetailsPanel *detailsPanel() const { return m_details; }
     HistogramWidget *histogram() const { return m_histogram; }
     TopEventsChart *topEventsChart() const { return m_topChart; }
@@ -109,6 +114,7 @@ private:
     GapDocks *m_gap = nullptr;
     CompareDocks *m_compare = nullptr;
     GraphDock *m_graph = nullptr;
+    MemoryPanel *m_memory = nullptr;
 };
 
 } // namespace etscope

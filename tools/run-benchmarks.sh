@@ -118,7 +118,7 @@ elif [ -z "${BENCH_FILTER:-}" ]; then
 fi
 
 # Benchmarks of other areas, when built. Each runs with its own defaults.
-for b in bench_etrecord bench_gap; do
+for b in bench_etrecord bench_gap bench_program; do
     exe=$(find "$build" -type f -name "$b" -perm -u+x 2>/dev/null | head -n1)
     if [ -n "$exe" ]; then
         add "$b" "$runs" "$exe"

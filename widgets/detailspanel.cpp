@@ -260,6 +260,14 @@ void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockInd
     m_tabs->setTabEnabled(4, !e.delegateDebugMetadatas().empty());
 }
 
+void DetailsPanel::addSection(const QString &title, const QList<QPair<QString, QString>> &rows)
+{
+    auto *section = new QTreeWidgetItem(m_properties, { title });
+    for (const auto &[key, value] : rows)
+        addRow(section, key, value);
+    section->setExpanded(true);
+}
+
 void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
 {
     const QString unit = toQString(timeScaleName(block.targetTimeScale));

@@ -28,6 +28,9 @@ public:
     // A block row: its runs and events, and the per-allocator summary of its allocation events.
     void setBlock(std::shared_ptr<const Session> session, int blockIndex);
     void clear();
+    // Appends a section of key/value rows to the properties (information from other sources,
+    // e.g. the program's view of the event), expanded.
+    void addSection(const QString &title, const QList<QPair<QString, QString>> &rows);
 
     // For tests: what the panel currently shows.
     int rawValueCount() const;

@@ -6,6 +6,8 @@
 #include <bundled_program_generated.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace etscope {
 
 namespace bp = etscope::bpfb;
@@ -27,11 +29,13 @@ std::vector<std::int64_t> stridesFromDimOrder(
         seen[d] = true;
     }
     // The innermost dimension in memory is the last entry of dim_order.
+    // Checked: a zero-sized dimension keeps numel small while the others can be absurd.
     std::vector<std::int64_t> strides(rank, 0);
     std::int64_t running = 1;
     for (std::size_t k = rank; k-- > 0;) {
         strides[order[k]] = running;
-        running *= sizes[order[k]];
+        if (sizes[order[k]] < 0 || __builtin_mul_overflow(running, sizes[order[k]], &running))
+            return {};
     }
     return strides;
 }
@@ -48,13 +52,15 @@ Result<BundledValue> decodeTensor(const bp::Tensor *t, const std::string &path, 
         return makeError(
             ErrorCode::Unsupported, path, fmt::format("{}: unsupported scalar type {}", where, int(t->scalar_type())));
     std::int64_t numel = 1;
+    std::int64_t extent = 1; // product of the non-zero sizes: bounds the strides as well
     if (t->sizes())
         for (auto s : *t->sizes()) {
             if (s < 0)
                 return makeError(ErrorCode::Corrupt, path, fmt::format("{}: negative size {}", where, s));
             v.sizes.push_back(s);
             numel *= s;
-            if (numel > BundledProgram::kMaxElements)
+            extent *= std::max<std::int64_t>(s, 1);
+            if (extent > BundledProgram::kMaxElements)
                 return makeError(ErrorCode::LimitExceeded, path, fmt::format("{}: tensor too large", where));
         }
     if (t->dim_order())

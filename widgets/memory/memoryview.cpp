@@ -1,0 +1,262 @@
+#include "memoryview.h"
+
+#include "memoryplanmodel.h"
+#include "program/programexport.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace etscope {
+
+namespace {
+constexpr double kLeft = 78, kRight = 12, kTop = 8, kGap = 18, kLiveShare = 0.22;
+
+QString bytesText(std::uint64_t b)
+{
+    return QLocale::c().toString(qulonglong(b)) + QStringLiteral(" B");
+}
+} // namespace
+
+MemoryPlanCanvas::MemoryPlanCanvas(const MemoryPlanModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+{
+    setMouseTracking(true);
+    setMinimumSize(320, 200);
+    connect(model, &QAbstractItemModel::modelReset, this, qOverload<>(&QWidget::update));
+}
+
+double MemoryPlanCanvas::xOf(double instruction) const
+{
+    const double n = double(std::max<std::size_t>(m_model->plan().instructionCount, 1));
+    return kLeft + (width() - kLeft - kRight) * instruction / n;
+}
+
+QRectF MemoryPlanCanvas::liveArea() const
+{
+    const double h = height() * kLiveShare;
+    return { kLeft, height() - h - 14, width() - kLeft - kRight, h - 4 };
+}
+
+QRectF MemoryPlanCanvas::arenaArea(std::size_t arena) const
+{
+    const std::size_t count = std::max<std::size_t>(m_model->plan().arenas.size(), 1);
+    const double total = liveArea().top() - kGap - kTop;
+    const double each = (total - kGap * double(count - 1)) / double(count);
+    return { kLeft, kTop + double(arena) * (each + kGap), width() - kLeft - kRight, each };
+}
+
+QRectF MemoryPlanCanvas::tensorRect(int row) const
+{
+    const MemoryPlan &plan = m_model->plan();
+    if (row < 0 || std::size_t(row) >= plan.tensors.size())
+        return {};
+    const PlannedTensor &t = plan.tensors[std::size_t(row)];
+    if (t.first < 0)
+        return {};
+    for (std::size_t a = 0; a < plan.arenas.size(); ++a) {
+        if (plan.arenas[a].id != t.arena || plan.arenas[a].size == 0)
+            continue;
+        const QRectF area = arenaArea(a);
+        const double scale = area.height() / double(plan.arenas[a].size);
+        const double x0 = xOf(t.first), x1 = xOf(t.last + 1);
+        return { x0, area.top() + double(t.offset) * scale, std::max(x1 - x0, 1.0),
+            std::max(double(t.nbytes) * scale, 1.0) };
+    }
+    return {};
+}
+
+int MemoryPlanCanvas::tensorAt(QPointF pos) const
+{
+    // Smallest rectangle under the point, so that a tensor drawn over a reused region wins.
+    int best = -1;
+    double bestArea = 0;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QRectF r = tensorRect(row);
+        if (r.contains(pos) && (best < 0 || r.width() * r.height() < bestArea)) {
+            best = row;
+            bestArea = r.width() * r.height();
+        }
+    }
+    return best;
+}
+
+void MemoryPlanCanvas::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    const MemoryPlan &plan = m_model->plan();
+    if (!m_model->method()) {
+        p.drawText(rect(), Qt::AlignCenter, tr("Open a .pte program to see its memory plan"));
+        return;
+    }
+    p.setPen(palette().text().color());
+    for (std::size_t a = 0; a < plan.arenas.size(); ++a) {
+        const QRectF area = arenaArea(a);
+        p.drawText(QRectF(0, area.top(), kLeft - 6, 16), Qt::AlignRight, tr("arena %1").arg(plan.arenas[a].id));
+        p.drawText(QRectF(0, area.top() + 16, kLeft - 6, 16), Qt::AlignRight, bytesText(plan.arenas[a].size));
+        p.drawRect(area);
+    }
+    p.setPen(QPen(QColor(40, 40, 40), 0.5));
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QRectF r = tensorRect(row);
+        if (r.isEmpty())
+            continue;
+        const QString label = m_model->index(row, MemoryPlanModel::Producer).data().toString();
+        p.setBrush(QColor::fromRgb(QRgb(labelColor(label.toStdString()))));
+        p.drawRect(r);
+    }
+    // Live bytes per instruction, peak marked.
+    const QRectF live = liveArea();
+    p.setBrush(Qt::NoBrush);
+    p.setPen(palette().text().color());
+    p.drawRect(live);
+    p.drawText(QRectF(0, live.top(), kLeft - 6, 16), Qt::AlignRight, tr("live"));
+    p.drawText(QRectF(0, live.top() + 16, kLeft - 6, 16), Qt::AlignRight, bytesText(plan.peakLiveBytes));
+    const double maxLive = double(std::max<std::uint64_t>(plan.peakLiveBytes, 1));
+    QPolygonF line;
+    for (std::size_t k = 0; k < plan.liveBytes.size(); ++k) {
+        const double y = live.bottom() - live.height() * double(plan.liveBytes[k]) / maxLive;
+        line << QPointF(xOf(double(k)), y) << QPointF(xOf(double(k + 1)), y);
+    }
+    p.setPen(QPen(QColor(192, 57, 43), 1.5));
+    p.drawPolyline(line);
+    if (plan.peakInstruction >= 0) {
+        p.setPen(QPen(QColor(192, 57, 43), 1, Qt::DashLine));
+        const double x = xOf(plan.peakInstruction + 0.5);
+        p.drawLine(QPointF(x, kTop), QPointF(x, live.bottom()));
+    }
+    p.setPen(palette().text().color());
+    p.drawText(QRectF(kLeft, height() - 14, width() - kLeft - kRight, 14), Qt::AlignCenter,
+        tr("instruction (0 … %1)").arg(qlonglong(plan.instructionCount) - 1));
+}
+
+void MemoryPlanCanvas::mouseMoveEvent(QMouseEvent *event)
+{
+    const int row = tensorAt(event->position());
+    if (row < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    const PlannedTensor &t = m_model->plan().tensors[std::size_t(row)];
+    const QString text = tr("%%1 %2\n%3 at arena %4 offset %5\ninstructions %6 … %7, made by %8")
+                             .arg(t.value)
+                             .arg(m_model->index(row, MemoryPlanModel::Shape).data().toString(), bytesText(t.nbytes))
+                             .arg(t.arena)
+                             .arg(qulonglong(t.offset))
+                             .arg(t.first)
+                             .arg(t.last)
+                             .arg(m_model->index(row, MemoryPlanModel::Producer).data().toString());
+    QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+void MemoryPlanCanvas::mousePressEvent(QMouseEvent *event)
+{
+    const int row = tensorAt(event->position());
+    if (row >= 0)
+        Q_EMIT tensorClicked(row);
+}
+
+MemoryView::MemoryView(QWidget *parent)
+    : QWidget(parent)
+    , m_model(new MemoryPlanModel(this))
+    , m_canvas(new MemoryPlanCanvas(m_model, this))
+    , m_figures(new QLabel(this))
+    , m_table(new QTableView(this))
+{
+    m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_figures->setWordWrap(true);
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_model);
+    proxy->setSortRole(MemoryPlanModel::SortRole);
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(MemoryPlanModel::Value, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_canvas);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_figures);
+    layout->addWidget(split, 1);
+    connect(m_canvas, &MemoryPlanCanvas::tensorClicked, this, [this](int row) {
+        m_table->selectRow(
+            static_cast<QSortFilterProxyModel *>(m_table->model())->mapFromSource(m_model->index(row, 0)).row());
+        Q_EMIT instructionActivated(m_model->plan().tensors[std::size_t(row)].first);
+    });
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex &index) {
+        Q_EMIT instructionActivated(index.data(MemoryPlanModel::FirstInstructionRole).toInt());
+    });
+}
+
+void MemoryView::setProgram(
+    std::shared_ptr<const Program> program, const ProgramMethod *method, std::vector<AllocatorUsage> allocations)
+{
+    m_allocations = std::move(allocations);
+    m_model->setPlan(std::move(program), method);
+    m_table->resizeColumnsToContents();
+    m_figures->setText(figuresText());
+}
+
+QString MemoryView::figuresText() const
+{
+    const ProgramMethod *m = m_model->method();
+    if (!m)
+        return tr("No program");
+    const MemoryPlan &plan = m_model->plan();
+    QStringList arenas;
+    for (const ArenaUsage &a : plan.arenas)
+        arenas << tr("arena %1: %2 (peak %3 at instruction %4, wasted %5)")
+                      .arg(a.id)
+                      .arg(bytesText(a.size), bytesText(a.peakLiveBytes))
+                      .arg(a.peakInstruction)
+                      .arg(bytesText(a.wastedBytes));
+    QString text
+        = tr("<b>%1</b>: %2 instructions, %3 planned tensors. %4.<br>"
+             "Peak live <b>%5</b> at instruction %6 (%7), %8 tensors live; wasted %9 of %10. "
+             "%11 tensors share memory, %12 could share but do not.<br>"
+             "Constants: %13 tensors, %14; delegate blobs: %15.")
+              .arg(QString::fromStdString(m->name()).toHtmlEscaped())
+              .arg(plan.instructionCount)
+              .arg(plan.tensors.size())
+              .arg(arenas.join(QStringLiteral("; ")).toHtmlEscaped())
+              .arg(bytesText(plan.peakLiveBytes))
+              .arg(plan.peakInstruction)
+              .arg(plan.peakInstruction >= 0
+                      ? QString::fromStdString(m->instructionLabel(std::size_t(plan.peakInstruction))).toHtmlEscaped()
+                      : QString())
+              .arg(plan.liveAtPeak.size())
+              .arg(bytesText(plan.wastedBytes), bytesText(plan.plannedBytes))
+              .arg(plan.sharingTensors)
+              .arg(plan.couldShareTensors)
+              .arg(plan.constantTensors)
+              .arg(bytesText(m_model->program()->constantBytes()), bytesText(m_model->program()->delegateBlobBytes()));
+    for (const AllocatorUsage &a : m_allocations)
+        text += tr("<br>ETDump %1: %2 allocations, %3 (largest %4)")
+                    .arg(QString::fromStdString(a.allocator).toHtmlEscaped())
+                    .arg(a.count)
+                    .arg(bytesText(a.totalBytes), bytesText(a.largestBytes));
+    return text;
+}
+
+void MemoryView::selectValue(int value)
+{
+    const int row = m_model->rowOfValue(value);
+    if (row >= 0)
+        m_table->selectRow(
+            static_cast<QSortFilterProxyModel *>(m_table->model())->mapFromSource(m_model->index(row, 0)).row());
+}
+
+} // namespace etscope
