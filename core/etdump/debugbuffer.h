@@ -40,6 +40,7 @@ public:
 
     const std::string &path() const { return m_file->path(); }
     std::size_t size() const { return m_file->size(); }
+    const std::uint8_t *data() const { return m_file->data(); }
 
     // Checks that the tensor lies inside the buffer; returns the byte span it occupies
     // (from its first to its last element, honoring strides).

@@ -1,5 +1,6 @@
 #include "session/session.h"
 
+#include "etdump/bufferprovenance.h"
 #include "etrecord/etrecord.h"
 
 #include <fmt/format.h>
@@ -38,21 +39,19 @@ Result<std::shared_ptr<const Session>> loadSession(
         auto buffer = DebugBuffer::open(inputs.debugBuffer);
         if (!buffer)
             return buffer.error();
-        // A debug buffer has no header to sniff: it belongs to this ETDump only if every tensor
-        // the ETDump logged lies inside it. Refuse it now rather than show garbage or cut-off
-        // reads later (a file of random bytes, another run's buffer, a truncated copy).
-        std::size_t tensors = 0;
-        for (const RunData &run : session->etdump->runs)
-            for (const DebugEventRecord &d : run.debugEvents)
-                for (const TensorRef &t : d.value.tensors) {
-                    if (t.offset < 0)
-                        continue; // zero-size tensor, nothing in the buffer
-                    ++tensors;
-                    if (auto span = (*buffer)->bytes(t); !span)
-                        return makeError(ErrorCode::InvalidArgument, inputs.debugBuffer,
-                            fmt::format("not the debug buffer of {}: {}", inputs.etdump, span.error().reason));
-                }
-        if (tensors == 0)
+        // A debug buffer has no header to sniff: judge it against the tensors the ETDump logged
+        // (bufferprovenance.h). Refuse a clear mismatch now rather than show a fake numeric bug.
+        auto judged = judgeDebugBuffer(*session->etdump, **buffer);
+        if (!judged)
+            return makeError(ErrorCode::InvalidArgument, inputs.debugBuffer,
+                fmt::format("not the debug buffer of {}: {}", inputs.etdump, judged.error().reason));
+        if (judged->verdict == BufferProvenance::Verdict::Mismatch)
+            return makeError(ErrorCode::InvalidArgument, inputs.debugBuffer,
+                fmt::format("not the debug buffer of {}: {}", inputs.etdump, judged->reason()));
+        if (judged->verdict == BufferProvenance::Verdict::Doubtful)
+            session->warnings.push_back(fmt::format(
+                "{}: probably not the debug buffer of {}: {}", inputs.debugBuffer, inputs.etdump, judged->reason()));
+        if (judged->loggedTensors == 0)
             session->warnings.push_back(fmt::format(
                 "{}: {} logs no tensors, so the debug buffer is not used", inputs.debugBuffer, inputs.etdump));
         session->debugBuffer = buffer.value();
