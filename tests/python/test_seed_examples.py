@@ -61,11 +61,13 @@ def test_numerical_debugging_tutorial():
     # perturbation added MSE 1e-4 (rounded just below it in float32) at 3, 14 and 25.
     import json
 
+    # Instruction 3's MSE is 9.99999705e-5 in PyTorch, a hair below the tutorial's 1e-4 cut: the
+    # evaluator's convolution (oneDNN, dispatched per CPU) may land on either side of it, so a row
+    # within 0.1 % of the cut may or may not be listed; every row clearly above it must be.
     rows = json.load(open(data("analysis/evaluator_gap_expected.json")))["cnn_mlp"]["rows"]
-    over = [r for r in rows if r["gap_mse_perturbed"][0] > 1e-4]
-    if over:
-        assert len(problem.splitlines()) == 1 + len(over)
-    else:
-        assert problem.startswith("Empty DataFrame")
+    surely = [r for r in rows if r["gap_mse_perturbed"][0] > 1e-4 * (1 + 1e-3)]
+    maybe = [r for r in rows if r["gap_mse_perturbed"][0] > 1e-4 * (1 - 1e-3)]
+    assert len(surely) == 2 and len(maybe) == 3
+    assert 1 + len(surely) <= len(problem.splitlines()) <= 1 + len(maybe)
     top = out.split("Top 5 operators with largest numerical discrepancies:")[1]
     assert len(top.split("Operators with MSE")[0].strip().splitlines()) == 6  # header + 5 rows
