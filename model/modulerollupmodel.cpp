@@ -109,7 +109,11 @@ QVariant ModuleRollupModel::data(const QModelIndex &index, int role) const
             return dot >= 0 ? type.mid(dot + 1) : type;
         }
         case TotalColumn:
-            return EventTreeModel::formatDuration(n.total);
+            // A module whose ops ran only inside a call spanning modules has no time of its own.
+            return n.sharedCount
+                ? tr("%1 (+%2 shared)")
+                      .arg(EventTreeModel::formatDuration(n.total), EventTreeModel::formatDuration(n.sharedTotal))
+                : EventTreeModel::formatDuration(n.total);
         case ShareColumn:
             return QString(QString::number(share * 100, 'f', 1) + QLatin1Char('%'));
         case EventsColumn:
@@ -137,9 +141,25 @@ QVariant ModuleRollupModel::data(const QModelIndex &index, int role) const
             return {};
         }
     }
-    if (role == Qt::ToolTipRole)
-        return QString(
-            toQString(n.displayPath) + QLatin1Char('\n') + toQString(n.type) + QLatin1Char('\n') + toQString(n.key));
+    if (role == Qt::ToolTipRole) {
+        QString tip
+            = toQString(n.displayPath) + QLatin1Char('\n') + toQString(n.type) + QLatin1Char('\n') + toQString(n.key);
+        // Issue 23: a call spanning modules is counted once, in their common ancestor (modulerollup.h).
+        for (const SpanningCall &c : n.spanning) {
+            QStringList mods;
+            for (const std::string &m : c.modules)
+                mods << toQString(m);
+            tip += tr("\nCounted here, spanning %1: %2, %3 %4")
+                       .arg(mods.join(QStringLiteral(", ")), toQString(c.label), EventTreeModel::formatDuration(c.time),
+                           m_unit);
+        }
+        if (n.sharedCount)
+            tip += tr("\nAlso ran inside %n call(s) spanning other modules too, counted under %1 (%2 %3), "
+                      "not in this total",
+                nullptr, int(n.sharedCount))
+                       .arg(toQString(n.sharedAt), EventTreeModel::formatDuration(n.sharedTotal), m_unit);
+        return tip;
+    }
     if (role == Qt::TextAlignmentRole && column >= TotalColumn)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == FilterTextRole)

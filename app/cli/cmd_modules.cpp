@@ -1,10 +1,14 @@
-// `modules`: latency per nn.Module as an indented tree (ETDump linked to an ETRecord); every
-// total equals the Inspector's find_total_for_module for that module.
+// `modules`: latency per nn.Module as an indented tree (ETDump linked to an ETRecord). Each
+// event is counted once, in the innermost module holding all its graph nodes (modulerollup.h):
+// a call spanning several modules (a delegated partition) is listed under their common
+// ancestor as "[spans …]", and the modules it touches show it as "shared", outside their total.
+// For the Inspector's find_total_for_module (every module a node sits in) see `tsv --modules`.
 #include "command.h"
 
 #include "etrecord/modulerollup.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace etscope::cli {
 namespace {
@@ -15,13 +19,26 @@ struct ModulesArgs {
     bool quirk = false;
 };
 
+// The calls counted in `n` although they span several modules, one line each.
+void printSpanning(const ModuleRollupNode &n, int depth, std::string_view unit, std::string &out)
+{
+    for (const SpanningCall &c : n.spanning)
+        out += fmt::format(
+            "{:{}}[spans {}] {}  {:.6f} {}\n", "", depth * 2 + 2, fmt::join(c.modules, ", "), c.label, c.time, unit);
+}
+
 void print(const ModuleRollupNode &n, int depth, std::string_view unit, std::string &out)
 {
     const std::string name = n.displayPath.empty() ? n.key : n.displayPath;
     const auto dot = n.type.rfind('.');
     const std::string type = dot == std::string::npos ? n.type : n.type.substr(dot + 1);
-    out += fmt::format("{:{}}{}{}  total {:.6f} {}  avg {:.6f} {}  events {}\n", "", depth * 2, name,
+    out += fmt::format("{:{}}{}{}  total {:.6f} {}  avg {:.6f} {}  events {}", "", depth * 2, name,
         type.empty() ? "" : " (" + type + ")", n.total, unit, n.average(), unit, n.eventCount);
+    if (n.sharedCount)
+        out += fmt::format("  shared {:.6f} {} in {} call{} counted under {}", n.sharedTotal, unit, n.sharedCount,
+            n.sharedCount == 1 ? "" : "s", n.sharedAt);
+    out += '\n';
+    printSpanning(n, depth, unit, out);
     for (const ModuleRollupNode &c : n.children)
         print(c, depth + 1, unit, out);
 }
@@ -47,6 +64,7 @@ const Registration modules(
                     "no event is linked to a module (no nn_module_stack in the graph, or no matching debug handles)"));
             const std::string_view unit = a->in.targetTimeScale;
             std::string out = fmt::format("model  total {:.6f} {}  events {}\n", root.total, unit, root.eventCount);
+            printSpanning(root, 0, unit, out);
             for (const ModuleRollupNode &c : root.children)
                 print(c, 1, unit, out);
             if (auto s = writeOutput(a->output, out); !s)

@@ -1,5 +1,7 @@
 #include "analysis/numericgap.h"
 
+#include "analysis/noise.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,6 +21,57 @@ double GapRow::worst(Direction d) const
         if (std::isnan(w) || badness(d, g) > badness(d, w))
             w = g;
     return w;
+}
+
+double GapRow::excess(Metric m, Direction d) const
+{
+    double e = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t k = 0; k < gap.size() && k < noise.size(); ++k) {
+        const double x = excessOverNoise(d, m, gap[k], noise[k]);
+        if (!std::isnan(x) && (std::isnan(e) || x > e))
+            e = x;
+    }
+    return e;
+}
+
+namespace {
+void judgeRow(GapRow &row, Metric m, Direction d, std::optional<double> threshold)
+{
+    row.flagged = false;
+    row.noise.assign(row.gap.size(), 0.0);
+    for (std::size_t k = 0; k < row.gap.size(); ++k) {
+        row.noise[k] = threshold ? *threshold : noiseThreshold(m, row.reference.items[k], row.runtime.items[k]);
+        row.flagged = row.flagged || exceedsThreshold(d, row.gap[k], row.noise[k]);
+    }
+}
+} // namespace
+
+void applyThreshold(GapTable &t, std::optional<double> threshold)
+{
+    t.threshold = threshold;
+    for (GapRow &row : t.rows)
+        if (row.error.empty())
+            judgeRow(row, t.metric, t.direction, threshold);
+}
+
+const GapRow *firstFlagged(const GapTable &t)
+{
+    const GapRow *first = nullptr;
+    for (const GapRow &r : t.rows)
+        if (r.flagged
+            && (!first || std::tie(r.blockIndex, r.eventIndex) < std::tie(first->blockIndex, first->eventIndex)))
+            first = &r;
+    return first;
+}
+
+std::string gapLegend(Metric m, std::string_view mode, std::optional<double> threshold)
+{
+    return fmt::format("{}, {}, flagged above the {}", metricName(m), mode, thresholdDescription(m, threshold));
+}
+
+std::string gapLegend(const GapTable &t)
+{
+    return gapLegend(t.metric, t.isolated ? "isolated" : "accumulated", t.threshold);
 }
 
 namespace {
@@ -263,6 +316,8 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
     GapTable t;
     t.metric = opts.metric;
     t.direction = cmp->direction();
+    t.threshold = opts.threshold;
+    t.isolated = reference.isolated;
     t.referenceDescription = reference.description;
     bool byHandles = reference.keyedByHandle;
     if (opts.matching == GapOptions::Matching::Instruction)
@@ -303,9 +358,7 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
                 continue;
             }
             row.gap = std::move(*g);
-            if (opts.threshold)
-                for (double x : row.gap)
-                    row.flagged = row.flagged || exceedsThreshold(t.direction, x, *opts.threshold);
+            judgeRow(row, t.metric, t.direction, opts.threshold);
         }
     };
     // Large tables are memory-bound: split the rows over a few threads (each row is written
@@ -358,6 +411,7 @@ std::string gapTableText(const GapTable &t)
 {
     std::string out = fmt::format(
         "reference: {}  (matched by {})\n", t.referenceDescription, t.matchedByHandle ? "debug handle" : "instruction");
+    out += fmt::format("flagged rows: {}\n", gapLegend(t));
     auto opText = [](const GapRow &r) {
         std::string op = joinStrings(r.runtimeOps);
         if (r.delegated)
@@ -383,6 +437,10 @@ std::string gapTableText(const GapTable &t)
     for (const auto &r : t.rows)
         if (!r.note.empty())
             out += fmt::format("note: instruction {}: {}\n", r.instructionId, r.note);
+    if (const GapRow *first = firstFlagged(t))
+        out += fmt::format("error enters: instruction {} {}\n", first->instructionId, opText(*first));
+    else
+        out += t.threshold ? "no op exceeds the threshold\n" : "no op exceeds the noise level\n";
     for (const auto &w : t.warnings)
         out += "warning: " + w + "\n";
     return out;

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace etscope::analysis {
@@ -23,27 +24,33 @@ struct GapRow {
     NumValue reference; // aot_intermediate_output
     NumValue runtime; // runtime_intermediate_output
     std::vector<double> gap; // one number per compared element (§9)
+    std::vector<double> noise; // the threshold each gap is judged by (noise.h, or the user's)
     std::vector<LinkedNode> stackTraces; // op name → first stack trace
     bool delegated = false;
     std::string backend;
-    bool flagged = false; // some gap exceeds the threshold
+    bool flagged = false; // some gap is worse than its threshold (the noise level by default)
     std::string error; // non-empty: compared values did not fit (e.g. shapes)
     std::int64_t referenceHandle = -1; // handle matching: the AOT key compared (§8 step 6)
     std::string note; // from the reference entry (e.g. isolated-mode fallbacks)
 
     // The row's worst gap in the metric's direction (NaN when no gap).
     double worst(Direction d) const;
+    // The largest excessOverNoise of the row's gaps: <= 0 noise, 1 = ten times the noise level.
+    // NaN when no gap.
+    double excess(Metric m, Direction d) const;
 };
 
 struct GapOptions {
     Metric metric = Metric::MSE;
-    std::optional<double> threshold;
+    std::optional<double> threshold; // replaces the noise rule (noise.h) when given
     enum class Matching { Auto, Instruction, DebugHandle } matching = Matching::Auto;
 };
 
 struct GapTable {
     Metric metric = Metric::MSE;
     Direction direction = Direction::HigherIsWorse;
+    std::optional<double> threshold; // the user's; unset = the noise rule
+    bool isolated = false; // the reference fed each op the runtime's inputs (ReferenceSet::isolated)
     std::string referenceDescription;
     bool matchedByHandle = false;
     std::vector<GapRow> rows; // execution order of the runtime events
@@ -57,6 +64,16 @@ struct GapTable {
 // * Handle matching (§8 steps 4-7): runtime entries merged by overlapping handles, joined with
 //   reference entries sharing a handle, one row per runtime output whose handle the reference has.
 Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &reference, const GapOptions &opts);
+
+// Judges every row again: by `threshold` in the metric's units, or by the noise rule (noise.h)
+// when unset; sets GapRow::noise and GapRow::flagged and the table's threshold.
+void applyThreshold(GapTable &t, std::optional<double> threshold);
+
+// The first row in execution order whose gap is above its threshold: where the error enters.
+const GapRow *firstFlagged(const GapTable &t);
+// "MSE, accumulated, flagged above the noise level (…)": what a legend names.
+std::string gapLegend(Metric m, std::string_view mode, std::optional<double> threshold);
+std::string gapLegend(const GapTable &t);
 
 // Worst first in the metric's direction; rows without a gap last; stable.
 void sortWorstFirst(GapTable &t);

@@ -41,6 +41,7 @@ struct ReferenceSet {
     bool keyedByHandle = false;
     std::vector<OpOutputs> intermediates;
     std::vector<NumValue> finalOutputs; // program outputs, in order
+    bool isolated = false; // each op fed the runtime's inputs (its own error only)
 };
 
 // A second ETDump (+ debug buffer) of the same program: every non-framework, non-OPERATOR_CALL

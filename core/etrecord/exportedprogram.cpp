@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -325,25 +326,89 @@ bool GraphNode::isDelegateCall() const
 
 std::string GraphNode::sourceLocation() const
 {
-    // Innermost frame = the last 'File "...", line N' in the traceback.
-    if (!stackTrace)
-        return {};
-    const std::string &t = *stackTrace;
-    const auto pos = t.rfind("File \"");
-    if (pos == std::string::npos)
-        return {};
-    const auto endQuote = t.find('"', pos + 6);
-    if (endQuote == std::string::npos)
-        return {};
-    std::string file = t.substr(pos + 6, endQuote - pos - 6);
-    if (const auto slash = file.rfind('/'); slash != std::string::npos)
-        file = file.substr(slash + 1);
-    const auto linePos = t.find("line ", endQuote);
-    std::string line;
-    if (linePos != std::string::npos)
-        for (std::size_t i = linePos + 5; i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])); ++i)
-            line.push_back(t[i]);
-    return line.empty() ? file : file + ":" + line;
+    return stackTrace ? userSourceLocation(*stackTrace) : std::string();
+}
+
+std::string SourceFrame::location() const
+{
+    const auto slash = file.find_last_of("/\\");
+    const std::string name = slash == std::string::npos ? file : file.substr(slash + 1);
+    return line > 0 ? fmt::format("{}:{}", name, line) : name;
+}
+
+std::vector<SourceFrame> parseSourceFrames(std::string_view t)
+{
+    std::vector<SourceFrame> out;
+    std::size_t pos = 0;
+    while (pos < t.size()) {
+        std::size_t end = t.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = t.size();
+        std::string_view l = t.substr(pos, end - pos);
+        pos = end + 1;
+        const auto first = l.find_first_not_of(" \t");
+        if (first == std::string_view::npos || !l.substr(first).starts_with("File \""))
+            continue;
+        l = l.substr(first + 6);
+        const auto quote = l.find('"');
+        if (quote == std::string_view::npos)
+            continue;
+        SourceFrame f;
+        f.file = std::string(l.substr(0, quote));
+        l = l.substr(quote + 1);
+        if (const auto ln = l.find("line "); ln != std::string_view::npos)
+            for (std::size_t i = ln + 5;
+                 i < l.size() && std::isdigit(static_cast<unsigned char>(l[i])) && f.line < 100000000; ++i)
+                f.line = f.line * 10 + (l[i] - '0');
+        if (const auto in = l.find(", in "); in != std::string_view::npos) {
+            std::string_view fn = l.substr(in + 5);
+            while (!fn.empty() && (fn.back() == ' ' || fn.back() == '\r'))
+                fn.remove_suffix(1);
+            f.function = std::string(fn);
+        }
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+bool isLibraryFrame(std::string_view fileIn)
+{
+    if (fileIn.starts_with("<")) // <frozen importlib._bootstrap>, <eval_with_key>.3: generated code
+        return true;
+    std::string file(fileIn);
+    std::replace(file.begin(), file.end(), '\\', '/');
+    file.insert(0, "/"); // relative paths ("torch/nn/...") match like absolute ones
+    if (file.find("/site-packages/") != std::string::npos || file.find("/dist-packages/") != std::string::npos)
+        return true;
+    if (file.find("/torch/") != std::string::npos)
+        return true;
+    // The standard library: <prefix>/lib/pythonX.Y/ (lib64 on some systems), <prefix>/Lib/ on Windows.
+    for (std::string_view lib : { "/lib/python", "/lib64/python" })
+        for (auto at = file.find(lib); at != std::string::npos; at = file.find(lib, at + 1)) {
+            std::size_t i = at + lib.size();
+            while (i < file.size() && (std::isdigit(static_cast<unsigned char>(file[i])) || file[i] == '.'))
+                ++i;
+            if (i > at + lib.size() && i < file.size() && file[i] == '/')
+                return true;
+        }
+    return file.find("/Lib/") != std::string::npos;
+}
+
+std::optional<SourceFrame> userFrame(std::string_view trace)
+{
+    std::vector<SourceFrame> frames = parseSourceFrames(trace);
+    if (frames.empty())
+        return std::nullopt;
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+        if (!isLibraryFrame(it->file))
+            return std::move(*it);
+    return std::move(frames.back());
+}
+
+std::string userSourceLocation(std::string_view trace)
+{
+    const auto f = userFrame(trace);
+    return f ? f->location() : std::string();
 }
 
 const TensorMetaInfo *ExportedProgram::tensor(const std::string &name) const

@@ -66,9 +66,30 @@ struct GraphNode {
     bool isGetItem() const;
     bool isMemoryAlloc() const;
     bool isDelegateCall() const;
-    // "file.py:88" from the innermost frame of the stack trace; empty if none.
+    // "file.py:88" of the node's source: its stack trace's user frame (userFrame below); empty
+    // if none. The whole trace stays in stackTrace.
     std::string sourceLocation() const;
 };
+
+// One frame of a Python traceback as torch.fx records it ('File "/m.py", line 88, in forward').
+struct SourceFrame {
+    std::string file; // as recorded
+    int line = 0;
+    std::string function;
+    std::string location() const; // "m.py:88" (file name only)
+};
+// The frames of a stack trace, outermost first (the order Python prints them).
+std::vector<SourceFrame> parseSourceFrames(std::string_view trace);
+// Library code rather than the user's model: a file inside torch (a "torch" folder, e.g.
+// .../torch/nn/modules/linear.py), inside site-packages or dist-packages, or in the Python
+// standard library (.../lib/python3.11/..., Windows' .../Lib/...), or no file at all
+// ("<frozen importlib._bootstrap>", torch.fx's "<eval_with_key>.3").
+bool isLibraryFrame(std::string_view file);
+// "The source" of a node: the innermost frame outside library code; the innermost frame when
+// every frame is library code; none without frames.
+std::optional<SourceFrame> userFrame(std::string_view trace);
+// userFrame(trace)->location(), or "" when the trace has no frame.
+std::string userSourceLocation(std::string_view trace);
 
 struct SignatureSpec {
     std::string kind; // "user_input", "parameter", "buffer", "user_output", ...

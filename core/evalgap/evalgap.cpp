@@ -369,6 +369,7 @@ Result<EvaluatorReference> referenceFromEvaluator(
     for (const auto &w : iso->warnings)
         if (std::find(ref.warnings.begin(), ref.warnings.end(), w) == ref.warnings.end())
             ref.warnings.push_back(w);
+    ci.set.isolated = true;
     ref.isolated = std::move(ci.set);
     return ref;
 }

@@ -1,6 +1,7 @@
 #include "export/chrometrace.h"
 
 #include "common/chunkedwriter.h"
+#include "etrecord/exportedprogram.h"
 
 #include "events/inspectortable.h"
 #include "export/jsontext.h"
@@ -54,26 +55,12 @@ Result<TickClock> tickClock(const TimeConversion &t, const std::string &file)
     return c;
 }
 
-// Innermost frame of a Python stack trace ("File "m.py", line 88, in forward"), trimmed.
+// The source frame of a Python stack trace, as Python prints it ("File "m.py", line 88, in forward").
 std::string topStackFrame(const std::string &trace)
 {
-    std::string best;
-    std::size_t pos = 0;
-    while (pos < trace.size()) {
-        std::size_t end = trace.find('\n', pos);
-        if (end == std::string::npos)
-            end = trace.size();
-        std::string_view line(trace.data() + pos, end - pos);
-        const auto first = line.find_first_not_of(" \t");
-        if (first != std::string_view::npos && line.substr(first).rfind("File ", 0) == 0) {
-            line = line.substr(first);
-            while (!line.empty() && (line.back() == ' ' || line.back() == '\r'))
-                line.remove_suffix(1);
-            best.assign(line);
-        }
-        pos = end + 1;
-    }
-    return best;
+    // The user's frame (not torch's), as Python prints a frame line.
+    const auto f = userFrame(trace);
+    return f ? fmt::format("File \"{}\", line {}, in {}", f->file, f->line, f->function) : std::string();
 }
 
 // The block's Event that a raw profile record was merged into, found by the fields the

@@ -21,7 +21,12 @@ std::mutex &graphvizMutex()
 // One context for the process (plugin loading is not free); only used under the mutex.
 GVC_t *context()
 {
-    static GVC_t *gvc = gvContext();
+    static GVC_t *gvc = [] {
+        // Layout warnings ("size too small for label": a node keeps its box when its value text
+        // is longer, which the views elide) are not the user's business; errors still print.
+        agseterr(AGERR);
+        return gvContext();
+    }();
     return gvc;
 }
 

@@ -1,6 +1,7 @@
 // Overlay values that need the gap table, and the colours every overlay uses (the GUI and the
 // CLI's SVG colour identically).
 #include "analysis/comparator.h"
+#include "analysis/noise.h"
 #include "analysis/numericgap.h"
 #include "events/event.h"
 #include "graph/programgraph.h"
@@ -26,18 +27,6 @@ Rgb lerp(const std::vector<Rgb> &stops, double t)
     return { mix(stops[i].r, stops[i + 1].r), mix(stops[i].g, stops[i + 1].g), mix(stops[i].b, stops[i + 1].b) };
 }
 
-double defaultThreshold(analysis::Metric m)
-{
-    switch (m) {
-    case analysis::Metric::SNR:
-        return 60.0;
-    case analysis::Metric::Cosine:
-        return 0.99999;
-    default:
-        return 1e-6;
-    }
-}
-
 // Position on a log scale (or the dB / similarity value itself when lower is worse): larger = worse.
 double severity(double gap, bool higherIsWorse)
 {
@@ -56,16 +45,14 @@ std::string fmtShare(double s)
 void addGap(OverlayData &d, const ProgramGraph &g, const std::vector<EventBlock> &blocks,
     const analysis::GapTable &table, std::optional<double> threshold)
 {
-    const bool higher = table.direction == analysis::Direction::HigherIsWorse;
-    const bool tableFlags = std::any_of(table.rows.begin(), table.rows.end(), [](const auto &r) { return r.flagged; });
-    const double th = threshold ? *threshold : defaultThreshold(table.metric);
-    const bool useTableFlags = !threshold && tableFlags;
     d.hasGap = true;
-    d.gapHigherIsWorse = higher;
-    d.gapThreshold = th;
+    d.gapHigherIsWorse = table.direction == analysis::Direction::HigherIsWorse;
     d.gapMetric = analysis::metricName(table.metric);
     d.gapReference = table.referenceDescription;
+    d.gapLegend = analysis::gapLegend(
+        table.metric, table.isolated ? "isolated" : "accumulated", threshold ? threshold : table.threshold);
     d.nodeGap.assign(g.nodes().size(), std::nan(""));
+    d.nodeGapExcess.assign(g.nodes().size(), std::nan(""));
     d.nodeGapFlagged.assign(g.nodes().size(), 0);
     for (const analysis::GapRow &row : table.rows) {
         const double w = row.worst(table.direction);
@@ -84,11 +71,16 @@ void addGap(OverlayData &d, const ProgramGraph &g, const std::vector<EventBlock>
             for (std::int64_t h : row.debugHandles)
                 for (int n : g.nodesForHandle(h))
                     nodes.push_back(n);
-        const bool flagged = useTableFlags ? row.flagged : analysis::exceedsThreshold(table.direction, w, th);
+        const double excess = threshold ? analysis::excessOverNoise(table.direction, table.metric, w, *threshold)
+                                        : row.excess(table.metric, table.direction);
+        const bool flagged = threshold ? analysis::exceedsThreshold(table.direction, w, *threshold) : row.flagged;
         for (int n : nodes) {
             double &cur = d.nodeGap[std::size_t(n)];
             if (std::isnan(cur) || analysis::badness(table.direction, w) > analysis::badness(table.direction, cur))
                 cur = w;
+            double &ex = d.nodeGapExcess[std::size_t(n)];
+            if (!std::isnan(excess) && (std::isnan(ex) || excess > ex))
+                ex = excess;
             if (flagged)
                 d.nodeGapFlagged[std::size_t(n)] = 1;
         }
@@ -146,6 +138,13 @@ Rgb gapColor(double t, bool above)
     return lerp(above ? warm : cool, t);
 }
 
+Rgb gapSeverityColor(double severity)
+{
+    if (std::isnan(severity))
+        return neutralColor();
+    return severity < 0.5 ? gapColor(2 * severity, false) : gapColor(2 * severity - 1, true);
+}
+
 bool isWarmGapColor(const Rgb &c)
 {
     return int(c.r) > int(c.g) + 40 && int(c.r) > int(c.b) + 40;
@@ -197,6 +196,8 @@ Coloring colorItems(const ProgramGraph &g, const VisibleGraph &v, const OverlayD
         c.title = fmt::format("Latency: share of total ({:.4g} {})", d.totalLatency, d.timeUnit);
         c.gradient = true;
         std::vector<double> share(n, std::nan(""));
+        // Items inside a partition without time of their own: the partition's DELEGATE_CALL share.
+        std::vector<double> partShare(n, std::nan(""));
         double maxShare = 0;
         for (std::size_t i = 0; i < n; ++i) {
             const VisibleItem &it = v.items[i];
@@ -205,9 +206,20 @@ Coloring colorItems(const ProgramGraph &g, const VisibleGraph &v, const OverlayD
             if (!std::isnan(lat) && d.totalLatency > 0 && (it.kind == VisibleItem::Kind::Op || lat > 0)) {
                 share[i] = lat / d.totalLatency;
                 maxShare = std::max(maxShare, share[i]);
+            } else if (const int p = partitionOf(g, it); p >= 0 && std::size_t(p) < d.partitionLatency.size()
+                       && !std::isnan(d.partitionLatency[std::size_t(p)]) && d.totalLatency > 0) {
+                partShare[i] = d.partitionLatency[std::size_t(p)] / d.totalLatency;
+                maxShare = std::max(maxShare, partShare[i]);
             }
         }
         for (std::size_t i = 0; i < n; ++i) {
+            if (!std::isnan(partShare[i])) {
+                // Coloured like the partition, so that a hot partition shows, but not ranked as
+                // a hot item itself: the time is the call's, not the node's.
+                c.fill[i] = heatColor(maxShare > 0 ? partShare[i] / maxShare : 0);
+                c.value[i] = "part of partition (" + fmtShare(partShare[i]) + ")";
+                continue;
+            }
             if (std::isnan(share[i])) {
                 c.fill[i] = neutralColor();
                 continue;
@@ -228,10 +240,10 @@ Coloring colorItems(const ProgramGraph &g, const VisibleGraph &v, const OverlayD
             std::fill(c.fill.begin(), c.fill.end(), neutralColor());
             break;
         }
+        c.title
+            = fmt::format("Numeric gap ({}){}", d.gapLegend, d.gapReference.empty() ? "" : "; vs " + d.gapReference);
         const bool higher = d.gapHigherIsWorse;
-        c.title = fmt::format("Numeric gap ({}, accumulated{}{}), threshold {:.3g}", d.gapMetric,
-            higher ? ", log scale" : "", d.gapReference.empty() ? "" : "; vs " + d.gapReference, d.gapThreshold);
-        std::vector<double> worst(n, std::nan(""));
+        std::vector<double> worst(n, std::nan("")), excess(n, std::nan(""));
         std::vector<char> flagged(n, 0);
         for (std::size_t i = 0; i < n; ++i)
             for (int op : opsOf(v.items[i])) {
@@ -240,41 +252,31 @@ Coloring colorItems(const ProgramGraph &g, const VisibleGraph &v, const OverlayD
                     continue;
                 if (std::isnan(worst[i]) || severity(gv, higher) > severity(worst[i], higher))
                     worst[i] = gv;
+                const double ex = d.nodeGapExcess[std::size_t(op)];
+                if (!std::isnan(ex) && (std::isnan(excess[i]) || ex > excess[i]))
+                    excess[i] = ex;
                 flagged[i] |= d.nodeGapFlagged[std::size_t(op)];
-            }
-        const double sth = severity(d.gapThreshold, higher);
-        double hi = sth, lo = sth;
-        for (std::size_t i = 0; i < n; ++i)
-            if (!std::isnan(worst[i])) {
-                const double s = severity(worst[i], higher);
-                if (flagged[i])
-                    hi = std::max(hi, s);
-                else if (!(higher && worst[i] <= 0))
-                    lo = std::min(lo, s);
             }
         for (std::size_t i = 0; i < n; ++i) {
             if (std::isnan(worst[i])) {
                 c.fill[i] = neutralColor();
                 continue;
             }
-            const double s = severity(worst[i], higher);
-            double t = 0;
+            // A flagged item is warm even when its excess was not computed (an error row).
+            double s = std::isnan(excess[i]) ? 0.0 : analysis::gapSeverity(excess[i]);
             if (flagged[i])
-                t = hi > sth ? (s - sth) / (hi - sth) : 1.0;
-            else if (!(higher && worst[i] <= 0))
-                t = sth > lo ? (s - lo) / (sth - lo) : 1.0;
-            c.fill[i] = gapColor(t, flagged[i]);
-            c.rank[i] = flagged[i] ? 0.5 + 0.5 * t : 0.5 * t;
-            c.value[i] = fmt::format("{} {:.2e}", d.gapMetric, worst[i]);
+                s = std::max(s, 0.5);
+            else
+                s = std::min(s, 0.499);
+            c.fill[i] = gapSeverityColor(s);
+            c.rank[i] = s;
+            c.value[i] = fmt::format("{} {:.2e}{}", d.gapMetric, worst[i], flagged[i] ? " (above)" : "");
         }
-        auto label = [higher](double s) {
-            return higher ? fmt::format("{:.0e}", std::pow(10.0, s)) : fmt::format("{:.3g}", -s);
-        };
-        c.legend.push_back({ gapColor(0, false), higher ? "0 (exact)" : label(lo) });
-        c.legend.push_back({ gapColor(1, false), "≤ " + label(sth) });
-        c.legend.push_back({ gapColor(0, true), "> " + label(sth) });
-        c.legend.push_back({ gapColor(0.5, true), label((sth + hi) / 2) });
-        c.legend.push_back({ gapColor(1, true), label(hi) });
+        c.legend.push_back({ gapSeverityColor(0), "exact" });
+        c.legend.push_back({ gapSeverityColor(0.49), "noise (below the level)" });
+        c.legend.push_back({ gapSeverityColor(0.5), "just above the level" });
+        c.legend.push_back({ gapSeverityColor(0.75), "100×" });
+        c.legend.push_back({ gapSeverityColor(1), "≥ 10,000×" });
         c.legend.push_back({ neutralColor(), "no data" });
         break;
     }

@@ -2,6 +2,7 @@
 
 #include "analysis/comparator.h"
 #include "analysis/numericgap.h"
+#include "etrecord/modulerollup.h"
 #include "etrecord/modulestack.h"
 #include "events/event.h"
 
@@ -351,9 +352,19 @@ std::vector<int> nodesOfEvent(const ProgramGraph &g, const Event &ev)
     return out;
 }
 
-bool counted(const Event &ev)
+bool countedEvent(const Event &ev)
 {
     return !ev.isFramework() && !ev.isOperatorCall();
+}
+
+// Innermost group holding both groups.
+int commonGroup(const ProgramGraph &g, int a, int b)
+{
+    const std::vector<int> pa = g.ancestry(a), pb = g.ancestry(b);
+    int common = 0;
+    for (std::size_t i = 0; i < pa.size() && i < pb.size() && pa[i] == pb[i]; ++i)
+        common = pa[i];
+    return common;
 }
 
 } // namespace
@@ -364,27 +375,49 @@ OverlayData overlayFromEvents(const ProgramGraph &g, const std::vector<EventBloc
     const std::size_t n = g.nodes().size();
     d.nodeEvents.assign(n, {});
     d.nodeLatency.assign(n, std::nan(""));
+    d.partitionLatency.assign(g.partitions().size(), std::nan(""));
     d.nodeGap.assign(n, std::nan(""));
+    d.nodeGapExcess.assign(n, std::nan(""));
     d.nodeGapFlagged.assign(n, 0);
+    // The time each event counts for, once (a DELEGATE_CALL less its linked internal events).
+    std::map<std::pair<int, int>, double> counted;
+    for (const ModuleAttribution &a : attributeToModules(blocks))
+        if (a.hasTime)
+            counted[{ int(a.block), int(a.event) }] = a.time;
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         if (d.timeUnit.empty())
             d.timeUnit = std::string(timeScaleName(blocks[b].targetTimeScale));
         for (std::size_t e = 0; e < blocks[b].events.size(); ++e) {
             const Event &ev = blocks[b].events[e];
-            if (!counted(ev))
+            if (!countedEvent(ev))
                 continue;
             const std::vector<int> nodes = nodesOfEvent(g, ev);
+            if (nodes.empty())
+                continue;
+            const bool call = ev.name == kDelegateCall;
+            int home = -1;
             for (int node : nodes) {
                 d.nodeEvents[std::size_t(node)].push_back({ int(b), int(e) });
-                if (ev.perfData) {
+                home = home < 0 ? g.nodes()[std::size_t(node)].group
+                                : commonGroup(g, home, g.nodes()[std::size_t(node)].group);
+                if (ev.perfData && !call) {
                     double &l = d.nodeLatency[std::size_t(node)];
                     l = (std::isnan(l) ? 0.0 : l) + ev.perfData->avg;
                 }
             }
-            if (!nodes.empty() && ev.perfData) {
-                d.totalLatency += ev.perfData->avg;
-                d.eventLatency[{ int(b), int(e) }] = ev.perfData->avg;
-            }
+            if (!ev.perfData)
+                continue;
+            if (call)
+                for (std::size_t p = 0; p < g.partitions().size(); ++p)
+                    if (g.partitions()[p].instructionId == ev.instructionId) {
+                        double &l = d.partitionLatency[p];
+                        l = (std::isnan(l) ? 0.0 : l) + ev.perfData->avg;
+                    }
+            const auto it = counted.find({ int(b), int(e) });
+            const double t = it != counted.end() ? it->second : ev.perfData->avg;
+            d.totalLatency += t;
+            d.eventLatency[{ int(b), int(e) }] = t;
+            d.eventGroup[{ int(b), int(e) }] = home;
         }
     }
     return d;
@@ -392,21 +425,28 @@ OverlayData overlayFromEvents(const ProgramGraph &g, const std::vector<EventBloc
 
 double groupLatency(const ProgramGraph &g, const OverlayData &d, int group)
 {
-    std::set<std::pair<int, int>> events;
-    std::vector<int> stack { group };
-    while (!stack.empty()) {
-        const Group &grp = g.groups()[std::size_t(stack.back())];
-        stack.pop_back();
-        for (int n : grp.nodes)
-            for (const EventRef &r : d.nodeEvents[std::size_t(n)])
-                events.emplace(r.block, r.event);
-        stack.insert(stack.end(), grp.children.begin(), grp.children.end());
-    }
     double total = 0;
-    for (const auto &[b, e] : events)
-        if (auto it = d.eventLatency.find({ b, e }); it != d.eventLatency.end())
-            total += it->second;
+    for (const auto &[ev, home] : d.eventGroup) {
+        bool inside = false;
+        for (int at = home; at >= 0 && !inside; at = g.groups()[std::size_t(at)].parent)
+            inside = at == group;
+        if (inside)
+            if (auto it = d.eventLatency.find(ev); it != d.eventLatency.end())
+                total += it->second;
+    }
     return total;
+}
+
+int partitionOf(const ProgramGraph &g, const VisibleItem &item)
+{
+    if (item.kind == VisibleItem::Kind::Op)
+        return g.nodes()[std::size_t(item.index)].partition;
+    for (int at = item.index; at > 0; at = g.groups()[std::size_t(at)].parent)
+        if (g.groups()[std::size_t(at)].kind == Group::Kind::Partition)
+            for (std::size_t p = 0; p < g.partitions().size(); ++p)
+                if (g.partitions()[p].group == at)
+                    return int(p);
+    return -1;
 }
 
 } // namespace etscope::graph

@@ -144,27 +144,41 @@ struct EventRef {
 };
 struct OverlayData {
     std::vector<std::vector<EventRef>> nodeEvents; // per OpNode, events other than framework/OPERATOR_CALL
-    std::vector<double> nodeLatency; // per OpNode: sum of perf avg of its events, NaN if none
-    std::map<std::pair<int, int>, double> eventLatency; // (block, event) -> perf avg, linked events
+    // Per OpNode: sum of perf avg of its own events, NaN if none. A DELEGATE_CALL is not a node's
+    // own event: its time belongs to the partition (partitionLatency); a delegated node has its
+    // own time only when delegate-internal events are linked to it.
+    std::vector<double> nodeLatency;
+    std::vector<double> partitionLatency; // per Partition: perf avg of its DELEGATE_CALL(s), NaN if none
+    // (block, event) -> time counted once (ModuleAttribution::time in etrecord/modulerollup.h:
+    // the perf avg, a DELEGATE_CALL less its linked delegate-internal events), linked events.
+    std::map<std::pair<int, int>, double> eventLatency;
+    // (block, event) -> the group its time is counted in: the innermost group holding all its
+    // nodes (a partition's DELEGATE_CALL spanning modules: the partition).
+    std::map<std::pair<int, int>, int> eventGroup;
     double totalLatency = 0; // every linked event counted once
     std::string timeUnit; // "ms"
     std::vector<double> nodeGap; // per OpNode: worst gap of its rows, NaN if none
-    std::vector<char> nodeGapFlagged; // gap worse than the threshold
+    std::vector<double> nodeGapExcess; // per OpNode: largest excess over the noise level (noise.h)
+    std::vector<char> nodeGapFlagged; // gap worse than its threshold
     bool hasGap = false;
     bool gapHigherIsWorse = true;
-    double gapThreshold = 0;
     std::string gapMetric, gapReference;
+    std::string gapLegend; // "MSE, isolated, flagged above the noise level (…)"
     bool hasLatency() const { return totalLatency > 0; }
 };
 OverlayData overlayFromEvents(const ProgramGraph &g, const std::vector<EventBlock> &blocks);
 // Adds the gap of `table` (rows matched through their runtime event, then their handles).
-// Rows are flagged when their gap is worse than `threshold` (default per metric: MSE/L1/MAXABS/
-// MAXREL 1e-6, SNR 60 dB, COSINE 0.99999) unless the table already flags rows.
+// Rows are flagged and coloured by the table's rule (the noise level, or the table's threshold);
+// a `threshold` given here replaces it.
 void addGap(OverlayData &data, const ProgramGraph &g, const std::vector<EventBlock> &blocks,
     const analysis::GapTable &table, std::optional<double> threshold = {});
 
-// Latency of a group: its subtree's events, each counted once (the module roll-up rule).
+// Latency of a group: the events counted in it or in a group below it (eventGroup), each once;
+// the module roll-up's rule, so the children of a group never add up to more than the group.
 double groupLatency(const ProgramGraph &g, const OverlayData &d, int group);
+// The partition holding an OpNode or group (-1 if none): its own partition, or the nearest
+// partition group above it.
+int partitionOf(const ProgramGraph &g, const VisibleItem &item);
 
 enum class Overlay { None, Latency, Gap, OpType, Backend };
 std::optional<Overlay> parseOverlay(const std::string &name); // latency, gap, optype, backend, none
@@ -194,6 +208,7 @@ Coloring colorItems(const ProgramGraph &g, const VisibleGraph &v, const OverlayD
 // Palette used by the overlays (exposed for tests): heat(0) pale, heat(1) the hottest colour.
 Rgb heatColor(double t);
 Rgb gapColor(double t, bool aboveThreshold); // warm ramp above the threshold, cool below
+Rgb gapSeverityColor(double severity); // analysis::gapSeverity: [0, 0.5) cool, [0.5, 1] warm
 Rgb neutralColor();
 Rgb categoricalColor(std::size_t i);
 bool isWarmGapColor(const Rgb &c);

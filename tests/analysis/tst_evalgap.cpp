@@ -152,6 +152,36 @@ private slots:
         }
     }
 
+    // The noise level (no threshold given): the healthy run's rounding differences (MSE 1e-15
+    // .. 4e-12, relative errors below 1e-6) flag nothing in either mode; the perturbed buffer
+    // flags exactly what the 1e-4 .. 1e-2 perturbations of tests/tools/gen_gap_perturbed.py
+    // touched: the perturbed instructions, and in isolated mode also their consumers.
+    void noiseLevelFlagsOnlyRealErrors()
+    {
+        for (const bool perturbed : { false, true }) {
+            auto s = load("cnn_mlp_intermediates", perturbed ? test::testData("analysis/cnn_mlp_perturbed.bin") : "",
+                "cnn_mlp_runtime_etrecord.bin");
+            evalgap::EvalGapOptions o;
+            o.isolated = true;
+            auto ref = evalgap::referenceFromEvaluator(*s->etrecord, s.get(), o);
+            QVERIFY2(ref, ref ? "" : ref.error().message().c_str());
+            for (const analysis::Metric m :
+                { analysis::Metric::MSE, analysis::Metric::SNR, analysis::Metric::MaxAbs }) {
+                analysis::GapOptions go;
+                go.metric = m;
+                auto acc = analysis::computeNumericGap(*s, ref->accumulated, go);
+                auto iso = analysis::computeNumericGap(*s, *ref->isolated, go);
+                QVERIFY(acc && iso);
+                QVERIFY(!acc->isolated && iso->isolated);
+                QCOMPARE(flagged(*acc), perturbed ? (std::set<int> { 3, 14, 25 }) : std::set<int> {});
+                QCOMPARE(flagged(*iso), perturbed ? (std::set<int> { 3, 4, 14, 15, 25, 26 }) : std::set<int> {});
+                const analysis::GapRow *first = analysis::firstFlagged(*acc);
+                QCOMPARE(first ? first->instructionId : -1, perturbed ? 3 : -1);
+                QVERIFY(analysis::gapLegend(*iso).find("isolated, flagged above the noise level") != std::string::npos);
+            }
+        }
+    }
+
     // Perturbed debug buffer: accumulated mode flags exactly the perturbed instructions with
     // numpy's MSE; isolated mode flags each perturbed instruction and its consumers only.
     void cnnPerturbed()

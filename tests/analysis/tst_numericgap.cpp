@@ -7,6 +7,7 @@
 // * compare_results on the real bundled program run and on hand-computed small tensors.
 
 #include "analysis/compareresults.h"
+#include "analysis/noise.h"
 #include "analysis/numericgap.h"
 #include "analysis/referenceset.h"
 #include "bundled/bundledprogram.h"
@@ -163,6 +164,73 @@ private slots:
             sortWorstFirst(*t);
             QCOMPARE(t->rows[0].instructionId, 25); // -9.8 dB
         }
+    }
+
+    // The noise level (analysis/noise.h) with no threshold: the perturbations of
+    // gen_gap_perturbed.py (1e-2 shifts and more) are far above float32 rounding, the other rows
+    // are exact copies, so every metric flags exactly the perturbed rows.
+    void noiseLevelFlagsExactlyThePerturbedRows()
+    {
+        QFile f(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/analysis/cnn_mlp_perturbed_expected.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray rows = QJsonDocument::fromJson(f.readAll()).object()["rows"].toArray();
+        auto runtime = load(kCnn + "etdump.etdp", ETSCOPE_TEST_DATA_DIR "/analysis/cnn_mlp_perturbed.bin");
+        auto ref = referenceFromSession(*load(kCnn + "etdump.etdp", kCnn + "debug_output.bin"));
+        QVERIFY(ref.ok());
+        for (Metric m : { Metric::MSE, Metric::L1, Metric::SNR, Metric::Cosine, Metric::MaxAbs }) {
+            GapOptions o;
+            o.metric = m;
+            auto t = computeNumericGap(*runtime, *ref, o);
+            QVERIFY(t.ok());
+            QVERIFY(!t->threshold);
+            for (int i = 0; i < rows.size(); ++i)
+                QVERIFY2(t->rows[std::size_t(i)].flagged == rows[i].toObject()["perturbed"].toBool(),
+                    qPrintable(QStringLiteral("%1 row %2").arg(QLatin1String(metricName(m))).arg(i)));
+            QCOMPARE(firstFlagged(*t)->instructionId, 3);
+            // A user threshold replaces the rule, and back (SNR: exact rows are +inf dB, never
+            // below any threshold).
+            const bool lowerIsWorse = m == Metric::SNR || m == Metric::Cosine;
+            applyThreshold(*t, lowerIsWorse ? 1e9 : -1.0);
+            QVERIFY(t->threshold.has_value());
+            for (const GapRow &r : t->rows) {
+                // Error metrics are >= 0 > -1: every row with a number is flagged.
+                const bool number = std::any_of(r.gap.begin(), r.gap.end(), [](double g) { return !std::isnan(g); });
+                if (!lowerIsWorse)
+                    QCOMPARE(r.flagged, number);
+                else if (r.instructionId == 3 || r.instructionId == 14 || r.instructionId == 25)
+                    QVERIFY(r.flagged);
+            }
+            applyThreshold(*t, std::nullopt);
+            QCOMPARE(firstFlagged(*t)->instructionId, 3);
+        }
+    }
+
+    // The thresholds of the noise rule, by hand: reference float32 [3, 4], τ = √(2^-23).
+    void noiseThresholdsByHand()
+    {
+        const NumTensor ref = NumTensor::fromFloats({ 2 }, { 3.0f, 4.0f });
+        const NumTensor run = NumTensor::fromFloats({ 2 }, { 3.0f, 4.0f });
+        const double tau = std::sqrt(std::ldexp(1.0, -23)); // 3.4527e-4
+        QCOMPARE(*relativeTolerance(ScalarType::Float), tau);
+        QVERIFY(!relativeTolerance(ScalarType::Int));
+        // rms = sqrt(12.5), mean |r| = 3.5, max |r| = 4, two elements.
+        QVERIFY(qFuzzyCompare(noiseThreshold(Metric::MSE, ref, run), tau * tau * 12.5));
+        QVERIFY(qFuzzyCompare(noiseThreshold(Metric::L1, ref, run), tau * 3.5 * 2));
+        QVERIFY(qFuzzyCompare(noiseThreshold(Metric::MaxAbs, ref, run), tau * 4));
+        QVERIFY(qFuzzyCompare(noiseThreshold(Metric::SNR, ref, run), 11.5 * 20 * std::log10(2.0))); // 69.24 dB
+        QVERIFY(qFuzzyCompare(noiseThreshold(Metric::Cosine, ref, run), 1 - std::ldexp(1.0, -24)));
+        // Integers tolerate one unit; a float64 reference against a float32 run rounds as float32.
+        const NumTensor ints = NumTensor::fromDoubles(ScalarType::Long, { 2 }, { 3, 4 });
+        QCOMPARE(noiseThreshold(Metric::MSE, ints, ints), 1.0);
+        QVERIFY(qFuzzyCompare(noiseThreshold(Metric::SNR, ints, ints), 10 * std::log10(12.5)));
+        const NumTensor f64 = NumTensor::fromDoubles(ScalarType::Double, { 2 }, { 3, 4 });
+        QVERIFY(qFuzzyCompare(noiseThreshold(Metric::MSE, f64, run), tau * tau * 12.5));
+        // Excess: ten times the MSE noise level is one decade; SNR 10 dB below is one decade.
+        QVERIFY(qFuzzyCompare(excessOverNoise(Direction::HigherIsWorse, Metric::MSE, 1e-5, 1e-6), 1.0));
+        QVERIFY(qFuzzyCompare(excessOverNoise(Direction::LowerIsWorse, Metric::SNR, 59.24, 69.24), 1.0));
+        QCOMPARE(gapSeverity(0.0), 0.5);
+        QCOMPARE(gapSeverity(-1e300), 0.0);
+        QCOMPARE(gapSeverity(kSeverityDecadesAbove), 1.0);
     }
 
     // §8 steps 4-6 on a hand-built linked session: overlapping handles merge, a DELEGATE_CALL's

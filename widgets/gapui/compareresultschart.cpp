@@ -26,7 +26,8 @@ void CompareResultsChart::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter, tr("No outputs compared"));
         return;
     }
-    const char *names[] = { "snr", "mse", "cosine_similarity" };
+    // compare_results' metric names; the x axis is the output index under each bar.
+    const char *names[] = { "snr (dB) per output", "mse per output", "cosine_similarity per output" };
     const QColor colors[] = { QColor(49, 130, 189), QColor(230, 85, 13), QColor(49, 163, 84) };
     const int panelW = width() / 3, top = 22, bottom = height() - 22;
     for (int m = 0; m < 3; ++m) {
@@ -56,6 +57,7 @@ void CompareResultsChart::paintEvent(QPaintEvent *)
             const double v = valueOf(r);
             QString label = std::isnan(v) ? QStringLiteral("nan")
                 : std::isinf(v)           ? (v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"))
+                : m == 1                  ? QString::number(v, 'g', 3) // an MSE of 1e-9 is not "0.00"
                                           : QString::number(analysis::roundTo2(v), 'f', 2);
             const double frac = std::isfinite(v) ? std::abs(v) / maxAbs : (std::isinf(v) ? 1.0 : 0.0);
             const double h = slot.height() * frac;

@@ -2,9 +2,12 @@
 
 #include "treeviewutil.h"
 
+#include "analysis/noise.h"
+#include "etrecord/exportedprogram.h"
+#include "graph/programgraph.h"
+
 #include <QFileInfo>
 #include <QHeaderView>
-#include <QRegularExpression>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -37,7 +40,7 @@ DelegateTriageView::DelegateTriageView(QWidget *parent)
     TreeViewUtil::addCopyAndColumnActions(m_tree, Backend, Backend);
     connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         if (item)
-            emit eventSelected(item->data(0, kBlockRole).toInt(), item->data(0, kEventRole).toInt());
+            Q_EMIT eventSelected(item->data(0, kBlockRole).toInt(), item->data(0, kEventRole).toInt());
     });
 }
 
@@ -83,24 +86,28 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
         item->setData(Gap, Qt::UserRole, w);
         for (const auto &n : r->stackTraces)
             if (n.stackTrace) {
-                // Last line of a Python stack trace is the innermost frame: the user's code.
-                QStringList lines = QString::fromStdString(*n.stackTrace).trimmed().split(QLatin1Char('\n'));
-                QString loc;
-                for (const auto &l : lines)
-                    if (l.trimmed().startsWith(QLatin1String("File ")))
-                        loc = l.trimmed();
-                // Short "file.py:line" in the cell, the whole trace in the tooltip.
-                static const QRegularExpression re(QStringLiteral("File \"([^\"]*)\", line (\\d+)"));
-                const auto m = re.match(loc);
+                // The user's frame (not torch's): "model.py:42" in the cell, the whole trace in
+                // the tooltip.
+                const std::string loc = userSourceLocation(*n.stackTrace);
                 item->setText(Source,
-                    m.hasMatch() ? QStringLiteral("%1:%2").arg(QFileInfo(m.captured(1)).fileName(), m.captured(2))
-                                 : (loc.isEmpty() ? lines.value(0) : loc));
+                    loc.empty() ? QString::fromStdString(*n.stackTrace).section(QLatin1Char('\n'), 0, 0)
+                                : QString::fromStdString(loc));
                 item->setToolTip(Source, QString::fromStdString(*n.stackTrace));
                 break;
             }
+        // The colour of every gap view (analysis::gapSeverity): warm above the threshold.
+        const double ex = r->excess(table.metric, dir);
+        const graph::Rgb fill = graph::gapSeverityColor(
+            r->flagged ? std::max(0.5, analysis::gapSeverity(ex)) : std::min(0.499, analysis::gapSeverity(ex)));
+        if (!std::isnan(w)) {
+            item->setBackground(Gap, QColor(fill.r, fill.g, fill.b));
+            item->setForeground(Gap, QColor(fill.r, fill.g, fill.b).lightnessF() > 0.55 ? Qt::black : Qt::white);
+            item->setToolTip(Gap, r->flagged ? tr("above the threshold") : tr("within the noise level"));
+        }
         if (r->flagged)
             for (int c = 0; c < ColCount; ++c)
-                item->setForeground(c, QColor(200, 30, 30));
+                if (c != Gap)
+                    item->setForeground(c, QColor(200, 30, 30));
         item->setData(0, kBlockRole, r->blockIndex);
         item->setData(0, kEventRole, r->eventIndex);
     }

@@ -20,7 +20,7 @@ public:
     void setData(const Session &session, const analysis::GapTable &table);
     QTreeWidget *tree() const { return m_tree; }
 
-signals:
+Q_SIGNALS:
     void eventSelected(int blockIndex, int eventIndex);
 
 private:

@@ -1,5 +1,8 @@
 #include "gapheatmapwidget.h"
 
+#include "analysis/noise.h"
+#include "graph/programgraph.h"
+
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QHelpEvent>
@@ -19,17 +22,10 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Green (good) → yellow → red (bad): readable for the common red-green deficiency because
-// lightness also changes.
-QColor ramp(double t)
+QColor severityColor(double severity)
 {
-    t = std::clamp(t, 0.0, 1.0);
-    const QColor good(26, 150, 65), mid(253, 231, 37), bad(215, 25, 28);
-    auto mix = [](const QColor &a, const QColor &b, double u) {
-        return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * u),
-            float(a.greenF() + (b.greenF() - a.greenF()) * u), float(a.blueF() + (b.blueF() - a.blueF()) * u));
-    };
-    return t < 0.5 ? mix(good, mid, t * 2) : mix(mid, bad, (t - 0.5) * 2);
+    const graph::Rgb c = graph::gapSeverityColor(severity);
+    return QColor(c.r, c.g, c.b);
 }
 
 QString formatValue(double v)
@@ -48,19 +44,6 @@ GapHeatmapWidget::GapHeatmapWidget(QWidget *parent)
 {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
-}
-
-double GapHeatmapWidget::transformed(const Column &c, double v) const
-{
-    // Larger = worse, on a log scale. Exact matches map to -inf (drawn as the best colour).
-    switch (c.metric) {
-    case analysis::Metric::SNR:
-        return std::isinf(v) && v > 0 ? -std::numeric_limits<double>::infinity() : -v;
-    case analysis::Metric::Cosine:
-        return std::log10(std::max(0.0, 1.0 - v));
-    default:
-        return std::log10(std::abs(v));
-    }
 }
 
 void GapHeatmapWidget::setTables(std::vector<analysis::GapTable> tables)
@@ -103,30 +86,25 @@ void GapHeatmapWidget::setTables(std::vector<analysis::GapTable> tables)
         for (const auto &c : m_columns) {
             auto it = index[std::size_t(c.table)].find({ r.blockIndex, r.eventIndex });
             const analysis::GapRow *g = it == index[std::size_t(c.table)].end() ? nullptr : it->second;
-            row.values.push_back(g && std::size_t(c.output) < g->gap.size() ? g->gap[std::size_t(c.output)] : kNaN);
+            const std::size_t k = std::size_t(c.output);
+            const bool has = g && k < g->gap.size();
+            const analysis::GapTable &table = tables[std::size_t(c.table)];
+            row.values.push_back(has ? g->gap[k] : kNaN);
+            row.noise.push_back(has && k < g->noise.size() ? g->noise[k] : kNaN);
+            row.excess.push_back(has && k < g->noise.size()
+                    ? analysis::excessOverNoise(table.direction, table.metric, g->gap[k], g->noise[k])
+                    : kNaN);
+            row.flagged.push_back(
+                has && k < g->noise.size() && analysis::exceedsThreshold(table.direction, g->gap[k], g->noise[k]));
         }
         m_labelWidth = std::max(m_labelWidth, fm.horizontalAdvance(row.label) + 24);
         m_rows.push_back(std::move(row));
     }
-    // Per-column range over finite transformed values.
-    for (std::size_t ci = 0; ci < m_columns.size(); ++ci) {
-        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-        for (const auto &r : m_rows) {
-            const double t = transformed(m_columns[ci], r.values[ci]);
-            if (std::isfinite(t)) {
-                lo = std::min(lo, t);
-                hi = std::max(hi, t);
-            }
-        }
-        if (!std::isfinite(lo)) {
-            lo = 0;
-            hi = 1;
-        }
-        if (hi - lo < 1e-9)
-            lo = hi - 1; // a single value (or all equal) shows as "worst seen"
-        m_columns[ci].lo = lo;
-        m_columns[ci].hi = hi;
-    }
+    QStringList legends;
+    for (const auto &t : tables)
+        legends << QString::fromStdString(analysis::gapLegend(t));
+    legends.removeDuplicates();
+    m_legend = legends.join(QStringLiteral(" · "));
     updateGeometry();
     update();
 }
@@ -140,17 +118,20 @@ double GapHeatmapWidget::value(int row, int column) const
 
 double GapHeatmapWidget::severity(int row, int column) const
 {
-    const double v = value(row, column);
-    if (std::isnan(v))
+    if (std::isnan(value(row, column)))
         return kNaN;
-    const Column &c = m_columns[std::size_t(column)];
-    const double t = transformed(c, v);
-    if (std::isinf(t))
-        return t > 0 ? 1.0 : 0.0;
-    // Exact matches alone get the "good" end; any real error starts at kFloor so that the
-    // smallest non-zero gap never looks like an exact match.
-    constexpr double kFloor = 0.35;
-    return kFloor + (1.0 - kFloor) * std::clamp((t - c.lo) / (c.hi - c.lo), 0.0, 1.0);
+    const Row &r = m_rows[std::size_t(row)];
+    const double e = r.excess[std::size_t(column)];
+    const double s = std::isnan(e) ? 0.0 : analysis::gapSeverity(e);
+    // The colour never contradicts the flag (a NaN excess, or a rounding at the boundary).
+    return r.flagged[std::size_t(column)] ? std::max(s, 0.5) : std::min(s, 0.499);
+}
+
+bool GapHeatmapWidget::flagged(int row, int column) const
+{
+    if (row < 0 || row >= rowCount() || column < 0 || column >= columnCount())
+        return false;
+    return m_rows[std::size_t(row)].flagged[std::size_t(column)];
 }
 
 QRect GapHeatmapWidget::cellRect(int row, int column) const
@@ -160,8 +141,9 @@ QRect GapHeatmapWidget::cellRect(int row, int column) const
 
 QSize GapHeatmapWidget::sizeHint() const
 {
-    return QSize(
-        m_labelWidth + std::max(1, columnCount()) * kCellW + 8, kHeaderH + std::max(1, rowCount()) * kCellH + kLegendH);
+    const int legendW = QFontMetrics(font()).horizontalAdvance(m_legend) + 16;
+    return QSize(std::max(m_labelWidth + std::max(1, columnCount()) * kCellW + 8, legendW),
+        kHeaderH + std::max(1, rowCount()) * kCellH + kLegendH);
 }
 
 void GapHeatmapWidget::paintEvent(QPaintEvent *)
@@ -190,23 +172,30 @@ void GapHeatmapWidget::paintEvent(QPaintEvent *)
                 p.fillRect(cell, palette().alternateBase());
                 continue;
             }
-            const QColor col = ramp(s);
+            const QColor col = severityColor(s);
             p.fillRect(cell, col);
+            if (flagged(r, c)) {
+                p.setPen(QPen(Qt::black, 2));
+                p.drawRect(cell.adjusted(1, 1, -1, -1));
+            }
             p.setPen(col.lightnessF() > 0.55 ? Qt::black : Qt::white);
             p.drawText(cell, Qt::AlignCenter, formatValue(value(r, c)));
         }
     }
-    // Legend: the colour ramp from best to worst seen.
-    const int y = kHeaderH + rowCount() * kCellH + 10;
-    const QRect bar(m_labelWidth, y, std::max(140, columnCount() * kCellW), 12);
-    QLinearGradient g(bar.topLeft(), bar.topRight());
-    for (int i = 0; i <= 10; ++i)
-        g.setColorAt(i / 10.0, ramp(i / 10.0));
-    p.fillRect(bar, g);
+    // Legend: what is compared and judged how, then the scale from exact to far above noise.
+    const int y = kHeaderH + rowCount() * kCellH + 6;
     p.setPen(palette().text().color());
-    p.drawText(QRect(8, y - 2, m_labelWidth - 12, 16), Qt::AlignLeft | Qt::AlignVCenter, tr("log scale, per column"));
-    p.drawText(QRect(bar.left(), bar.bottom() + 2, bar.width(), 16), Qt::AlignLeft, tr("best / exact"));
-    p.drawText(QRect(bar.left(), bar.bottom() + 2, bar.width(), 16), Qt::AlignRight, tr("worst"));
+    p.drawText(QRect(8, y, width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter, m_legend);
+    const QRect bar(8, y + 20, std::max(280, std::min(width() - 16, 420)), 10);
+    QLinearGradient g(bar.topLeft(), bar.topRight());
+    for (int i = 0; i <= 20; ++i)
+        g.setColorAt(i / 20.0, severityColor(i / 20.0));
+    p.fillRect(bar, g);
+    p.drawLine(bar.center().x(), bar.top() - 2, bar.center().x(), bar.bottom() + 2);
+    const QRect under(bar.left(), bar.bottom() + 2, bar.width(), 14);
+    p.drawText(under, Qt::AlignLeft, tr("exact"));
+    p.drawText(under, Qt::AlignHCenter, tr("noise level"));
+    p.drawText(under, Qt::AlignRight, tr("10⁴× noise"));
 }
 
 bool GapHeatmapWidget::saveImage(const QString &path)
@@ -251,9 +240,12 @@ bool GapHeatmapWidget::event(QEvent *e)
         int r = 0, c = 0;
         if (hitTest(he->pos(), r, c)) {
             const Row &row = m_rows[std::size_t(r)];
+            const double noise = row.noise[std::size_t(c)];
             QToolTip::showText(he->globalPos(),
-                QStringLiteral("%1\n%2 = %3")
-                    .arg(row.label, m_columns[std::size_t(c)].title, QString::number(value(r, c), 'g', 17)),
+                tr("%1\n%2 = %3\n%4 (threshold %5)")
+                    .arg(row.label, m_columns[std::size_t(c)].title, QString::number(value(r, c), 'g', 17),
+                        flagged(r, c) ? tr("above the threshold") : tr("within the noise level"),
+                        QString::number(noise, 'g', 4)),
                 this);
         } else {
             QToolTip::hideText();
@@ -271,11 +263,11 @@ void GapHeatmapWidget::mousePressEvent(QMouseEvent *e)
     if (pos.y() >= kHeaderH && pos.x() < m_labelWidth) {
         r = (pos.y() - kHeaderH) / kCellH;
         if (r < rowCount())
-            emit eventSelected(m_rows[std::size_t(r)].blockIndex, m_rows[std::size_t(r)].eventIndex);
+            Q_EMIT eventSelected(m_rows[std::size_t(r)].blockIndex, m_rows[std::size_t(r)].eventIndex);
         return;
     }
     if (hitTest(pos, r, c))
-        emit eventSelected(m_rows[std::size_t(r)].blockIndex, m_rows[std::size_t(r)].eventIndex);
+        Q_EMIT eventSelected(m_rows[std::size_t(r)].blockIndex, m_rows[std::size_t(r)].eventIndex);
 }
 
 } // namespace etscope::gapui

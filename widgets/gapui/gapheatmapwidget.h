@@ -9,10 +9,11 @@
 namespace etscope::gapui {
 
 // Numeric-gap heatmap: one row per gap-table row (execution order), one column per metric and
-// output index. Colour encodes "how bad" on a log scale (error metrics: log10 of the value;
-// SNR in dB is already logarithmic; cosine: log10(1 - cos)), legend at the bottom. Delegated
-// rows carry an orange marker and their backend name. Hover shows the value, click emits the
-// runtime event so the rest of the GUI can select it (tree, details, stack trace).
+// output index. Colour is the one scale of every gap view (analysis::gapSeverity): cool while a
+// gap is within the noise level its dtype explains, warm above it, the same for every column;
+// flagged cells are outlined. The legend names metric, mode and threshold. Delegated rows carry
+// an orange marker and their backend name. Hover shows the value and its noise level, click
+// emits the runtime event so the rest of the GUI can select it (tree, details, stack trace).
 class GapHeatmapWidget : public QWidget
 {
     Q_OBJECT
@@ -24,9 +25,12 @@ public:
     void setTables(std::vector<analysis::GapTable> tables);
     int rowCount() const { return int(m_rows.size()); }
     int columnCount() const { return int(m_columns.size()); }
-    // Cell value (NaN when absent) and its colour position in [0, 1] (1 = worst), for tests.
+    // Cell value (NaN when absent), its colour position in [0, 1] (analysis::gapSeverity:
+    // below 0.5 noise, 0.5 and above flagged) and whether it is flagged, for tests.
     double value(int row, int column) const;
     double severity(int row, int column) const;
+    bool flagged(int row, int column) const;
+    QString legend() const { return m_legend; }
     QRect cellRect(int row, int column) const;
 
     QSize sizeHint() const override;
@@ -34,7 +38,7 @@ public:
     // in the format the suffix names (PNG, ...). Returns false when the file cannot be written.
     bool saveImage(const QString &path);
 
-signals:
+Q_SIGNALS:
     void eventSelected(int blockIndex, int eventIndex);
 
 protected:
@@ -48,7 +52,6 @@ private:
         analysis::Metric metric;
         int table;
         int output;
-        double lo = 0, hi = 1; // range of the transformed values
     };
     struct Row {
         QString label;
@@ -56,14 +59,17 @@ private:
         bool delegated;
         QString backend;
         std::vector<double> values; // per column
+        std::vector<double> noise; // per column: the threshold the value is judged by
+        std::vector<double> excess; // per column: analysis::excessOverNoise
+        std::vector<char> flagged; // per column
     };
-    double transformed(const Column &c, double v) const;
     bool hitTest(const QPoint &p, int &row, int &column) const;
 
     std::vector<Column> m_columns;
     std::vector<Row> m_rows;
+    QString m_legend;
     int m_labelWidth = 260;
-    static constexpr int kCellW = 70, kCellH = 18, kHeaderH = 22, kLegendH = 46;
+    static constexpr int kCellW = 70, kCellH = 18, kHeaderH = 22, kLegendH = 52;
 };
 
 } // namespace etscope::gapui

@@ -1,5 +1,7 @@
 #include "gaptrendchart.h"
 
+#include "graph/programgraph.h"
+
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -66,6 +68,10 @@ void GapTrendChart::setTables(const analysis::GapTable &accumulated, const analy
     m_entry = -1;
     m_metric = accumulated.metric;
     m_direction = accumulated.direction;
+    m_hasIsolated = !isolated.rows.empty();
+    m_legend = QString::fromStdString(m_hasIsolated
+            ? analysis::gapLegend(accumulated.metric, "accumulated and isolated", accumulated.threshold)
+            : analysis::gapLegend(accumulated));
     std::map<std::pair<int, int>, const analysis::GapRow *> iso;
     for (const auto &r : isolated.rows)
         iso.emplace(std::make_pair(r.blockIndex, r.eventIndex), &r);
@@ -75,8 +81,10 @@ void GapTrendChart::setTables(const analysis::GapTable &accumulated, const analy
         p.blockIndex = r.blockIndex;
         p.eventIndex = r.eventIndex;
         p.acc = r.worst(m_direction);
+        p.accFlagged = r.flagged;
         auto it = iso.find({ r.blockIndex, r.eventIndex });
         p.iso = it == iso.end() ? kNaN : it->second->worst(m_direction);
+        p.isoFlagged = it != iso.end() && it->second->flagged;
         m_points.push_back(p);
     }
     // Axis range over the finite transformed values; exact matches sit at the floor.
@@ -91,7 +99,7 @@ void GapTrendChart::setTables(const analysis::GapTable &accumulated, const analy
             hi = std::max(hi, t);
         }
         const double iv = m_points[std::size_t(i)].iso;
-        if (!std::isnan(iv)
+        if (!std::isnan(iv) && m_points[std::size_t(i)].isoFlagged
             && (std::isnan(worstIso)
                 || analysis::badness(m_direction, iv) > analysis::badness(m_direction, worstIso))) {
             worstIso = iv;
@@ -114,6 +122,13 @@ void GapTrendChart::setTables(const analysis::GapTable &accumulated, const analy
     update();
 }
 
+bool GapTrendChart::isFlagged(int index, bool isolated) const
+{
+    if (index < 0 || index >= int(m_points.size()))
+        return false;
+    return isolated ? m_points[std::size_t(index)].isoFlagged : m_points[std::size_t(index)].accFlagged;
+}
+
 double GapTrendChart::value(int index, bool isolated) const
 {
     if (index < 0 || index >= int(m_points.size()))
@@ -128,7 +143,7 @@ QString GapTrendChart::label(int index) const
 
 QRectF GapTrendChart::plotRect() const
 {
-    return QRectF(64, 30, std::max(40, width() - 64 - 16), std::max(40, height() - 30 - 58));
+    return QRectF(64, 30, std::max(40, width() - 64 - 16), std::max(40, height() - 30 - 76));
 }
 
 double GapTrendChart::toY(double t) const
@@ -162,8 +177,14 @@ void GapTrendChart::paintEvent(QPaintEvent *)
     const bool snr = m_metric == analysis::Metric::SNR;
 
     // Title and legend.
-    p.drawText(QRectF(8, 4, width() - 16, 20), Qt::AlignLeft | Qt::AlignVCenter,
+    p.drawText(QRectF(8, 4, width() - 300, 20), Qt::AlignLeft | Qt::AlignVCenter,
         tr("%1 along execution order").arg(QString::fromLatin1(analysis::metricName(m_metric))));
+    // What is flagged, and the verdict when nothing is.
+    bool anyFlagged = false;
+    for (const Point &pt : m_points)
+        anyFlagged = anyFlagged || pt.accFlagged || pt.isoFlagged;
+    p.drawText(QRectF(8, height() - 18, width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter,
+        anyFlagged ? m_legend : tr("No op exceeds the noise level — %1").arg(m_legend));
     const double lx = width() - 270;
     for (int k = 0; k < 2; ++k) {
         const QColor c = k ? kIsoColor : kAccColor;
@@ -243,6 +264,13 @@ void GapTrendChart::paintEvent(QPaintEvent *)
         for (int i = 0; i < int(m_points.size()); ++i)
             if (!std::isnan(value(i, iso)))
                 p.drawEllipse(pointPosition(i, iso), kPointRadius, kPointRadius);
+        // Above the noise level: the warm colour of every gap view, as a ring.
+        const graph::Rgb warm = graph::gapSeverityColor(0.85);
+        p.setPen(QPen(QColor(warm.r, warm.g, warm.b), 2));
+        p.setBrush(Qt::NoBrush);
+        for (int i = 0; i < int(m_points.size()); ++i)
+            if (!std::isnan(value(i, iso)) && isFlagged(i, iso))
+                p.drawEllipse(pointPosition(i, iso), kPointRadius + 2, kPointRadius + 2);
     }
 }
 
@@ -271,8 +299,10 @@ bool GapTrendChart::event(QEvent *e)
         const int i = hit(he->pos());
         if (i >= 0) {
             QToolTip::showText(he->globalPos(),
-                tr("%1\naccumulated: %2\nisolated: %3")
-                    .arg(m_points[std::size_t(i)].label, formatValue(value(i, false)), formatValue(value(i, true))),
+                tr("%1\naccumulated: %2%4\nisolated: %3%5")
+                    .arg(m_points[std::size_t(i)].label, formatValue(value(i, false)), formatValue(value(i, true)),
+                        isFlagged(i, false) ? tr(" (above the threshold)") : QString(),
+                        isFlagged(i, true) ? tr(" (above the threshold)") : QString()),
                 this);
         } else {
             QToolTip::hideText();
@@ -286,7 +316,7 @@ void GapTrendChart::mousePressEvent(QMouseEvent *e)
 {
     const int i = hit(e->position().toPoint());
     if (i >= 0)
-        emit eventSelected(m_points[std::size_t(i)].blockIndex, m_points[std::size_t(i)].eventIndex);
+        Q_EMIT eventSelected(m_points[std::size_t(i)].blockIndex, m_points[std::size_t(i)].eventIndex);
 }
 
 } // namespace etscope::gapui

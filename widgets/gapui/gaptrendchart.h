@@ -11,7 +11,8 @@ namespace etscope::gapui {
 // Gap along execution order, two curves: accumulated (what the Inspector reports: the error a
 // row inherits plus its own) and isolated (the error this op introduces from the runtime's own
 // inputs). Where the error enters, the isolated curve jumps up to meet the accumulated one; the
-// row with the worst isolated gap is ringed and named. Error metrics use a log scale, SNR is in
+// row with the worst isolated gap above its noise level is ringed and named ("no op exceeds the
+// noise level" when none is); points above their noise level carry a red ring. Error metrics use a log scale, SNR is in
 // dB (lower is worse, so the axis is flipped). Hover shows the op and both values; a click on
 // a point emits its runtime event.
 class GapTrendChart : public QWidget
@@ -26,13 +27,15 @@ public:
     int pointCount() const { return int(m_points.size()); }
     double value(int index, bool isolated) const; // worst gap of the row, NaN when absent
     QPointF pointPosition(int index, bool isolated) const;
-    int entryPoint() const { return m_entry; } // row with the worst isolated gap (-1: none)
+    int entryPoint() const { return m_entry; } // worst flagged isolated row (-1: none)
+    bool isFlagged(int index, bool isolated) const;
+    QString legend() const { return m_legend; }
     QString label(int index) const;
 
     QSize sizeHint() const override { return QSize(760, 280); }
     QSize minimumSizeHint() const override { return QSize(320, 160); }
 
-signals:
+Q_SIGNALS:
     void eventSelected(int blockIndex, int eventIndex);
 
 protected:
@@ -45,6 +48,7 @@ private:
         QString label;
         int blockIndex = -1, eventIndex = -1;
         double acc = 0, iso = 0; // NaN when absent
+        bool accFlagged = false, isoFlagged = false;
     };
     QRectF plotRect() const;
     double toY(double v) const; // transformed value → plot y
@@ -56,6 +60,8 @@ private:
     analysis::Direction m_direction = analysis::Direction::HigherIsWorse;
     double m_lo = 0, m_hi = 1; // transformed range
     int m_entry = -1;
+    bool m_hasIsolated = false;
+    QString m_legend;
 };
 
 } // namespace etscope::gapui
