@@ -1,4 +1,5 @@
 #include "comparedocks.h"
+#include "filedialogs.h"
 
 #include "backgroundjob.h"
 #include "compareview.h"
@@ -61,9 +62,8 @@ void CompareDocks::chooseFiles()
             m_view->window(), tr("Compare"), tr("Open recording A first (File ▸ Open), then compare it with B."));
         return;
     }
-    const QStringList files
-        = QFileDialog::getOpenFileNames(m_view->window(), tr("Recording B: ETDump (+ ETRecord, debug buffer)"),
-            QString(), tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.zip *.etrecord);;All files (*)"));
+    const QStringList files = askOpenFileNames(m_view->window(), tr("Recording B: ETDump (+ ETRecord, debug buffer)"),
+        tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.zip *.etrecord);;All files (*)"));
     if (!files.isEmpty())
         compareWith(files);
 }

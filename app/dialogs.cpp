@@ -1,10 +1,14 @@
 #include "dialogs.h"
+#include "qtstrings.h"
+
+#include "common/pathnames.h"
 
 #include "sourceviewer.h"
 
 #include "etdump/etdumpfile.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -12,7 +16,9 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -109,22 +115,46 @@ void showShortcuts(QWidget *window)
     dialog.exec();
 }
 
+QMenu *addHelpMenu(QMainWindow *window)
+{
+    QMenu *help = window->menuBar()->addMenu(QObject::tr("&Help"));
+    QObject::connect(help->addAction(QObject::tr("&Keyboard Shortcuts")), &QAction::triggered, window,
+        [window] { showShortcuts(window); });
+    auto *about = help->addAction(QObject::tr("&About etscope"));
+    about->setShortcut(QKeySequence::HelpContents);
+    QObject::connect(about, &QAction::triggered, window, [window] { showAbout(window); });
+    QObject::connect(help->addAction(QObject::tr("About &Qt")), &QAction::triggered, qApp, &QApplication::aboutQt);
+    return help;
+}
+
 void fillRecentMenu(QMenu *menu, const QStringList &recent, const std::function<void(const QStringList &)> &open)
 {
     menu->clear();
-    for (const QString &entry : recent) {
-        const QStringList files = entry.split(QLatin1Char('\n'));
+    // Runs are often all called etdump.etdp: each ETDump is named by the shortest part of its
+    // path that no other entry's ETDump shares.
+    std::vector<std::string> etdumps;
+    for (const QString &entry : recent)
+        etdumps.push_back(entry.section(QLatin1Char('\n'), 0, 0).toStdString());
+    const std::vector<std::string> distinct = distinguishingNames(etdumps);
+    for (std::size_t i = 0; i < std::size_t(recent.size()); ++i) {
+        const QStringList files = recent[qsizetype(i)].split(QLatin1Char('\n'));
         QStringList names;
         for (const QString &f : files)
             names << QFileInfo(f).fileName();
-        // Runs are often all called etdump.etdp: name the ETDump's folder too.
         if (!files.isEmpty())
-            names.front() = QFileInfo(files.front()).dir().dirName() + QLatin1Char('/') + names.front();
+            names.front() = toQString(distinct[i]);
         QAction *a = menu->addAction(names.join(QStringLiteral(" + ")));
         a->setToolTip(files.join(QLatin1Char('\n')));
         QObject::connect(a, &QAction::triggered, menu, [open, files] { open(files); });
     }
     menu->setEnabled(!recent.isEmpty());
+}
+
+std::function<bool(const QString &title, const QString &text)> dialogConfirmer(QWidget *parent)
+{
+    return [parent](const QString &title, const QString &text) {
+        return QMessageBox::question(parent, title, text) == QMessageBox::Yes;
+    };
 }
 
 std::optional<QSize> askChartSize(QWidget *parent, bool persist)

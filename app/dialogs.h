@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 
+class QMainWindow;
 class QMenu;
 class QWidget;
 
@@ -29,10 +30,15 @@ QString shortcutsText(const QWidget *window);
 void showShortcuts(QWidget *window);
 // Help ▸ About etscope.
 void showAbout(QWidget *parent);
+// The Help menu (Keyboard Shortcuts, About etscope, About Qt), added last to the menu bar.
+QMenu *addHelpMenu(QMainWindow *window);
 
 // File ▸ Open Recent: one entry per set (files joined by '\n'), named by the ETDump's folder and
 // file names, full paths in the tooltip; `open` gets the set's files.
 void fillRecentMenu(QMenu *menu, const QStringList &recent, const std::function<void(const QStringList &)> &open);
+
+// A yes/no question box over `parent`, for SessionController::setConfirmer.
+std::function<bool(const QString &title, const QString &text)> dialogConfirmer(QWidget *parent);
 
 // Asks the pixel size of a chart export (remembered when `persist`); nullopt when cancelled.
 std::optional<QSize> askChartSize(QWidget *parent, bool persist);

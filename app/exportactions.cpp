@@ -1,8 +1,11 @@
 #include "exportactions.h"
+#include "dialogs.h"
+#include "filedialogs.h"
 #include "qtstrings.h"
 
 #include "export/chrometrace.h"
 #include "export/htmlreport.h"
+#include "export/reportgap.h"
 #include "session/session.h"
 
 #include <QFileDialog>
@@ -26,10 +29,12 @@ QString exportTraceFile(const Session &session, const QString &path)
     return {};
 }
 
-QString exportReportFile(const Session &session, const QString &path)
+QString exportReportFile(const Session &session, const QString &path, const analysis::GapTable *gap)
 {
     ReportInputs in;
     in.sessions.push_back(std::shared_ptr<const Session>(std::shared_ptr<const Session>(), &session));
+    if (gap)
+        in.gap = reportGapFromTable(*gap, session);
     in.generator = QStringLiteral("etscope %1").arg(QStringLiteral(ETSCOPE_APP_VERSION)).toStdString();
     const std::string html = renderHtmlReport(in);
     QSaveFile file(path);
@@ -49,7 +54,7 @@ void exportInteractive(QWidget *parent, const Session *session, const QString &t
         return;
     }
     const QString base = QFileInfo(toQString(session->inputs.etdump)).completeBaseName();
-    const QString path = QFileDialog::getSaveFileName(parent, title, base + suffix, filter);
+    const QString path = askSaveFileName(parent, title, base + suffix, filter);
     if (path.isEmpty())
         return;
     const QString error = write(path);
@@ -59,8 +64,25 @@ void exportInteractive(QWidget *parent, const Session *session, const QString &t
         feedback.error(error);
 }
 
+void exportChartInteractive(QWidget *parent, const QString &name, bool persistSize,
+    const std::function<QString(const QString &path, QSize size)> &render, const ExportFeedback &feedback)
+{
+    const auto size = askChartSize(parent, persistSize);
+    if (!size)
+        return;
+    const QString path = askSaveFileName(parent, QObject::tr("Export chart"), name + QStringLiteral(".png"),
+        QObject::tr("PNG image (*.png);;SVG vector image (*.svg)"));
+    if (path.isEmpty())
+        return;
+    if (const QString error = render(path, *size); error.isEmpty())
+        feedback.written(QObject::tr("Chart written to %1").arg(path));
+    else
+        feedback.error(error);
+}
+
 void addTraceAndReportExports(QWidget *parent, QMenu *file,
-    const std::function<std::shared_ptr<const Session>()> &session, const ExportFeedback &feedback)
+    const std::function<std::shared_ptr<const Session>()> &session,
+    const std::function<const analysis::GapTable *()> &gap, const ExportFeedback &feedback)
 {
     QMenu *menu = file->addMenu(QObject::tr("E&xport"));
     QObject::connect(
@@ -76,7 +98,7 @@ void addTraceAndReportExports(QWidget *parent, QMenu *file,
         const auto s = session();
         exportInteractive(
             parent, s.get(), QObject::tr("Export report"), QStringLiteral(".html"), QObject::tr("HTML report (*.html)"),
-            [&](const QString &path) { return exportReportFile(*s, path); }, QObject::tr("Report written to %1"),
+            [&](const QString &path) { return exportReportFile(*s, path, gap()); }, QObject::tr("Report written to %1"),
             feedback);
     });
 }

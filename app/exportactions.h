@@ -3,6 +3,7 @@
 // File ▸ Export: the table, charts, and the CLI's `trace` and `report` for the loaded session
 // (core/export), written with QSaveFile.
 
+#include <QSize>
 #include <QString>
 
 #include <functional>
@@ -14,11 +15,15 @@ class QWidget;
 namespace etscope {
 
 struct Session;
+namespace analysis {
+struct GapTable;
+}
 
 // Writes a Chrome/Perfetto trace of every block and run; returns "" or a one-line error.
 QString exportTraceFile(const Session &session, const QString &path);
-// Writes the self-contained HTML report; returns "" or a one-line error.
-QString exportReportFile(const Session &session, const QString &path);
+// Writes the self-contained HTML report (with the numeric gap the window shows, when given);
+// returns "" or a one-line error.
+QString exportReportFile(const Session &session, const QString &path, const analysis::GapTable *gap = nullptr);
 
 // Where an interactive export reports: an error for the message bar, a "written to" line for
 // the status bar.
@@ -33,9 +38,15 @@ void exportInteractive(QWidget *parent, const Session *session, const QString &t
     const QString &filter, const std::function<QString(const QString &path)> &write, const QString &doneText,
     const ExportFeedback &feedback);
 
-// Adds an "Export" submenu with Trace… and Report… to `file`; `session` is asked for the
-// current session when an action runs (may return null).
+// Asks for a size (remembered when `persistSize`) and a PNG/SVG file, then renders there with
+// `render(path, size)` ("" or a one-line error), reporting through `feedback`.
+void exportChartInteractive(QWidget *parent, const QString &name, bool persistSize,
+    const std::function<QString(const QString &path, QSize size)> &render, const ExportFeedback &feedback);
+
+// Adds an "Export" submenu with Trace… and Report… to `file`; `session` and `gap` are asked for
+// the current session and numeric gap when an action runs (either may return null).
 void addTraceAndReportExports(QWidget *parent, QMenu *file,
-    const std::function<std::shared_ptr<const Session>()> &session, const ExportFeedback &feedback);
+    const std::function<std::shared_ptr<const Session>()> &session,
+    const std::function<const analysis::GapTable *()> &gap, const ExportFeedback &feedback);
 
 } // namespace etscope

@@ -85,4 +85,22 @@ ClassifiedFiles classifyFiles(const QStringList &paths)
     return out;
 }
 
+QList<QStringList> splitRecordings(const QStringList &paths)
+{
+    QList<QStringList> groups;
+    QStringList before; // companions before the first ETDump
+    for (const QString &path : paths) {
+        if (sniffFile(path).kind == FileKind::ETDump)
+            groups.append({ path });
+        else if (groups.isEmpty())
+            before << path;
+        else
+            groups.last() << path;
+    }
+    if (groups.isEmpty())
+        return { before };
+    groups.first() = before + groups.first();
+    return groups;
+}
+
 } // namespace etscope

@@ -24,4 +24,9 @@ struct ClassifiedFiles {
 };
 ClassifiedFiles classifyFiles(const QStringList &paths);
 
+// Files given together, one recording each: every ETDump starts a recording and the companions
+// after it belong to it (those before the first ETDump to the first). Two ETDumps on the command
+// line are a comparison: A = the first group, B = the second.
+QList<QStringList> splitRecordings(const QStringList &paths);
+
 } // namespace etscope

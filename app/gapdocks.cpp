@@ -1,4 +1,5 @@
 #include "gapdocks.h"
+#include "filedialogs.h"
 #include "qtstrings.h"
 
 #include "analysis/compareresults.h"
@@ -17,6 +18,7 @@
 #include "evalgap/evalgap.h"
 
 #include <QButtonGroup>
+#include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -26,6 +28,7 @@
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
@@ -34,6 +37,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace etscope {
 
@@ -72,12 +76,53 @@ GapDocks::GapDocks(SessionController *controller, EventSelection *selection, QOb
     m_triage = new gapui::DelegateTriageView;
     m_tensor = new gapui::TensorInspectorWidget;
     m_compare = new gapui::CompareResultsChart;
-    // The heatmap paints at its full size (a row per instruction): scroll it inside the dock.
+    // The heatmap paints at its full size (a row per instruction): scroll it inside the dock,
+    // under the metric and threshold that judge it.
     auto *heatmapScroll = new QScrollArea;
     heatmapScroll->setWidget(m_heatmap);
     heatmapScroll->setWidgetResizable(false);
     heatmapScroll->setFrameShape(QFrame::NoFrame);
-    m_heatmapDock = makeDock(heatmapScroll, tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
+    auto *heatmapPanel = new QWidget;
+    auto *heatmapLayout = new QVBoxLayout(heatmapPanel);
+    heatmapLayout->setContentsMargins(4, 4, 4, 0);
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Metric:")));
+    m_metricBox = new QComboBox;
+    m_metricBox->setObjectName(QStringLiteral("GapMetricBox"));
+    for (analysis::Metric m : kMetrics)
+        m_metricBox->addItem(QString::fromLatin1(analysis::metricName(m)), int(m));
+    controls->addWidget(m_metricBox);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Flag above:")));
+    m_thresholdEdit = new QLineEdit;
+    m_thresholdEdit->setObjectName(QStringLiteral("GapThresholdEdit"));
+    m_thresholdEdit->setPlaceholderText(tr("noise level"));
+    m_thresholdEdit->setToolTip(tr("Empty: the noise level the dtype explains (relative error √ε; float32 3.45e-4).\n"
+                                   "A number: a threshold in the metric's own units (SNR in dB)."));
+    m_thresholdEdit->setClearButtonEnabled(true);
+    m_thresholdEdit->setMaximumWidth(140);
+    controls->addWidget(m_thresholdEdit);
+    controls->addStretch(1);
+    heatmapLayout->addLayout(controls);
+    heatmapLayout->addWidget(heatmapScroll, 1);
+    m_primary = kMetrics[0];
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this,
+        [this](int i) { setPrimaryMetric(analysis::Metric(m_metricBox->itemData(i).toInt())); });
+    connect(m_thresholdEdit, &QLineEdit::editingFinished, this, [this] {
+        const QString text = m_thresholdEdit->text().trimmed();
+        if (text.isEmpty()) {
+            setThreshold(std::nullopt);
+            return;
+        }
+        bool ok = false;
+        const double v = text.toDouble(&ok);
+        if (!ok || !std::isfinite(v)) {
+            m_controller->notify(MessageKind::Error, tr("Numeric gap threshold: '%1' is not a number").arg(text));
+            return;
+        }
+        setThreshold(v);
+    });
+    m_heatmapDock = makeDock(heatmapPanel, tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
     m_triageDock = makeDock(m_triage, tr("Delegate triage"), QStringLiteral("DelegateTriageDock"));
     m_tensorDock = makeDock(m_tensor, tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"));
     m_compareDock = makeDock(m_compare, tr("Output quality"), QStringLiteral("CompareResultsDock"));
@@ -162,6 +207,24 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
     // against it (files or the ETRecord graph) instead of closing the views.
     const bool sameRun = m_session && session && m_session->inputs.etdump == session->inputs.etdump
         && m_session->inputs.debugBuffer == session->inputs.debugBuffer;
+    // A different ETRecord that does not match the run would recompute the gap into blank rows:
+    // keep the result shown unless the user says otherwise.
+    if (sameRun && m_tables && session->inputs.etrecord != m_session->inputs.etrecord) {
+        const auto &w = session->warnings;
+        const auto mismatch = std::find_if(w.begin(), w.end(), [](const std::string &line) {
+            return line.find("ETRecord does not match this ETDump") != std::string::npos;
+        });
+        if (mismatch != w.end()
+            && !m_controller->confirm(tr("Recompute the numeric gap?"),
+                tr("%1\n\nRecompute the numeric gap with this ETRecord? No keeps the gap computed with %2.")
+                    .arg(toQString(*mismatch),
+                        m_session->inputs.etrecord.empty() ? tr("no ETRecord")
+                                                           : toQString(m_session->inputs.etrecord)))) {
+            m_session = std::move(session); // same ETDump and buffer: the rows still point at the same events
+            m_controller->notify(MessageKind::Warning, tr("Numeric gap kept from before the ETRecord changed."));
+            return;
+        }
+    }
     m_session = std::move(session);
     const bool had = m_tables != nullptr;
     if (sameRun && !m_referenceFiles.isEmpty()) {
@@ -222,7 +285,7 @@ GapDocks::ReferenceOffer GapDocks::referenceOffer() const
 void GapDocks::chooseReference()
 {
     if (!m_session) {
-        QMessageBox::information(dialogParent(), tr("Numeric gap"), tr("Open an ETDump with its debug buffer first."));
+        m_controller->notify(MessageKind::Info, tr("Numeric gap: open an ETDump with its debug buffer first."));
         return;
     }
     const ReferenceOffer offer = referenceOffer();
@@ -268,9 +331,9 @@ void GapDocks::chooseReference()
     };
     connect(files, &QRadioButton::toggled, &dlg, refresh);
     connect(chooseInputs, &QPushButton::clicked, &dlg, [&, choice, haveInputs, refresh] {
-        const QString path = QFileDialog::getOpenFileName(&dlg,
-            tr("Inputs: torch.save'd tuple of tensors (.pt) or a BundledProgram (.bpte)"), {},
-            tr("Inputs (*.pt *.pth *.bpte);;All files (*)"));
+        const QString path
+            = askOpenFileName(&dlg, tr("Inputs: torch.save'd tuple of tensors (.pt) or a BundledProgram (.bpte)"),
+                tr("Inputs (*.pt *.pth *.bpte);;All files (*)"));
         if (path.isEmpty())
             return;
         *choice = {};
@@ -308,8 +371,8 @@ void GapDocks::chooseReference()
 
 void GapDocks::chooseFiles()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(
-        dialogParent(), tr("Reference: ETDump + debug buffer (+ ETRecord), or an AOT outputs file"));
+    const QStringList files
+        = askOpenFileNames(dialogParent(), tr("Reference: ETDump + debug buffer (+ ETRecord), or an AOT outputs file"));
     if (files.isEmpty())
         return;
     QString error;
@@ -379,10 +442,55 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
     return true;
 }
 
+void GapDocks::arrangeTables()
+{
+    // The primary metric first (what the triage, the chart and the graph read), judged by the
+    // user's threshold; the other metrics by their noise level.
+    for (auto *list : { &m_tables->tables, &m_tables->isolated }) {
+        std::stable_partition(
+            list->begin(), list->end(), [this](const analysis::GapTable &t) { return t.metric == m_primary; });
+        for (analysis::GapTable &t : *list) {
+            const std::optional<double> want = t.metric == m_primary ? m_threshold : std::nullopt;
+            if (t.threshold != want)
+                analysis::applyThreshold(t, want);
+        }
+    }
+}
+
+void GapDocks::setPrimaryMetric(analysis::Metric m)
+{
+    if (m_primary == m)
+        return;
+    m_primary = m;
+    m_threshold.reset(); // a threshold is in the units of its metric
+    {
+        const QSignalBlocker b(m_thresholdEdit);
+        m_thresholdEdit->clear();
+    }
+    {
+        const QSignalBlocker b(m_metricBox);
+        m_metricBox->setCurrentIndex(m_metricBox->findData(int(m)));
+    }
+    showTables();
+}
+
+void GapDocks::setThreshold(std::optional<double> threshold)
+{
+    if (m_threshold == threshold)
+        return;
+    m_threshold = threshold;
+    {
+        const QSignalBlocker b(m_thresholdEdit);
+        m_thresholdEdit->setText(threshold ? QString::number(*threshold, 'g', 6) : QString());
+    }
+    showTables();
+}
+
 void GapDocks::showTables()
 {
     if (!m_tables || !m_session || m_tables->tables.empty())
         return;
+    arrangeTables();
     Q_EMIT tablesChanged();
     const auto &tables = m_tables->current(m_isolated);
     m_heatmap->setTables(tables);

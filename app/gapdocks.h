@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/comparator.h"
 #include "eval/evaluator.h"
 #include "panel.h"
 #include "session/session.h"
@@ -10,7 +11,9 @@
 #include <optional>
 
 class QAction;
+class QComboBox;
 class QDockWidget;
+class QLineEdit;
 class QProgressDialog;
 class QRadioButton;
 
@@ -57,6 +60,12 @@ public:
     // heatmap and the delegate triage.
     void setIsolated(bool isolated);
     bool isolated() const { return m_isolated; }
+    // The metric that leads (triage, gap chart, graph overlay, first heatmap column) and the
+    // threshold it is judged by (unset: the noise level of analysis/noise.h).
+    void setPrimaryMetric(analysis::Metric m);
+    analysis::Metric primaryMetric() const { return m_primary; }
+    void setThreshold(std::optional<double> threshold);
+    std::optional<double> threshold() const { return m_threshold; }
     gapui::GapTrendChart *trendChart() const { return m_trend; }
 
     // The gap table of the active reference (first metric; accumulated or isolated as
@@ -83,6 +92,7 @@ private:
     void chooseFiles();
     void showRow(int blockIndex, int eventIndex);
     void showTables();
+    void arrangeTables();
 
     QWidget *dialogParent() const;
 
@@ -102,6 +112,10 @@ private:
     QRadioButton *m_isolatedButton = nullptr;
     QProgressDialog *m_progress = nullptr;
     bool m_isolated = false;
+    QComboBox *m_metricBox = nullptr;
+    QLineEdit *m_thresholdEdit = nullptr;
+    analysis::Metric m_primary;
+    std::optional<double> m_threshold;
     struct Tables;
     std::shared_ptr<Tables> m_tables;
     QStringList m_referenceFiles;

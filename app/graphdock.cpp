@@ -87,6 +87,9 @@ void GraphDock::onGapChanged()
         return;
     }
     m_view->setOverlayData(std::move(data));
+    // No gap in this session: a gap overlay would only paint the graph grey.
+    if (m_view->overlay() == graph::Overlay::Gap)
+        m_view->setOverlay(graph::Overlay::Latency);
 }
 
 void GraphDock::selectEvents(const std::vector<EventPosition> &events)

@@ -2,6 +2,7 @@
 #include "comparedocks.h"
 #include "compareview.h"
 #include "eventtableview.h"
+#include "filesniffer.h"
 #include "gapdocks.h"
 #include "graphdock.h"
 #include "graphview.h"
@@ -27,7 +28,7 @@ namespace {
 
 // Renders the window once the files are loaded; exit status tells scripts whether it worked.
 int takeScreenshot(const QString &out, const QString &select, const QString &unit, const QStringList &files,
-    const QStringList &reference, const QStringList &compare)
+    const QStringList &reference, const QStringList &compareFiles)
 {
     etscope::MainWindow::Options options;
     options.interactive = false;
@@ -38,7 +39,11 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     window.resize(1500, 920); // the default size: what a user sees first
     window.show();
     QString error;
-    const QStringList sessionFiles = window.openPrograms(files);
+    QList<QStringList> recordings = etscope::splitRecordings(window.openPrograms(files));
+    QStringList compare = compareFiles;
+    if (recordings.size() > 1 && compare.isEmpty())
+        compare = recordings.takeAt(1); // two ETDumps: a comparison, as in the window
+    const QStringList sessionFiles = recordings.value(0);
     if (!sessionFiles.isEmpty() && !window.controller()->openFilesSync(sessionFiles, &error)) {
         std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
         return 1;
@@ -162,9 +167,17 @@ int main(int argc, char **argv)
     if (auto t = etscope::parseTimeScale(parser.value(unit).toStdString()))
         window.timeControls()->setTargetUnit(*t);
     window.show();
-    if (const QStringList rest = window.openPrograms(parser.positionalArguments()); !rest.isEmpty())
-        controller->openFiles(rest);
-    if (const QStringList b = parser.values(compare); !b.isEmpty())
+    // Two ETDumps on the command line: the second recording is B of a comparison, never dropped.
+    QStringList b = parser.values(compare);
+    QList<QStringList> recordings = etscope::splitRecordings(window.openPrograms(parser.positionalArguments()));
+    if (recordings.size() > 1 && b.isEmpty())
+        b = recordings.takeAt(1);
+    for (int i = 1; i < recordings.size(); ++i)
+        std::fprintf(stderr, "etscope: only two recordings are compared; ignored: %s\n",
+            qPrintable(recordings[i].join(QStringLiteral(", "))));
+    if (!recordings.isEmpty() && !recordings.first().isEmpty())
+        controller->openFiles(recordings.first());
+    if (!b.isEmpty())
         window.compareDocks()->compareWith(b); // loads B while A loads
     return app.exec();
 }

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "filedialogs.h"
 
 #include "comparedocks.h"
 #include "detailspanel.h"
@@ -70,6 +71,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     createActions();
 
     connect(m_controller, &SessionController::message, this, &MainWindow::showMessage);
+    if (options.persistSettings) // interactive; tests and --screenshot install their own answer
+        m_controller->setConfirmer(dialogConfirmer(this));
     connect(m_controller, &SessionController::timeConversionRestored, m_time, &TimeControls::show);
     connect(m_controller, &SessionController::recentFilesChanged, this, &MainWindow::updateRecentMenu);
     connect(m_controller, &SessionController::sessionChanged, this, &MainWindow::showSession);
@@ -223,9 +226,7 @@ void MainWindow::createActions()
     auto *open = m_fileMenu->addAction(themedIcon("document-open", ":/icons/open.svg"), tr("&Open…"));
     open->setShortcut(QKeySequence::Open);
     connect(open, &QAction::triggered, this, [this] {
-        const std::string &last = m_controller->lastInputs().etdump;
-        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open ETDump and companions"),
-            QFileInfo(last.empty() ? QString() : toQString(last)).path(),
+        const QStringList files = askOpenFileNames(this, tr("Open ETDump and companions"),
             tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.bpte *.zip *.etrecord);;All files (*)"));
         if (const QStringList rest = openPrograms(files); !rest.isEmpty())
             m_controller->openFiles(rest);
@@ -253,7 +254,8 @@ void MainWindow::createActions()
         connect(
             charts->addAction(title), &QAction::triggered, this, [this, name = name] { exportChartInteractive(name); });
     addTraceAndReportExports(
-        this, m_fileMenu, [this] { return m_controller->session(); }, exportFeedback());
+        this, m_fileMenu, [this] { return m_controller->session(); }, [this] { return m_gap->activeTable(); },
+        exportFeedback());
     m_fileMenu->addSeparator();
     auto *quit = m_fileMenu->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -283,13 +285,7 @@ void MainWindow::createActions()
     for (QDockWidget *d : docks)
         m_panelsMenu->addAction(d->toggleViewAction());
 
-    m_helpMenu = menuBar()->addMenu(tr("&Help"));
-    connect(
-        m_helpMenu->addAction(tr("&Keyboard Shortcuts")), &QAction::triggered, this, [this] { showShortcuts(this); });
-    auto *about = m_helpMenu->addAction(tr("&About etscope"));
-    about->setShortcut(QKeySequence::HelpContents);
-    connect(about, &QAction::triggered, this, [this] { showAbout(this); });
-    connect(m_helpMenu->addAction(tr("About &Qt")), &QAction::triggered, qApp, &QApplication::aboutQt);
+    m_helpMenu = addHelpMenu(this);
 
     // Toolbar: the things used every minute.
     QToolBar *tb = addToolBar(tr("Main"));
@@ -398,7 +394,7 @@ void MainWindow::showSession(const std::shared_ptr<const Session> &session)
     m_modules->setSession(session);
     if (!session)
         return;
-    setWindowTitle(tr("%1 — etscope").arg(QFileInfo(toQString(session->inputs.etdump)).fileName()));
+    setWindowTitle(tr("%1 — etscope").arg(m_controller->displayName(session->inputs.etdump)));
     m_summary->setText(m_controller->summary());
     // Loud (warning colours): a mismatching ETRecord or debug buffer is the first line.
     if (const QString warnings = m_controller->warningsText(); !warnings.isEmpty())
@@ -452,21 +448,6 @@ void MainWindow::hideMessage()
     m_lastError.clear();
 }
 
-QString MainWindow::messageText() const
-{
-    return m_messageBar->text();
-}
-
-QString MainWindow::statusText() const
-{
-    return m_messageBar->isVisible() ? m_messageBar->text() : statusBar()->currentMessage();
-}
-
-QString MainWindow::summaryText() const
-{
-    return m_summary->text();
-}
-
 void MainWindow::updateRecentMenu()
 {
     fillRecentMenu(m_recentMenu, m_controller->recentFiles(),
@@ -500,18 +481,14 @@ bool MainWindow::exportChart(const QString &name, const QString &path, QSize siz
 
 void MainWindow::exportChartInteractive(const QString &name)
 {
-    const auto size = askChartSize(this, m_options.persistSettings);
-    if (!size)
-        return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), name + QStringLiteral(".png"), tr("PNG image (*.png);;SVG vector image (*.svg)"));
-    QString error;
-    if (path.isEmpty())
-        return;
-    if (exportChart(name, path, *size, &error))
-        exportFeedback().written(tr("Chart written to %1").arg(path));
-    else
-        showMessage(MessageKind::Error, error);
+    etscope::exportChartInteractive(
+        this, name, m_options.persistSettings,
+        [this, name](const QString &path, QSize size) {
+            QString error;
+            exportChart(name, path, size, &error);
+            return error;
+        },
+        exportFeedback());
 }
 
 } // namespace etscope

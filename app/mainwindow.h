@@ -4,10 +4,13 @@
 #include "panel.h"
 #include "sessioncontroller.h"
 
+#include "messagebar.h"
+
+#include <QLabel>
 #include <QMainWindow>
+#include <QStatusBar>
 
 class QDockWidget;
-class QLabel;
 class QMenu;
 
 namespace etscope {
@@ -59,9 +62,12 @@ public:
     MessageBar *messageBar() const { return m_messageBar; }
 
     QString lastError() const { return m_lastError; } // the error in the message bar, if any
-    QString messageText() const;
-    QString statusText() const;
-    QString summaryText() const; // the status-bar summary ("etdump.etdp · 2 blocks · 1 run …")
+    QString messageText() const { return m_messageBar->text(); }
+    QString statusText() const
+    {
+        return m_messageBar->isVisible() ? m_messageBar->text() : statusBar()->currentMessage();
+    }
+    QString summaryText() const { return m_summary->text(); } // "etdump.etdp · 2 blocks · 1 run …"
     // Puts docks and toolbars back where a fresh install has them.
     void resetLayout();
     // Renders a chart ("histogram", "top-events", "timeline") itself at `size` to PNG or SVG.

@@ -1,4 +1,5 @@
 #include "memorypanel.h"
+#include "filedialogs.h"
 
 #include "memoryview.h"
 #include "program/memoryplan.h"
@@ -18,8 +19,8 @@ MemoryPanel::MemoryPanel(SessionController *controller, EventSelection *selectio
 {
     m_openAction->setToolTip(tr("Show the memory plan of the program this ETDump was recorded from"));
     connect(m_openAction, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            m_view->window(), tr("ExecuTorch program"), {}, tr("Programs (*.pte *.bpte);;All files (*)"));
+        const QString path
+            = askOpenFileName(m_view->window(), tr("ExecuTorch program"), tr("Programs (*.pte *.bpte);;All files (*)"));
         if (!path.isEmpty())
             openProgram(path);
     });

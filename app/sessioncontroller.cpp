@@ -6,8 +6,12 @@
 #include "filesniffer.h"
 #include "qtstrings.h"
 
+#include "common/pathnames.h"
+
 #include <QFileInfo>
 #include <QSettings>
+
+#include <tuple>
 
 namespace etscope {
 
@@ -47,15 +51,24 @@ QString SessionController::summary() const
     const RecordingCounts counts = countRecording(m_session->blocks);
     // Counts that say what they count: "1 run", never "1 runs".
     auto count = [](std::size_t n, const QString &one, const QString &many) { return n == 1 ? one : many.arg(n); };
-    QString summary = QFileInfo(toQString(m_session->inputs.etdump)).fileName() + QStringLiteral(" · ")
+    QString summary = displayName(m_session->inputs.etdump) + QStringLiteral(" · ")
         + count(m_session->blocks.size(), tr("1 block"), tr("%1 blocks")) + QStringLiteral(" · ")
         + count(counts.events, tr("1 event"), tr("%1 events")) + QStringLiteral(" · ")
         + count(counts.runs, tr("1 run"), tr("%1 runs"));
     if (m_session->debugBuffer)
-        summary += tr(" · debug buffer %1").arg(QFileInfo(toQString(m_session->debugBuffer->path())).fileName());
+        summary += tr(" · debug buffer %1").arg(displayName(m_session->debugBuffer->path()));
     if (!m_session->inputs.etrecord.empty())
-        summary += tr(" · ETRecord %1").arg(QFileInfo(toQString(m_session->inputs.etrecord)).fileName());
+        summary += tr(" · ETRecord %1").arg(displayName(m_session->inputs.etrecord));
     return summary;
+}
+
+QString SessionController::displayName(const std::string &path) const
+{
+    std::vector<std::string> paths { QFileInfo(toQString(path)).absoluteFilePath().toStdString() };
+    for (const QString &set : m_recentFiles)
+        for (const QString &f : set.split(QLatin1Char('\n')))
+            paths.push_back(f.toStdString());
+    return toQString(distinguishingNames(paths).front());
 }
 
 QString SessionController::warningsText() const
@@ -109,12 +122,31 @@ SessionInputs SessionController::composeInputs(const QStringList &paths, bool *r
         // Companions dropped onto an open session are paired with the ETDump it shows (never
         // with one that failed to open).
         inputs = m_session->inputs;
-        if (!files.debugBuffer.isEmpty())
-            inputs.debugBuffer = files.debugBuffer.toStdString();
-        if (!files.etrecord.isEmpty())
-            inputs.etrecord = files.etrecord.toStdString();
-        if (!files.bundledProgram.isEmpty())
-            inputs.bundledProgram = files.bundledProgram.toStdString();
+        // Replacing a companion that is already paired asks first, naming both files in full.
+        bool declined = false;
+        for (auto [given, slot, what] : { std::tuple { &files.debugBuffer, &inputs.debugBuffer, tr("debug buffer") },
+                 std::tuple { &files.etrecord, &inputs.etrecord, tr("ETRecord") },
+                 std::tuple { &files.bundledProgram, &inputs.bundledProgram, tr("BundledProgram") } }) {
+            if (given->isEmpty())
+                continue;
+            const QString current = toQString(*slot);
+            if (!current.isEmpty() && QFileInfo(current) != QFileInfo(*given)
+                && !confirm(tr("Replace the %1?").arg(what),
+                    tr("%1 is paired with %2.\n\nReplace it with %3?")
+                        .arg(QFileInfo(current).absoluteFilePath(), toQString(m_session->inputs.etdump),
+                            QFileInfo(*given).absoluteFilePath()))) {
+                notify(MessageKind::Status, tr("Kept the %1 %2").arg(what, current), 6000);
+                declined = true;
+                continue;
+            }
+            *slot = given->toStdString();
+        }
+        if (declined && inputs.debugBuffer == m_session->inputs.debugBuffer
+            && inputs.etrecord == m_session->inputs.etrecord
+            && inputs.bundledProgram == m_session->inputs.bundledProgram) {
+            *error = tr("kept the files already paired");
+            return {}; // nothing new to load
+        }
     } else {
         QStringList waiting;
         for (auto [given, slot] : { std::pair { &files.debugBuffer, &m_waitingDebugBuffer },

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 namespace etscope {
@@ -59,11 +60,20 @@ public:
     QString summary() const;
     // The session's warnings on one line ("2 warnings: …; …"), "" without any.
     QString warningsText() const;
+    // The shortest part of `path` that tells it from every file of the recent sets
+    // ("run_a/etdump.etdp" when run_b/etdump.etdp was opened too).
+    QString displayName(const std::string &path) const;
     // Recent-file sets, newest first; files of one set joined by '\n'.
     QStringList recentFiles() const { return m_recentFiles; }
 
     // For panels: a message in the window (they never see the window itself).
     void notify(MessageKind kind, const QString &text, int timeoutMs = 0);
+    // A yes/no question before something the user may not want (replacing a paired companion,
+    // recomputing a gap against a mismatched ETRecord). The window installs a dialog; without
+    // one (headless use) the answer is yes.
+    using Confirmer = std::function<bool(const QString &title, const QString &text)>;
+    void setConfirmer(Confirmer confirmer) { m_confirm = std::move(confirmer); }
+    bool confirm(const QString &title, const QString &text) const { return !m_confirm || m_confirm(title, text); }
     // Files dropped with Shift held while a recording is open: compare it with them (B).
     void requestCompare(const QStringList &paths);
 
@@ -95,6 +105,7 @@ private:
     QString m_waitingETRecord;
     QString m_waitingBundledProgram;
     QStringList m_recentFiles;
+    Confirmer m_confirm;
 };
 
 } // namespace etscope

@@ -1,5 +1,6 @@
 #include "detailspanel.h"
 
+#include "etrecord/exportedprogram.h"
 #include "etrecord/modulestack.h"
 #include "eventtreemodel.h"
 #include "qtstrings.h"
@@ -24,9 +25,21 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <charconv>
+
 namespace etscope {
 
 namespace {
+
+// The shortest text that reads back as the same element: a float32 as a float ("0.1", not
+// "0.10000000149011612"), a float64 or an integer as a double.
+QString elementText(ScalarType dtype, double v)
+{
+    char buf[64];
+    const bool narrow = dtype == ScalarType::Float || dtype == ScalarType::Half || dtype == ScalarType::BFloat16;
+    const auto r = narrow ? std::to_chars(buf, buf + sizeof buf, float(v)) : std::to_chars(buf, buf + sizeof buf, v);
+    return QString::fromLatin1(buf, int(r.ptr - buf));
+}
 constexpr int kFrameFileRole = Qt::UserRole;
 constexpr int kFrameLineRole = Qt::UserRole + 1;
 
@@ -332,7 +345,9 @@ void DetailsPanel::fillFrames(const Event &e)
         const QString trace = toQString(*node.stackTrace);
         allText += toQString(node.nodeName) + QStringLiteral(":\n") + trace + QLatin1Char('\n');
         const auto frames = parsePythonTraceback(trace);
-        // Innermost frame first: that is the user's model line, the one worth clicking.
+        // Innermost frame first; the user's frame (the innermost outside torch and Python's own
+        // libraries, the source everywhere else) is marked and current.
+        const auto source = userFrame(*node.stackTrace);
         for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
             const bool exists = QFileInfo::exists(it->file);
             auto *item = new QTreeWidgetItem(top,
@@ -350,6 +365,14 @@ void DetailsPanel::fillFrames(const Event &e)
                 link.setUnderline(true);
                 item->setFont(1, link);
                 item->setForeground(1, QColor(0x1f, 0x4e, 0xa8));
+            }
+            if (source && toQString(source->file) == it->file && source->line == it->line) {
+                QFont bold = item->font(0);
+                bold.setBold(true);
+                item->setFont(0, bold);
+                item->setToolTip(0,
+                    tr("The source: the innermost frame outside torch and Python's own libraries\n%1")
+                        .arg(item->toolTip(0)));
             }
         }
         top->setExpanded(true);
@@ -406,7 +429,7 @@ QDialog *DetailsPanel::openTensorValues(QTreeWidgetItem *item)
                 idx << QString::number(c);
             const int row = int(k - first);
             table->setItem(row, 0, new QTableWidgetItem(QStringLiteral("[%1]").arg(idx.join(QStringLiteral(", ")))));
-            auto *v = new QTableWidgetItem(QString::number(values->values[k], 'g', 17));
+            auto *v = new QTableWidgetItem(elementText(values->dtype, values->values[k]));
             v->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             table->setItem(row, 1, v);
         }

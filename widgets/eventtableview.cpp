@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSaveFile>
@@ -34,6 +35,7 @@ EventTableView::EventTableView(QWidget *parent)
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter events by name, op type or module (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
+    m_filter->installEventFilter(this);
     m_regexButton = new QToolButton(this);
     m_regexButton->setText(QStringLiteral(".*"));
     m_regexButton->setCheckable(true);
@@ -284,6 +286,20 @@ bool EventTableView::exportVisibleRows(const QString &path, QString *error) cons
 QString EventTableView::selectedRowsAsTsv() const
 {
     return TreeViewUtil::selectedRowsAsTsv(m_tree);
+}
+
+bool EventTableView::eventFilter(QObject *watched, QEvent *event)
+{
+    // QLineEdit claims Ctrl+E (end of line) for itself; in the filter box it is the window's
+    // "export the table" shortcut, so let it through.
+    if (watched == m_filter && event->type() == QEvent::ShortcutOverride) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if (key->key() == Qt::Key_E && key->modifiers() == Qt::ControlModifier) {
+            event->ignore();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace etscope

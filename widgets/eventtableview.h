@@ -66,6 +66,9 @@ Q_SIGNALS:
     // The current row: an event (block, event), a block row (block, -1) or none (-1, -1).
     void currentEventChanged(int blockIndex, int eventIndex);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void emitCurrent(const QModelIndex &proxyIndex);
 

@@ -1,5 +1,6 @@
 #include "export/htmlreport.h"
 
+#include "events/blockstats.h"
 #include "events/inspectortable.h"
 #include "export/jsontext.h"
 
@@ -431,8 +432,8 @@ string renderHtmlReport(const ReportInputs &in)
     std::vector<string> warnings;
     for (const auto &s : in.sessions) {
         blocks += s->blocks.size();
+        runs += countRecording(s->blocks).runs; // the window's and the CLI's count
         for (const auto &b : s->blocks) {
-            runs += b.runIndices.size();
             for (const auto &w : b.warnings)
                 warnings.push_back(fileName(s->inputs.etdump) + ": block " + b.name + ": " + w);
         }
@@ -453,9 +454,7 @@ string renderHtmlReport(const ReportInputs &in)
         num(total), esc(unit), rows, warnings.size());
     h += R"(<table class="kv" id="files"><thead><tr><th>file</th><th>debug buffer</th><th>ETRecord</th><th>size</th><th>blocks</th><th>runs</th></tr></thead><tbody>)";
     for (const auto &s : in.sessions) {
-        std::size_t r = 0;
-        for (const auto &b : s->blocks)
-            r += b.runIndices.size();
+        const std::size_t r = countRecording(s->blocks).runs;
         h += fmt::format(
             R"(<tr><td>{}</td><td>{}</td><td>{}</td><td class="n">{} bytes</td><td class="n">{}</td><td class="n">{}</td></tr>)",
             esc(s->inputs.etdump), esc(s->inputs.debugBuffer), esc(s->inputs.etrecord),
@@ -513,14 +512,25 @@ string renderHtmlReport(const ReportInputs &in)
                 string indent; // en spaces: SVG text keeps them
                 for (int k = 0; k < depth; ++k)
                     indent += "\xE2\x80\x82\xE2\x80\x82";
-                bars.push_back({ indent + (c->displayPath.empty() ? c->path : c->displayPath), c->total,
-                    fmt::format("{} ({}) — {} {} over {} events", c->displayPath, c->type, num(c->total), unit,
-                        c->eventCount) });
+                // Issue 23: calls spanning modules are counted once, in their common ancestor.
+                string note;
+                for (const SpanningCall &sc : c->spanning)
+                    note += fmt::format("; counted here, spanning {}: {} {} {}", fmt::join(sc.modules, ", "), sc.label,
+                        num(sc.time), unit);
+                if (c->sharedCount)
+                    note += fmt::format("; also ran inside {} call(s) spanning other modules, counted under {} ({} {})",
+                        c->sharedCount, c->sharedAt, num(c->sharedTotal), unit);
+                bars.push_back({ indent + (c->displayPath.empty() ? c->path : c->displayPath)
+                        + (c->sharedCount ? " (shared)" : ""),
+                    c->total,
+                    fmt::format("{} ({}) — {} {} over {} events{}", c->displayPath, c->type, num(c->total), unit,
+                        c->eventCount, note) });
                 self(self, *c, depth + 1);
             }
         };
         walk(walk, root, 0);
-        h += "<h3>Module roll-up (sum of average latency per nn.Module)</h3>"
+        h += "<h3>Module roll-up (sum of average latency per nn.Module; a call spanning modules counts once, in "
+             "their common ancestor)</h3>"
             + barChart("module-rollup", bars, unit, "#8250df");
     }
 

@@ -3,16 +3,19 @@
 // the expected MSEs into tests/data/analysis/cnn_mlp_perturbed_expected.json), compared with the
 // unperturbed run. The heatmap must show non-zero MSE exactly on those rows, with numpy's values,
 // and a click must select the event in the main window.
+#include "analysis/numericgap.h"
 #include "delegatetriageview.h"
 #include "eventtableview.h"
 #include "gapdocks.h"
 #include "gapheatmapwidget.h"
 #include "gaptrendchart.h"
 #include "mainwindow.h"
+#include "sessioncontroller.h"
 #include "testpaths.h"
 #include "timecontrols.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -174,6 +177,77 @@ private slots:
         QVERIFY2(done.at(0).at(0).toBool(), qPrintable(done.at(0).at(1).toString()));
         QCOMPARE(gap->heatmap()->rowCount(), 4);
         QCOMPARE(gap->triage()->tree()->topLevelItemCount() > 0, true);
+    }
+
+    // Issue 23: a healthy run is judged by the noise level (nothing flagged, the legend says
+    // so); the metric and threshold controls re-judge without recomputing; replacing the paired
+    // debug buffer asks first naming both full paths; the wrong buffer, once accepted, warns.
+    void noiseLevelControlsAndConfirmations()
+    {
+        MainWindow::Options opt;
+        opt.interactive = false;
+        opt.persistSettings = false;
+        MainWindow window(opt);
+        QStringList asked;
+        bool answer = false;
+        window.controller()->setConfirmer([&](const QString &, const QString &text) {
+            asked << text;
+            return answer;
+        });
+        auto *gap = window.gapDocks();
+        const QString run = QString::fromStdString(test::sharedFixture("runtime/cnn_mlp_intermediates/"));
+        QString error;
+        QVERIFY2(window.controller()->openFilesSync({ run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs }, &error),
+            qPrintable(error));
+        // The same run as reference: every gap is zero, nothing is flagged, all cells are cool.
+        QVERIFY2(
+            gap->compareWith({ run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs }, &error), qPrintable(error));
+        gapui::GapHeatmapWidget *heatmap = gap->heatmap();
+        QVERIFY(heatmap->legend().startsWith(u"MSE, accumulated, flagged above the noise level"_qs));
+        for (int r = 0; r < heatmap->rowCount(); ++r)
+            for (int c = 0; c < heatmap->columnCount(); ++c)
+                QVERIFY(!heatmap->flagged(r, c) && !(heatmap->severity(r, c) >= 0.5));
+
+        // The perturbed buffer: replacing the paired buffer asks, "no" keeps the session.
+        const QString perturbed = QString::fromStdString(test::testData("analysis/cnn_mlp_perturbed.bin"));
+        const auto before = window.controller()->session();
+        QVERIFY(!window.controller()->openFilesSync({ perturbed }, &error));
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked.front().contains(QFileInfo(run + u"debug_output.bin"_qs).absoluteFilePath())
+                && asked.front().contains(QFileInfo(perturbed).absoluteFilePath()),
+            qPrintable(asked.front()));
+        QCOMPARE(window.controller()->session(), before);
+        answer = true;
+        QVERIFY2(window.controller()->openFilesSync({ perturbed }, &error), qPrintable(error));
+        QCOMPARE(asked.size(), 2);
+        QVERIFY2(
+            gap->compareWith({ run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs }, &error), qPrintable(error));
+        std::set<int> flagged;
+        for (int r = 0; r < heatmap->rowCount(); ++r)
+            if (heatmap->flagged(r, 0))
+                flagged.insert(r);
+        QCOMPARE(flagged, (std::set<int> { 3, 14, 25 })); // rows = instructions with outputs, 0..27
+
+        // SNR leads; a threshold of 28 dB leaves the rows below it: 25 (-9.8 dB) and 3 (26.8 dB),
+        // numpy's SNRs in cnn_mlp_perturbed_expected.json; 14 (29.2 dB) and the exact rows are above.
+        gap->setPrimaryMetric(analysis::Metric::SNR);
+        QCOMPARE(gap->activeTable()->metric, analysis::Metric::SNR);
+        gap->setThreshold(28.0);
+        std::set<int> below;
+        for (const analysis::GapRow &r : gap->activeTable()->rows)
+            if (r.flagged)
+                below.insert(r.instructionId);
+        QCOMPARE(below, (std::set<int> { 3, 25 }));
+        QVERIFY(heatmap->legend().startsWith(u"SNR, accumulated, flagged above the threshold SNR 28"_qs));
+        gap->setThreshold(std::nullopt);
+        QVERIFY(heatmap->legend().startsWith(u"SNR, accumulated, flagged above the noise level"_qs));
+
+        // The XNNPACK run's buffer with this ETDump: accepted after the question, with the warning.
+        const QString other
+            = QString::fromStdString(test::sharedFixture("runtime/xnnpack_mlp_intermediates/debug_output.bin"));
+        QVERIFY2(window.controller()->openFilesSync({ other }, &error), qPrintable(error));
+        QVERIFY2(window.controller()->warningsText().contains(u"probably not the debug buffer of"_qs),
+            qPrintable(window.controller()->warningsText()));
     }
 };
 

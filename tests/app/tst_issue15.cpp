@@ -478,7 +478,7 @@ private Q_SLOTS:
             qPrintable(error));
         QCoreApplication::processEvents();
         auto *dock = w.findChild<QDockWidget *>(u"GapHeatmapDock"_qs);
-        auto *scroll = qobject_cast<QScrollArea *>(dock->widget());
+        auto *scroll = dock->widget()->findChild<QScrollArea *>(); // under the metric/threshold row
         QVERIFY(scroll);
         gapui::GapHeatmapWidget *heatmap = gaps->heatmap();
         const int last = heatmap->rowCount() - 1;
@@ -785,7 +785,9 @@ private Q_SLOTS:
         auto *page = dialog->findChild<QSpinBox *>(u"page"_qs);
         QVERIFY(table && page);
         QCOMPARE(page->maximum(), 3); // 2048 values, 1000 a page
-        // Every value, across the pages, equals what the core reads from the buffer.
+        // Every value, across the pages, equals what the core reads from the buffer; float32
+        // elements are shown in float32's shortest form ("-0.20194006", not 17 digits), which
+        // reads back as the same float.
         const Event &e = w.controller()->session()->blocks[1].events[0];
         QCOMPARE(QString::fromStdString(std::string(e.name)), u"native_call_convolution.out"_qs);
         auto data = w.controller()->session()->debugBuffer->read(e.debugData().front().tensors.front());
@@ -795,7 +797,7 @@ private Q_SLOTS:
         for (int p = 1; p <= 3; ++p) {
             page->setValue(p);
             for (int r = 0; r < table->rowCount(); ++r, ++seen)
-                QCOMPARE(table->item(r, 1)->text().toDouble(), data->values[std::size_t(seen)]);
+                QCOMPARE(table->item(r, 1)->text().toFloat(), float(data->values[std::size_t(seen)]));
         }
         QCOMPARE(seen, 2048);
         QCOMPARE(table->item(table->rowCount() - 1, 0)->text(), u"[0, 7, 15, 15]"_qs);

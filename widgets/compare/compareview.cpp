@@ -1,4 +1,6 @@
 #include "compareview.h"
+#include "common/pathnames.h"
+#include "filedialogs.h"
 
 #include "analysis/latencydiffformat.h"
 #include "diffcharts.h"
@@ -138,13 +140,17 @@ void CompareView::setComparison(
         m_summary->clear();
         return;
     }
-    const auto fileName = [](const std::shared_ptr<const Session> &s) {
-        return s ? toQString(s->inputs.etdump).section(QLatin1Char('/'), -1) : QString();
-    };
+    // A and B by the shortest part of their paths that tells them apart (both are usually
+    // etdump.etdp); the full paths in the tooltip.
+    const std::vector<std::string> names
+        = distinguishingNames({ m_a ? m_a->inputs.etdump : std::string(), m_b ? m_b->inputs.etdump : std::string() });
+    m_summary->setToolTip(
+        QStringLiteral("A: %1\nB: %2")
+            .arg(m_a ? toQString(m_a->inputs.etdump) : QString(), m_b ? toQString(m_b->inputs.etdump) : QString()));
     QString text
         = tr("<b>A</b> %1 &nbsp; <b>B</b> %2 &nbsp; — %3 slower, %4 faster, %5 unchanged, %6 only in A, %7 only in B; "
              "operator total %8 → %9 %10")
-              .arg(fileName(m_a).toHtmlEscaped(), fileName(m_b).toHtmlEscaped())
+              .arg(toQString(names[0]).toHtmlEscaped(), toQString(names[1]).toHtmlEscaped())
               .arg(m_diff->count(Verdict::Slower))
               .arg(m_diff->count(Verdict::Faster))
               .arg(m_diff->count(Verdict::Unchanged))
@@ -251,8 +257,8 @@ QString CompareView::exportTable(const QString &path) const
 
 void CompareView::exportTableInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export comparison"), QStringLiteral("diff.tsv"), tr("TSV (*.tsv);;CSV (*.csv)"));
+    const QString path
+        = askSaveFileName(this, tr("Export comparison"), QStringLiteral("diff.tsv"), tr("TSV (*.tsv);;CSV (*.csv)"));
     if (path.isEmpty())
         return;
     if (const QString err = exportTable(path); !err.isEmpty())
@@ -261,7 +267,7 @@ void CompareView::exportTableInteractive()
 
 void CompareView::exportChartInteractive(QWidget *chart, const QString &name)
 {
-    const QString path = QFileDialog::getSaveFileName(
+    const QString path = askSaveFileName(
         this, tr("Export chart"), name + QStringLiteral(".png"), tr("PNG image (*.png);;SVG drawing (*.svg)"));
     if (path.isEmpty())
         return;

@@ -1,4 +1,5 @@
 #include "graphview.h"
+#include "filedialogs.h"
 
 #include "backgroundjob.h"
 
@@ -425,8 +426,8 @@ GraphView::GraphView(QWidget *parent)
     connect(expand, &QToolButton::clicked, this, &GraphView::expandAll);
     connect(collapse, &QToolButton::clicked, this, &GraphView::collapseAll);
     connect(exportButton, &QToolButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export graph"), QStringLiteral("graph.png"), tr("Images (*.png *.svg)"));
+        const QString path
+            = askSaveFileName(this, tr("Export graph"), QStringLiteral("graph.png"), tr("Images (*.png *.svg)"));
         if (path.isEmpty())
             return;
         if (QString e = exportImage(path); !e.isEmpty())
