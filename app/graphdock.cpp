@@ -6,6 +6,7 @@
 #include "gapdocks.h"
 #include "graph/programgraph.h"
 #include "graphview.h"
+#include "program/program.h"
 #include "sessioncontroller.h"
 
 #include <QDockWidget>
@@ -42,17 +43,38 @@ void GraphDock::onSessionChanged(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
     m_graph.reset();
-    if (!m_session || !m_session->etrecord) {
-        m_view->clear(tr("Open an ETRecord with the ETDump to see the program graph."));
-        return;
-    }
     showProgram({}, false);
+}
+
+void GraphDock::setProgram(std::shared_ptr<const Program> program, const QString &method)
+{
+    m_program = std::move(program);
+    m_programMethod = method;
+    if (m_session && !m_session->etrecord)
+        showProgram({}, false);
 }
 
 void GraphDock::showProgram(const QString &entry, bool placeholders)
 {
-    if (!m_session || !m_session->etrecord)
+    if (m_session && !m_session->etrecord && m_program) {
+        // etscope's own view: the instruction graph of the .pte, labelled as such.
+        auto g = graph::ProgramGraph::fromProgram(m_program, m_programMethod.toStdString());
+        if (!g) {
+            m_view->clear(toQString(g.error().message()));
+            return;
+        }
+        m_graph = std::make_shared<const graph::ProgramGraph>(std::move(g.value()));
+        m_view->setGraph(m_graph, graph::overlayFromEvents(*m_graph, m_session->blocks));
+        const QString label = tr("%1 (instructions of the .pte)").arg(toQString(m_graph->entryName()));
+        m_view->setProgramChoices({ label }, label, false);
+        onGapChanged();
         return;
+    }
+    if (!m_session || !m_session->etrecord) {
+        m_graph.reset();
+        m_view->clear(tr("Open an ETRecord (or the .pte) with the ETDump to see the program graph."));
+        return;
+    }
     graph::BuildOptions opts;
     opts.entry = entry.toStdString();
     opts.showPlaceholders = placeholders;

@@ -99,6 +99,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     addPanel(m_compare = new CompareDocks(m_controller, m_selection, this));
     addPanel(m_graph = new GraphDock(m_controller, m_selection, m_gap, this));
     addPanel(m_memory = new MemoryPanel(m_controller, m_selection, this));
+    connect(m_memory, &MemoryPanel::programPaired, m_graph, &GraphDock::setProgram);
     // Selected after every panel saw the new session (the graph centres on it).
     connect(m_controller, &SessionController::sessionChanged, m_table, &EventTableView::selectStartEvent);
 

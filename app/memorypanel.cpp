@@ -68,6 +68,7 @@ void MemoryPanel::show()
                         QString::fromStdString(pairing.reason)));
             m_method = nullptr;
             m_view->setProgram(nullptr, nullptr);
+            Q_EMIT programPaired(nullptr, {});
             return;
         }
         method = pairing.method;
@@ -75,6 +76,7 @@ void MemoryPanel::show()
     }
     m_method = method;
     m_view->setProgram(m_program, method, std::move(allocations));
+    Q_EMIT programPaired(m_program, method ? QString::fromStdString(method->name()) : QString());
     m_dock->show();
     m_dock->raise();
 }

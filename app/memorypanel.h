@@ -32,6 +32,10 @@ public:
     // without a paired program or for events outside the instructions.
     QList<QPair<QString, QString>> programRows(int block, int event) const;
 
+Q_SIGNALS:
+    // The program and method paired with the open ETDump (null when none or refused).
+    void programPaired(std::shared_ptr<const etscope::Program> program, const QString &method);
+
 private:
     void show();
     void onSessionChanged(std::shared_ptr<const Session> session);

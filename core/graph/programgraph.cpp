@@ -5,8 +5,10 @@
 #include "etrecord/modulerollup.h"
 #include "etrecord/modulestack.h"
 #include "events/event.h"
+#include "program/program.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -238,15 +240,131 @@ Result<ProgramGraph> ProgramGraph::build(std::shared_ptr<const ETRecord> record,
     for (auto &[name, idx] : placeholderNode)
         g.m_byName.emplace(name, idx);
 
-    // Operator counts per subtree (children come after their parents).
-    for (std::size_t i = g.m_groups.size(); i-- > 0;) {
-        Group &grp = g.m_groups[i];
-        for (int n : grp.nodes)
-            grp.totalOps += g.m_nodes[std::size_t(n)].placeholder ? 0 : 1;
-        if (grp.parent >= 0)
-            g.m_groups[std::size_t(grp.parent)].totalOps += grp.totalOps;
-    }
+    g.countOperators();
     return g;
+}
+
+void ProgramGraph::countOperators()
+{
+    // Operator counts per subtree (children come after their parents).
+    for (std::size_t i = m_groups.size(); i-- > 0;) {
+        Group &grp = m_groups[i];
+        for (int n : grp.nodes)
+            grp.totalOps += m_nodes[std::size_t(n)].placeholder ? 0 : 1;
+        if (grp.parent >= 0)
+            m_groups[std::size_t(grp.parent)].totalOps += grp.totalOps;
+    }
+}
+
+Result<ProgramGraph> ProgramGraph::fromProgram(std::shared_ptr<const Program> program, const std::string &method)
+{
+    if (!program)
+        return makeError(ErrorCode::InvalidArgument, "", "no program");
+    const ProgramMethod *m = method.empty() ? (program->methods().empty() ? nullptr : &program->methods().front())
+                                            : program->method(method);
+    if (!m) {
+        std::string names;
+        for (const ProgramMethod &pm : program->methods())
+            names += (names.empty() ? "" : ", ") + pm.name();
+        return makeError(ErrorCode::InvalidArgument, program->path(),
+            fmt::format("no method '{}'; available: {}", method, names.empty() ? "none" : names));
+    }
+    ProgramGraph g;
+    g.m_program = program;
+    g.m_entry = m->name();
+    g.m_groups.push_back(Group { Group::Kind::Program, "", m->name(), "", -1, 0, {}, {}, 0 });
+    const std::size_t nValues = m->valueCount();
+    auto valid = [nValues](std::int32_t v) { return v >= 0 && std::size_t(v) < nValues; };
+    std::vector<int> writer(nValues, -1);
+    std::vector<char> input(nValues, 0);
+    for (std::int32_t v : m->inputs())
+        if (valid(v))
+            input[std::size_t(v)] = 1;
+    auto tensorsOf = [&](std::int32_t v, std::vector<std::int32_t> &out) {
+        if (!valid(v))
+            return;
+        const ProgramValue pv = m->value(std::size_t(v));
+        if (pv.kind == ProgramValueKind::Tensor)
+            out.push_back(v);
+        else if (pv.kind == ProgramValueKind::TensorList || pv.kind == ProgramValueKind::OptionalTensorList)
+            for (std::int32_t t : pv.valueIndices)
+                if (valid(t) && m->value(std::size_t(t)).kind == ProgramValueKind::Tensor)
+                    out.push_back(t);
+    };
+    std::set<std::pair<int, int>> seenEdges;
+    const std::size_t count = m->instructionCount();
+    for (std::size_t i = 0; i < count; ++i) {
+        const ProgramInstruction ins = m->instruction(i);
+        if (ins.kind == InstructionKind::Move && valid(ins.moveFrom) && valid(ins.moveTo)) {
+            writer[std::size_t(ins.moveTo)] = writer[std::size_t(ins.moveFrom)];
+            continue;
+        }
+        if (ins.kind != InstructionKind::KernelCall && ins.kind != InstructionKind::DelegateCall)
+            continue;
+        OpNode node;
+        node.instruction = std::int32_t(i);
+        node.name = fmt::format("instruction_{}", i);
+        std::string backend;
+        if (ins.kind == InstructionKind::KernelCall) {
+            if (ins.operatorIndex >= 0 && std::size_t(ins.operatorIndex) < m->operators().size()) {
+                const ProgramOperator &op = m->operators()[std::size_t(ins.operatorIndex)];
+                node.opName = op.displayName();
+                const auto sep = op.name.rfind("::");
+                node.shortOp = sep == std::string::npos ? op.name : op.name.substr(sep + 2);
+            }
+        } else {
+            if (ins.delegateIndex >= 0 && std::size_t(ins.delegateIndex) < m->delegates().size())
+                backend = m->delegates()[std::size_t(ins.delegateIndex)].backendId;
+            backend = backend.empty() ? "delegate" : backend;
+            node.opName = "DELEGATE_CALL " + backend;
+            node.shortOp = backend;
+        }
+        const int idx = int(g.m_nodes.size());
+        std::vector<std::int32_t> tensors, written;
+        for (std::int32_t a : ins.args)
+            tensorsOf(a, tensors);
+        for (std::int32_t t : tensors) {
+            const int from = writer[std::size_t(t)];
+            if (from >= 0 && from != idx) {
+                if (seenEdges.emplace(from, idx).second)
+                    g.m_edges.push_back({ from, idx });
+            } else if (from < 0 && !input[std::size_t(t)] && m->value(std::size_t(t)).tensor.isPlanned()) {
+                writer[std::size_t(t)] = idx;
+                written.push_back(t);
+            }
+        }
+        std::vector<std::string> shapes;
+        for (std::int32_t t : written)
+            shapes.push_back(fmt::format("[{}]", fmt::join(m->value(std::size_t(t)).tensor.sizes, ", ")));
+        node.shape = fmt::format("{}", fmt::join(shapes, ", "));
+        int grp = 0;
+        if (ins.kind == InstructionKind::DelegateCall) {
+            Partition p;
+            p.instructionId = std::int64_t(i);
+            p.backend = backend;
+            p.nodes = { idx };
+            grp = int(g.m_groups.size());
+            g.m_groups.push_back(Group { Group::Kind::Partition, fmt::format("partition:{}", i),
+                fmt::format("{} #{}", backend, g.m_partitions.size()), backend, 0, 1, {}, {}, 0 });
+            g.m_groups[0].children.push_back(grp);
+            p.group = grp;
+            node.partition = int(g.m_partitions.size());
+            g.m_partitions.push_back(std::move(p));
+        }
+        node.group = grp;
+        g.m_groups[std::size_t(grp)].nodes.push_back(idx);
+        g.m_byName.emplace(node.name, idx);
+        g.m_byInstruction.emplace(node.instruction, idx);
+        g.m_nodes.push_back(std::move(node));
+    }
+    g.countOperators();
+    return g;
+}
+
+int ProgramGraph::nodeForInstruction(std::int32_t instruction) const
+{
+    auto it = m_byInstruction.find(instruction);
+    return it == m_byInstruction.end() ? -1 : it->second;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,6 +465,10 @@ std::vector<int> nodesOfEvent(const ProgramGraph &g, const Event &ev)
         for (const LinkedNode &ln : ev.linkedNodes())
             if (int n = g.findNode(ln.nodeName); n >= 0)
                 out.push_back(n);
+    // Drawn from a .pte: the event's instruction (events inside a delegate belong to its call).
+    if (out.empty() && g.drawnFromProgram() && ev.chainIndex == 0 && !ev.isDelegatedOp)
+        if (int n = g.nodeForInstruction(ev.instructionId); n >= 0)
+            out.push_back(n);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;

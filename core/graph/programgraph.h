@@ -19,6 +19,7 @@
 
 namespace etscope {
 struct EventBlock;
+class Program;
 namespace analysis {
 struct GapTable;
 }
@@ -36,7 +37,8 @@ struct OpNode {
     int group = 0; // innermost group (0 = the whole program)
     int partition = -1; // index into ProgramGraph::partitions(), -1 = not delegated
     std::vector<std::string> collapsedInputs; // placeholders folded into this node ("x", "p_fc1_weight")
-    const GraphNode *source = nullptr; // null for placeholders
+    const GraphNode *source = nullptr; // null for placeholders and for graphs drawn from a .pte
+    std::int32_t instruction = -1; // graphs drawn from a .pte: the instruction (chain 0) it is
 };
 
 struct Edge {
@@ -74,6 +76,14 @@ class ProgramGraph
 {
 public:
     static Result<ProgramGraph> build(std::shared_ptr<const ETRecord> record, const BuildOptions &opts = {});
+    // The instruction graph of a .pte method, for recordings without an ETRecord: one node per
+    // KernelCall and DelegateCall, an edge where an instruction reads a tensor an earlier one
+    // wrote (the first instruction that touches a planned tensor writes it, the memory plan's
+    // rule; a Move hands its source's writer on), one partition per DelegateCall. Events are
+    // matched to nodes by instruction id. `method` empty: the first method.
+    static Result<ProgramGraph> fromProgram(std::shared_ptr<const Program> program, const std::string &method = {});
+    bool drawnFromProgram() const { return m_program != nullptr; }
+    int nodeForInstruction(std::int32_t instruction) const; // -1 if none
 
     const std::string &entryName() const { return m_entry; }
     const std::vector<OpNode> &nodes() const { return m_nodes; }
@@ -89,7 +99,11 @@ public:
     std::vector<int> nodesForHandle(std::int64_t handle) const;
 
 private:
+    void countOperators(); // Group::totalOps, children after their parents
+
     std::shared_ptr<const ETRecord> m_record; // keeps OpNode::source alive
+    std::shared_ptr<const Program> m_program;
+    std::unordered_map<std::int32_t, int> m_byInstruction;
     std::string m_entry;
     std::vector<OpNode> m_nodes;
     std::vector<Edge> m_edges;

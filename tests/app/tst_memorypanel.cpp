@@ -2,6 +2,9 @@
 // (or refused with the reason), the ETDump's allocations appear beside the plan, and a click on a
 // tensor selects its instruction's event. Expected values: tests/data/program/expected_memory.json
 // (cnn_mlp: 32 planned tensors; %47 made by instruction 9, aten::gelu.out) and the fixture READMEs.
+#include "graph/programgraph.h"
+#include "graphdock.h"
+#include "graphview.h"
 #include "mainwindow.h"
 #include "memorypanel.h"
 #include "memoryplanmodel.h"
@@ -84,6 +87,27 @@ private Q_SLOTS:
                     ": kernel 'native_call_convolution.out' at instruction 0 but the program calls add.out "
                     "there"));
         QCOMPARE(w.memoryPanel()->view()->model()->rowCount(), 0);
+    }
+
+    // No ETRecord: the Graph dock draws the paired .pte's instruction graph (4 instructions of
+    // xnn_mlp: two XNNPACK calls, native_layer_norm, argmax; fixture README), events on their
+    // instruction's node.
+    void graphOfThePteWithoutETRecord()
+    {
+        MainWindow w(quietOptions());
+        w.resize(1500, 920);
+        w.show();
+        const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
+        const QStringList rest = w.openPrograms({ dir + u"xnn_mlp.pte"_qs, dir + u"etdump.etdp"_qs });
+        QVERIFY(w.controller()->openFilesSync(rest));
+        QVERIFY(!w.controller()->session()->etrecord);
+        GraphView *view = w.graphDock()->view();
+        QVERIFY(view->waitForLayout());
+        const graph::ProgramGraph *g = view->programGraph();
+        QVERIFY(g && g->drawnFromProgram());
+        QCOMPARE(g->nodes().size(), std::size_t(4));
+        QCOMPARE(g->partitions().size(), std::size_t(2));
+        QVERIFY(view->overlayData().hasLatency());
     }
 };
 

@@ -11,6 +11,7 @@
 #include "analysis/referenceset.h"
 #include "graph/graphlayout.h"
 #include "graph/programgraph.h"
+#include "program/program.h"
 #include "testpaths.h"
 #include "testsession.h"
 
@@ -391,6 +392,53 @@ private slots:
         QVERIFY(!g.ok());
         QVERIFY(QString::fromStdString(g.error().message()).contains(QStringLiteral("no_such_entry")));
         QVERIFY(!ProgramGraph::build(nullptr).ok());
+    }
+
+    // Without an ETRecord: the instruction graph of xnn_mlp.pte, derived by hand from the JSON it
+    // was compiled from (xnn_mlp.program.json): 0 DelegateCall args [0 in, 1]; 1 native_layer_norm
+    // reads 1 and writes 7, 8, 9; 2 DelegateCall reads 7, writes 11; 3 argmax reads 11, writes 14.
+    void instructionGraphFromThePte()
+    {
+        const std::string dir = test::sharedFixture("runtime/xnnpack_mlp_intermediates/");
+        auto program = Program::open(dir + "xnn_mlp.pte");
+        QVERIFY(program);
+        auto g = ProgramGraph::fromProgram(*program);
+        QVERIFY2(g, g ? "" : g.error().message().c_str());
+        QVERIFY(g->drawnFromProgram());
+        QCOMPARE(g->entryName(), std::string("forward"));
+        QCOMPARE(g->nodes().size(), std::size_t(4));
+        const char *ops[] = { "DELEGATE_CALL XnnpackBackend", "aten::native_layer_norm.out",
+            "DELEGATE_CALL XnnpackBackend", "aten::argmax.out" };
+        const char *shapes[] = { "[1, 128]", "[1, 128], [1, 1], [1, 1]", "[1, 10]", "[1]" };
+        for (int i = 0; i < 4; ++i) {
+            const OpNode &n = g->nodes()[std::size_t(g->nodeForInstruction(i))];
+            QCOMPARE(n.instruction, i);
+            QCOMPARE(n.opName, std::string(ops[i]));
+            QCOMPARE(n.shape, std::string(shapes[i]));
+            QCOMPARE(n.partition >= 0, i == 0 || i == 2);
+        }
+        std::set<std::pair<int, int>> edges;
+        for (const Edge &e : g->edges())
+            edges.emplace(g->nodes()[std::size_t(e.from)].instruction, g->nodes()[std::size_t(e.to)].instruction);
+        QCOMPARE(edges, (std::set<std::pair<int, int>> { { 0, 1 }, { 1, 2 }, { 2, 3 } }));
+        QCOMPARE(g->partitions().size(), std::size_t(2));
+        QCOMPARE(g->partitions()[1].instructionId, std::int64_t(2));
+        QCOMPARE(g->groups()[std::size_t(g->partitions()[1].group)].label, std::string("XnnpackBackend #1"));
+        QVERIFY(!ProgramGraph::fromProgram(*program, "nope"));
+
+        // Events of the recording (no ETRecord) land on their instruction's node; XNNPACK's own
+        // operator events belong to their DELEGATE_CALL and are not mapped to a node.
+        auto s = test::loadSessionOrDie(dir + "etdump.etdp", dir + "debug_output.bin", "");
+        const OverlayData d = overlayFromEvents(*g, s->blocks);
+        const auto &layerNorm = d.nodeEvents[std::size_t(g->nodeForInstruction(1))];
+        QCOMPARE(layerNorm.size(), std::size_t(1));
+        const Event &ev = s->blocks[std::size_t(layerNorm[0].block)].events[std::size_t(layerNorm[0].event)];
+        QCOMPARE(std::string(ev.name), std::string("native_call_native_layer_norm.out"));
+        for (int i : { 0, 2 })
+            for (const auto &r : d.nodeEvents[std::size_t(g->nodeForInstruction(i))])
+                QCOMPARE(std::string(s->blocks[std::size_t(r.block)].events[std::size_t(r.event)].name),
+                    std::string("DELEGATE_CALL"));
+        QVERIFY(d.hasLatency());
     }
 };
 
