@@ -23,6 +23,7 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace etscope {
@@ -84,6 +85,13 @@ QString shortcutsText(const QWidget *window)
                     + QString(a->text()).remove(QLatin1Char('&'));
     lines << QObject::tr("Drop files\tOpen an ETDump with its companions");
     lines << QObject::tr("Wheel / drag\tZoom / pan the timeline");
+    // The graph view's own keys (it handles them itself, they are no actions).
+    lines << QObject::tr("Graph: arrow keys\tMove the selection along the edges");
+    lines << QObject::tr("Graph: + / −, wheel\tZoom");
+    lines << QObject::tr("Graph: F\tFit the graph");
+    lines << QObject::tr("Graph: Enter / Space\tOpen the selected node, expand or collapse a module");
+    lines << QObject::tr("Graph: Shift+Enter\tCollapse the module around the selected node");
+    lines << QObject::tr("Graph: double-click\tExpand or collapse a module");
     lines.sort();
     lines.removeDuplicates();
     return lines.join(QLatin1Char('\n'));
@@ -104,14 +112,20 @@ void showShortcuts(QWidget *window)
 {
     QDialog dialog(window);
     dialog.setWindowTitle(QObject::tr("Keyboard shortcuts"));
-    auto *edit = new QPlainTextEdit(shortcutsText(window), &dialog);
-    edit->setReadOnly(true);
+    // Two columns, so a long key ("Ctrl+Shift+O") never runs into its action.
+    auto *table = new QTreeWidget(&dialog);
+    table->setObjectName(QStringLiteral("ShortcutsTable"));
+    table->setRootIsDecorated(false);
+    table->setHeaderLabels({ QObject::tr("Key"), QObject::tr("Does") });
+    for (const QString &line : shortcutsText(window).split(QLatin1Char('\n')))
+        new QTreeWidgetItem(table, line.split(QLatin1Char('\t')));
+    table->resizeColumnToContents(0);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     auto *layout = new QVBoxLayout(&dialog);
-    layout->addWidget(edit);
+    layout->addWidget(table);
     layout->addWidget(buttons);
-    dialog.resize(460, 420);
+    dialog.resize(620, 520);
     dialog.exec();
 }
 

@@ -1,4 +1,5 @@
 #include "difftreemodel.h"
+#include "numberformat.h"
 
 #include "modelroles.h"
 #include "qtstrings.h"
@@ -20,7 +21,7 @@ QString fmtNum(double v)
         return {};
     if (std::isinf(v))
         return v > 0 ? QStringLiteral("∞") : QStringLiteral("-∞");
-    return QString::number(v, 'g', 6);
+    return formatSignificant(v); // positional, as every number of the app ("0.000097", not "9.7e-05")
 }
 
 double p50(const DiffSide &s)

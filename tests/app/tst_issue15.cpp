@@ -707,8 +707,11 @@ private Q_SLOTS:
         QCOMPARE(menus.last()->menu(), w.helpMenu());
         QVERIFY(menus[menus.size() - 2]->text().contains(u"Analysis"_qs));
         const QString shortcuts = shortcutsText(&w);
-        for (const QString &s : { u"Ctrl+O"_qs, u"Ctrl+F"_qs, u"Ctrl+E"_qs, u"Ctrl+C"_qs, u"Ctrl+G"_qs, u"Esc"_qs })
+        for (const QString &s : { u"Ctrl+O"_qs, u"Ctrl+F"_qs, u"Ctrl+E"_qs, u"Ctrl+C"_qs, u"Ctrl+G"_qs, u"Esc"_qs,
+                 u"Graph: F\tFit the graph"_qs })
             QVERIFY2(shortcuts.contains(s), qPrintable(s));
+        for (const QString &line : shortcuts.split(u'\n')) // key and action, never run together
+            QCOMPARE(line.count(u'\t'), 1);
 
         // "1 run" for one execution (cnn_mlp_intermediates: a Default block and one Execute).
         QVERIFY(w.controller()->openFilesSync({ fixture(kRun + u"etdump.etdp"_qs) }));
