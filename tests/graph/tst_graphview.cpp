@@ -103,6 +103,28 @@ private slots:
         QCOMPARE(partitions, 2);
     }
 
+    // The graph fits its dock again when the dock grows (issue 23: 2-px boxes that never
+    // re-fitted), until the user zooms.
+    void refitsWhenTheDockGrows()
+    {
+        QGraphicsView *c = view()->canvas();
+        view()->fit();
+        const QSize before = view()->size();
+        view()->resize(before / 2);
+        QCoreApplication::processEvents();
+        const double small = c->transform().m11();
+        view()->resize(before);
+        QCoreApplication::processEvents();
+        QVERIFY2(c->transform().m11() > small * 1.05, qPrintable(QString::number(c->transform().m11() / small)));
+        QTest::keyClick(c, Qt::Key_Plus); // the user zooms: no more automatic fitting
+        const double zoomed = c->transform().m11();
+        view()->resize(before / 2);
+        QCoreApplication::processEvents();
+        QCOMPARE(c->transform().m11(), zoomed);
+        view()->resize(before);
+        view()->fit();
+    }
+
     void clickNodeSelectsItsEvents()
     {
         // aten_native_layer_norm_default runs as the portable kernel of instruction 1.

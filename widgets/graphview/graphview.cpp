@@ -20,6 +20,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QStyleOptionGraphicsItem>
 #include <QToolButton>
@@ -250,9 +251,18 @@ public:
         if (s < 0.02 || s > 6)
             return;
         scale(f, f);
+        m_followsFit = false;
     }
+    // Fit again when the dock grows or shrinks, until the user zooms.
+    bool m_followsFit = true;
 
 protected:
+    void resizeEvent(QResizeEvent *e) override
+    {
+        QGraphicsView::resizeEvent(e);
+        if (m_followsFit)
+            m_owner->fit();
+    }
     void wheelEvent(QWheelEvent *e) override
     {
         if (e->modifiers() & Qt::ShiftModifier)
@@ -741,6 +751,7 @@ void GraphView::fit()
 {
     if (m_scene->items().isEmpty())
         return;
+    m_view->m_followsFit = true;
     m_view->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
     // Very large graphs: fit would make text unreadable; start at a readable zoom at the top.
     if (m_view->transform().m11() < 0.35 && m_visible.items.size() > 60) {
