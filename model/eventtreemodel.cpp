@@ -345,7 +345,7 @@ QString EventTreeModel::moduleText(const Event &event)
             const auto dot = type.lastIndexOf(QLatin1Char('.'));
             if (dot >= 0)
                 type = type.mid(dot + 1);
-            return toQString(normalizeModulePath(f.path)) + QStringLiteral(" (") + type + QLatin1Char(')');
+            return toQString(moduleDisplayName(f.path)) + QStringLiteral(" (") + type + QLatin1Char(')');
         }
     }
     return {};

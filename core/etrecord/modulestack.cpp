@@ -96,4 +96,10 @@ std::string normalizeModulePath(std::string_view path)
     return s;
 }
 
+std::string moduleDisplayName(std::string_view path)
+{
+    std::string s = normalizeModulePath(path);
+    return s.empty() ? std::string("(model)") : s;
+}
+
 } // namespace etscope

@@ -17,5 +17,8 @@ std::vector<ModuleFrame> decodeModuleStack(std::string_view text);
 // Dotted module path for display: "layers.0" from "getattr(L['self'].layers, '0')",
 // "conv1" from "L['self'].conv1"; plain paths are returned unchanged.
 std::string normalizeModulePath(std::string_view path);
+// What a module is called in tables and graphs: its dotted path, or "(model)" for the root
+// module itself (its path is "L['self']", its key "L__self__").
+std::string moduleDisplayName(std::string_view path);
 
 } // namespace etscope

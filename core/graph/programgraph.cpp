@@ -209,7 +209,7 @@ Result<ProgramGraph> ProgramGraph::build(std::shared_ptr<const ETRecord> record,
         }
         if (gn.moduleStack)
             for (const ModuleFrame &f : *gn.moduleStack) {
-                std::string label = normalizeModulePath(f.path);
+                std::string label = moduleDisplayName(f.path);
                 grp = groupFor(grp, Group::Kind::Module, f.key, label.empty() ? f.key : label, f.type);
             }
         n.group = grp;

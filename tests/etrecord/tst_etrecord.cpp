@@ -419,6 +419,16 @@ private slots:
         }
     }
 
+    // The root module has no dotted path: tables and graphs call it "(model)", never "" or
+    // "L__self__" (names written by hand).
+    void rootModuleName()
+    {
+        QCOMPARE(moduleDisplayName("L['self']"), std::string("(model)"));
+        QCOMPARE(moduleDisplayName("self"), std::string("(model)"));
+        QCOMPARE(moduleDisplayName("L['self'].fc1"), std::string("fc1"));
+        QCOMPARE(moduleDisplayName("getattr(L['self'].layers, '0')"), std::string("layers.0"));
+    }
+
     void opNames_data()
     {
         QTest::addColumn<QString>("target");
