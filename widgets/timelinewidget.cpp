@@ -356,6 +356,12 @@ void TimelineWidget::rebuild()
                        .arg(layout.bars.size())
                        .arg(layout.laneCount)
                        .arg(EventTreeModel::formatDuration(layout.span), unit);
+    // The histogram bar's runs are news only while one of them is shown: jumping to another
+    // run forgets them.
+    if (!m_markedRuns.contains(m_runBox->value())) {
+        m_markedRuns.clear();
+        m_markedWhat.clear();
+    }
     if (!m_markedRuns.isEmpty()) {
         QStringList shown;
         for (int r : std::as_const(m_markedRuns).mid(0, 12))

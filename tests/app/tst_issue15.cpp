@@ -647,6 +647,15 @@ private Q_SLOTS:
         QTRY_COMPARE(w.timeline()->markedRuns(), runs);
         QCOMPARE(w.timeline()->currentRun(), runs.first());
         QVERIFY(w.timeline()->infoText().startsWith(u"histogram bar "_qs));
+        // Jumping to a run outside the bar forgets the bar's text (issue 23).
+        int outside = 0;
+        while (runs.contains(outside))
+            ++outside;
+        auto *runBox = w.timeline()->findChild<QSpinBox *>();
+        QVERIFY(runBox);
+        runBox->setValue(outside);
+        QVERIFY2(!w.timeline()->infoText().contains(u"histogram bar"_qs), qPrintable(w.timeline()->infoText()));
+        QVERIFY(w.timeline()->markedRuns().isEmpty());
     }
 
     // What users of hotspot / Perfetto expect (the issue's last list).
