@@ -1,4 +1,5 @@
 #include "diffcharts.h"
+#include "numberformat.h"
 
 #include "histogrambins.h"
 #include "qtstrings.h"
@@ -148,15 +149,22 @@ void DiffWaterfallChart::setDiff(std::shared_ptr<const LatencyDiff> diff, int ma
     auto *x = new QBarCategoryAxis;
     x->append(categories);
     x->setLabelsAngle(-35);
+    x->setTruncateLabels(false); // "permute_copy", never "pe…"
     auto *y = new QValueAxis;
     // Zoom on the range the levels move in (a waterfall of small deltas on a big total would
-    // otherwise be flat); the total bars are cut at the bottom of the axis.
+    // otherwise be flat); the total bars are cut at the bottom of the axis. Nice ticks.
     const double top = *std::max_element(m_levels.begin(), m_levels.end());
     const double bottom = *std::min_element(m_levels.begin(), m_levels.end());
     const double pad = std::max((top - bottom) * 0.25, top * 0.02);
-    y->setRange(std::max(0.0, bottom - pad), top > 0 ? top + pad : 1);
+    const double lo = std::max(0.0, bottom - pad), hi = top > 0 ? top + pad : 1;
+    const double step = niceStep(hi - lo, 5);
+    const double niceLo = std::floor(lo / step) * step, niceHi = std::ceil(hi / step) * step;
+    y->setRange(niceLo, niceHi);
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(niceLo);
+    y->setTickInterval(step);
     y->setTitleText(unit);
-    y->setLabelFormat(QStringLiteral("%.3g"));
+    y->setLabelFormat(QStringLiteral("%.%1f").arg(std::max(0, int(std::ceil(-std::log10(step) - 1e-9)))));
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
@@ -245,6 +253,7 @@ void DiffHistogramWidget::setRow(const DiffRow *row, const QString &unit)
         cats << QString::number(bins.lower + (i + 0.5) * bins.binWidth, 'g', 3);
     x->append(cats);
     x->setLabelsAngle(-60);
+    x->setTruncateLabels(false);
     x->setTitleText(tr("latency (%1), bin centres").arg(unit));
     auto *y = new QValueAxis;
     int maxCount = 1;
@@ -353,12 +362,18 @@ void DualTimelineWidget::paintEvent(QPaintEvent *)
     const int axisY = 2 * bandH;
     p.setPen(palette().text().color());
     p.drawLine(left, axisY, left + w, axisY);
-    for (int i = 0; i <= 5; ++i) {
-        const double t = m_span * i / 5;
+    // Nice ticks (1, 2, 5 × 10^k) with the same decimals on every label, the unit on the last
+    // one; labels are kept inside the widget, never cut off at its edge.
+    const NiceTicks ticks = niceTicks(0, m_span, 5);
+    for (std::size_t i = 0; i < ticks.values.size(); ++i) {
+        const double t = ticks.values[i];
         const double x = xOf(t);
         p.drawLine(QPointF(x, axisY), QPointF(x, axisY + 4));
-        p.drawText(QRectF(x - 40, axisY + 4, 80, axisH - 4), Qt::AlignHCenter | Qt::AlignTop,
-            QString::number(t, 'g', 3) + (i == 5 ? QStringLiteral(" ") + unit : QString()));
+        const QString text
+            = formatTick(t, ticks.decimals) + (i + 1 == ticks.values.size() ? QStringLiteral(" ") + unit : QString());
+        const double tw = p.fontMetrics().horizontalAdvance(text) + 4;
+        const double tx = std::clamp(x - tw / 2, 0.0, std::max(0.0, double(width()) - tw));
+        p.drawText(QRectF(tx, axisY + 4, tw, axisH - 4), Qt::AlignHCenter | Qt::AlignTop, text);
     }
 }
 
