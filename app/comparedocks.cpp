@@ -47,7 +47,8 @@ CompareDocks::CompareDocks(SessionController *controller, EventSelection *select
 QList<Panel::Dock> CompareDocks::docks() const
 {
     // Shown once there is a comparison.
-    return { { m_dock, Qt::BottomDockWidgetArea, Placement::OwnArea, true } };
+    // A tab of the bottom area (its full width); the window makes room when a comparison shows.
+    return { { m_dock, Qt::BottomDockWidgetArea, Placement::Tab, true } };
 }
 
 QList<QAction *> CompareDocks::menuActions(Menu menu) const
@@ -177,6 +178,7 @@ void CompareDocks::show(const Outcome &o)
     m_view->setComparison(o.a, o.b, o.diff);
     m_dock->show();
     m_dock->raise();
+    Q_EMIT needsRoom(m_dock);
     m_lastMs = m_clock.elapsed();
     Q_EMIT comparisonReady(true, {});
 }

@@ -439,6 +439,7 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
                     .arg(QFileInfo(referenceFiles.value(0)).fileName())
                 + m_warnings.join(QStringLiteral("; ")));
     showTables();
+    Q_EMIT needsRoom(m_heatmapDock);
     return true;
 }
 
@@ -618,6 +619,7 @@ void GapDocks::compareWithEvaluator(const eval::InputChoice &inputs, const QStri
                         + m_warnings.join(QStringLiteral("; ")));
             showTables();
             m_trendDock->raise();
+            Q_EMIT needsRoom(m_trendDock);
             Q_EMIT evaluatorFinished(true, outcome->warnings.join(QLatin1Char('\n')));
         });
 }

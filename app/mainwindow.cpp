@@ -181,6 +181,11 @@ void MainWindow::addPanel(Panel *panel)
 {
     for (const Panel::Dock &dock : panel->docks())
         placeDock(dock);
+    // Readable as it opens: the dock's area takes most of the window's height.
+    connect(panel, &Panel::needsRoom, this, [this](QDockWidget *dock) {
+        if (!dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea)
+            resizeDocks({ dock }, { height() * 3 / 5 }, Qt::Vertical);
+    });
     for (QAction *a : panel->menuActions(Panel::Menu::File))
         m_fileMenu->insertAction(m_afterRecent, a);
     const auto analysis = panel->menuActions(Panel::Menu::Analysis);

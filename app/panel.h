@@ -61,6 +61,11 @@ public:
     virtual QList<Dock> docks() const = 0;
     virtual QList<QAction *> menuActions(Menu) const { return {}; }
 
+Q_SIGNALS:
+    // A dock has just received something to be read (a comparison, a numeric gap): the window
+    // raises it and gives its area the room it needs.
+    void needsRoom(QDockWidget *dock);
+
 protected:
     SessionController *m_controller;
     EventSelection *m_selection;

@@ -68,6 +68,26 @@ private slots:
         m_b = writeSlowed(m_dir);
     }
 
+    // Readable as it opens (issue 23): at 1500×920 the compare view takes the bottom area's full
+    // width and most of the height, so its table shows rows, not a 470×180 sliver.
+    void compareOpensWithRoom()
+    {
+        MainWindow::Options o;
+        o.interactive = false;
+        o.persistSettings = false;
+        MainWindow w(o);
+        w.resize(1500, 920);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QString error;
+        QVERIFY2(w.controller()->openFilesSync(filesA(), &error), qPrintable(error));
+        QVERIFY2(w.compareDocks()->compareWithSync({ m_b }, &error), qPrintable(error));
+        QCoreApplication::processEvents();
+        const QRect g = w.compareDocks()->dock()->geometry();
+        QVERIFY2(g.width() >= w.width() * 9 / 10 && g.height() >= w.height() * 2 / 5,
+            qPrintable(QStringLiteral("%1x%2 in %3x%4").arg(g.width()).arg(g.height()).arg(w.width()).arg(w.height())));
+    }
+
     void compareViewEndToEnd()
     {
         MainWindow::Options o;
