@@ -124,7 +124,12 @@ GapDocks::GapDocks(SessionController *controller, EventSelection *selection, QOb
     });
     m_heatmapDock = makeDock(heatmapPanel, tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
     m_triageDock = makeDock(m_triage, tr("Delegate triage"), QStringLiteral("DelegateTriageDock"));
-    m_tensorDock = makeDock(m_tensor, tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"));
+    // Scrolls rather than drawing its histogram over its tables when the dock is short.
+    auto *tensorScroll = new QScrollArea;
+    tensorScroll->setWidget(m_tensor);
+    tensorScroll->setWidgetResizable(true);
+    tensorScroll->setFrameShape(QFrame::NoFrame);
+    m_tensorDock = makeDock(tensorScroll, tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"));
     m_compareDock = makeDock(m_compare, tr("Output quality"), QStringLiteral("CompareResultsDock"));
     // Gap along execution order with the accumulated / isolated switch above it.
     auto *trendPanel = new QWidget;

@@ -20,6 +20,7 @@
 #include "modelroles.h"
 #include "numberformat.h"
 #include "sourceviewer.h"
+#include "tensorinspectorwidget.h"
 #include "testpaths.h"
 #include "theme.h"
 #include "timecontrols.h"
@@ -493,6 +494,15 @@ private Q_SLOTS:
                 continue;
             QVERIFY2(d->widget()->width() >= 200 && d->widget()->height() >= 100, qPrintable(d->objectName()));
         }
+
+        // A row opened in the tensor inspector never has its histogram drawn over its tables
+        // (issue 23): a short dock scrolls the inspector, which keeps its minimum size.
+        QTest::mouseClick(heatmap, Qt::LeftButton, {}, heatmap->cellRect(3, 0).center());
+        QCoreApplication::processEvents();
+        QWidget *inspector = gaps->tensorInspector();
+        QVERIFY(inspector->isVisible());
+        QVERIFY2(inspector->height() >= inspector->minimumSizeHint().height(),
+            qPrintable(QStringLiteral("%1 < %2").arg(inspector->height()).arg(inspector->minimumSizeHint().height())));
 
         // Delegate triage on the XNNPACK run: no header is cut.
         QVERIFY(
