@@ -1,10 +1,12 @@
-// Fuzz target: debug-buffer inflation.
+// Fuzz target: debug-buffer inflation and provenance.
 //  * first byte even: the rest is a debug buffer, read through the tensor refs of a fixed small
-//    ETDump (written once with the test ETDump writer, then parsed by the real reader);
+//    ETDump (written once with the test ETDump writer, then parsed by the real reader), and
+//    judged against that ETDump (bufferprovenance.h);
 //  * first byte odd: a TensorRef decoded from the input (dtype, up to 8 sizes/strides, offset)
 //    is read against the remaining bytes as the buffer.
 #include "fuzzinput.h"
 
+#include "etdump/bufferprovenance.h"
 #include "etdump/debugbuffer.h"
 #include "etdump/etdumpfile.h"
 #include "etdumpwriter.h"
@@ -16,7 +18,7 @@ namespace {
 
 using namespace etscope;
 
-std::vector<TensorRef> fixedRefs()
+std::shared_ptr<const ETDumpFile> fixedETDump()
 {
     test::ETDumpWriter w;
     w.beginRun("Execute");
@@ -46,13 +48,32 @@ std::vector<TensorRef> fixedRefs()
     auto etdump = readETDump(*file);
     if (!etdump)
         std::abort(); // the writer and reader disagree: a bug, not a fuzz finding
+    return *etdump;
+}
+
+std::vector<TensorRef> refsOf(const ETDumpFile &etdump)
+{
     std::vector<TensorRef> refs;
-    for (const auto &run : (*etdump)->runs)
+    for (const auto &run : etdump.runs)
         for (const auto &ev : run.debugEvents)
             refs.insert(refs.end(), ev.value.tensors.begin(), ev.value.tensors.end());
-    if (refs.size() != tensors.size() + 2)
+    if (refs.size() != 12) // 10 tensors and a list of 2
         std::abort();
     return refs;
+}
+
+void judge(const ETDumpFile &etdump, const DebugBuffer &buffer)
+{
+    auto judged = judgeDebugBuffer(etdump, buffer);
+    if (!judged) {
+        fuzz::checkErrorMessage(judged.error().message(), "fuzz.bin");
+        return;
+    }
+    // A verdict other than Consistent always says why; counts stay inside what was logged.
+    if ((judged->verdict != BufferProvenance::Verdict::Consistent) == judged->reason().empty()
+        || judged->zeroTensors > judged->loggedTensors || judged->usedEnd > buffer.size()
+        || judged->absurdFloats > judged->floatSamples)
+        std::abort();
 }
 
 void readAndSummarize(const DebugBuffer &buffer, const TensorRef &ref)
@@ -75,13 +96,15 @@ void readAndSummarize(const DebugBuffer &buffer, const TensorRef &ref)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-    static const std::vector<TensorRef> refs = fixedRefs();
+    static const std::shared_ptr<const ETDumpFile> etdump = fixedETDump();
+    static const std::vector<TensorRef> refs = refsOf(*etdump);
     fuzz::ByteReader in(data, size);
     const auto mode = in.take<std::uint8_t>();
     if ((mode & 1) == 0) {
         auto buffer = DebugBuffer::fromFile(fuzz::asFile(in.rest(), in.remaining(), "fuzz.bin"));
         for (const auto &ref : refs)
             readAndSummarize(*buffer, ref);
+        judge(*etdump, *buffer);
         return 0;
     }
 
