@@ -131,11 +131,16 @@ double gapSeverity(double excess)
     return 0.5 + 0.5 * std::clamp(excess / kSeverityDecadesAbove, 0.0, 1.0);
 }
 
+double gapSeverity(double excess, bool flagged)
+{
+    const double s = std::isnan(excess) ? 0.0 : gapSeverity(excess);
+    return flagged ? std::max(s, 0.5) : std::min(s, 0.499);
+}
+
 std::string thresholdDescription(Metric m, std::optional<double> userThreshold)
 {
     if (userThreshold)
         return fmt::format("threshold {} {:g}", metricName(m), *userThreshold);
-    (void)m;
     return "noise level (relative error √ε of the dtype: float32 3.45e-4)";
 }
 

@@ -36,6 +36,9 @@ double excessOverNoise(Direction d, Metric m, double gap, double threshold);
 // The one colour scale of every gap view, from an excess: [0, 0.5) is noise (0 = exact or six
 // decades below the noise level, 0.5 = at it), [0.5, 1] above it (1 = four decades or more).
 double gapSeverity(double excess);
+// The same for a gap whose flag is known: the colour never contradicts the flag (a NaN excess,
+// an error row, a rounding at the boundary).
+double gapSeverity(double excess, bool flagged);
 inline constexpr double kSeverityDecadesBelow = 6, kSeverityDecadesAbove = 4;
 
 // "noise level (√ε of the dtype)" or "threshold 1e-06", for legends and headers.

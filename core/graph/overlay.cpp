@@ -262,12 +262,7 @@ Coloring colorItems(const ProgramGraph &g, const VisibleGraph &v, const OverlayD
                 c.fill[i] = neutralColor();
                 continue;
             }
-            // A flagged item is warm even when its excess was not computed (an error row).
-            double s = std::isnan(excess[i]) ? 0.0 : analysis::gapSeverity(excess[i]);
-            if (flagged[i])
-                s = std::max(s, 0.5);
-            else
-                s = std::min(s, 0.499);
+            const double s = analysis::gapSeverity(excess[i], flagged[i] != 0);
             c.fill[i] = gapSeverityColor(s);
             c.rank[i] = s;
             c.value[i] = fmt::format("{} {:.2e}{}", d.gapMetric, worst[i], flagged[i] ? " (above)" : "");

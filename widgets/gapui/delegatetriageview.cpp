@@ -97,8 +97,7 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
             }
         // The colour of every gap view (analysis::gapSeverity): warm above the threshold.
         const double ex = r->excess(table.metric, dir);
-        const graph::Rgb fill = graph::gapSeverityColor(
-            r->flagged ? std::max(0.5, analysis::gapSeverity(ex)) : std::min(0.499, analysis::gapSeverity(ex)));
+        const graph::Rgb fill = graph::gapSeverityColor(analysis::gapSeverity(ex, r->flagged));
         if (!std::isnan(w)) {
             item->setBackground(Gap, QColor(fill.r, fill.g, fill.b));
             item->setForeground(Gap, QColor(fill.r, fill.g, fill.b).lightnessF() > 0.55 ? Qt::black : Qt::white);

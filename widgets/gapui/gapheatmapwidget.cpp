@@ -121,10 +121,7 @@ double GapHeatmapWidget::severity(int row, int column) const
     if (std::isnan(value(row, column)))
         return kNaN;
     const Row &r = m_rows[std::size_t(row)];
-    const double e = r.excess[std::size_t(column)];
-    const double s = std::isnan(e) ? 0.0 : analysis::gapSeverity(e);
-    // The colour never contradicts the flag (a NaN excess, or a rounding at the boundary).
-    return r.flagged[std::size_t(column)] ? std::max(s, 0.5) : std::min(s, 0.499);
+    return analysis::gapSeverity(r.excess[std::size_t(column)], r.flagged[std::size_t(column)]);
 }
 
 bool GapHeatmapWidget::flagged(int row, int column) const
