@@ -100,6 +100,10 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     addPanel(m_graph = new GraphDock(m_controller, m_selection, m_gap, this));
     addPanel(m_memory = new MemoryPanel(m_controller, m_selection, this));
     connect(m_memory, &MemoryPanel::programPaired, m_graph, &GraphDock::setProgram);
+    // Hiding the panels' tabs left the last one (Graph) in front; a first start shows the timeline.
+    if (m_restoredState.isEmpty())
+        if (auto *timelineDock = findChild<QDockWidget *>(QStringLiteral("TimelineDock")))
+            timelineDock->raise();
     // Selected after every panel saw the new session (the graph centres on it).
     connect(m_controller, &SessionController::sessionChanged, m_table, &EventTableView::selectStartEvent);
 

@@ -13,6 +13,7 @@ TimelineLayout layoutTimeline(const EventBlock &block, std::size_t run, double t
         std::uint64_t s, e;
     };
     std::vector<Raw> raw;
+    raw.reserve(block.events.size());
     std::uint64_t t0 = std::numeric_limits<std::uint64_t>::max();
     for (int i = 0; i < int(block.events.size()); ++i) {
         const Event &ev = block.events[i];
@@ -25,11 +26,16 @@ TimelineLayout layoutTimeline(const EventBlock &block, std::size_t run, double t
     }
     if (raw.empty() || !(ticksPerUnit > 0))
         return out;
-    // Outer intervals first at equal starts, so containment can be decided with a stack.
-    std::sort(raw.begin(), raw.end(), [](const Raw &a, const Raw &b) {
+    // Outer intervals first at equal starts, so containment can be decided with a stack. Events
+    // come in about execution order, so the check usually spares the sort; when it does not,
+    // introsort on nearly sorted runs falls back to heapsort, a merge does not.
+    const auto before = [](const Raw &a, const Raw &b) {
         return a.s != b.s ? a.s < b.s : (a.e != b.e ? a.e > b.e : a.event < b.event);
-    });
+    };
+    if (!std::is_sorted(raw.begin(), raw.end(), before))
+        std::stable_sort(raw.begin(), raw.end(), before);
     std::vector<std::uint64_t> openEnds;
+    out.bars.reserve(raw.size());
     for (const Raw &r : raw) {
         while (!openEnds.empty() && openEnds.back() < r.e)
             openEnds.pop_back();

@@ -8,9 +8,9 @@ namespace etscope {
 
 struct TimelineBar {
     int event = 0; // index into EventBlock::events
+    int lane = 0; // nesting depth: 0 = outermost (e.g. Method::execute)
     double start = 0; // in the target unit, relative to the earliest start of the run
     double end = 0;
-    int lane = 0; // nesting depth: 0 = outermost (e.g. Method::execute)
 };
 
 struct TimelineLayout {

@@ -117,6 +117,16 @@ elif [ -z "${BENCH_FILTER:-}" ]; then
     rows+=("bench_treemodel|not built (BENCH_GUI=ON)|-|-")
 fi
 
+# The window itself: start, open the 562k distinct events, lay out and paint every dock, grab
+# the window to PNG, quit (issue 23's "usable within 0.6 s, under 250 MB").
+app_exe=$build/app/etscope
+if [ -x "$app_exe" ]; then
+    add "etscope window, 562k distinct events: start to painted (process)" "$runs" \
+        env QT_QPA_PLATFORM=offscreen "$app_exe" --screenshot "$data/window.png" "$distinct"
+elif [ -z "${BENCH_FILTER:-}" ]; then
+    rows+=("etscope window|not built (BENCH_GUI=ON)|-|-")
+fi
+
 # Benchmarks of other areas, when built. Each runs with its own defaults.
 for b in bench_etrecord bench_gap bench_program; do
     exe=$(find "$build" -type f -name "$b" -perm -u+x 2>/dev/null | head -n1)

@@ -100,6 +100,7 @@ protected:
 
     void paintEvent(QPaintEvent *) override
     {
+        m_owner->layOutIfStale(); // the first paint after the timeline came into view
         QPainter p(this);
         p.fillRect(rect(), palette().base());
         if (!m_block || m_layout.bars.empty()) {
@@ -132,32 +133,53 @@ protected:
         }
         p.drawLine(0, kAxisHeight - 4, width(), kAxisHeight - 4);
 
-        const QFontMetrics fm(font());
-        for (int i = 0; i < int(m_layout.bars.size()); ++i) {
-            const auto &b = m_layout.bars[i];
+        // Bars of a lane do not overlap and come sorted by start, so a bar that falls on pixels
+        // its lane already painted adds nothing: skipping it keeps a zoomed-out run of half a
+        // million bars to about a thousand rectangles per lane. The highlight is drawn last.
+        std::vector<double> paintedTo(std::size_t(std::max(0, m_layout.laneCount)), -1.0);
+        const TimelineBar *highlighted = nullptr;
+        for (const TimelineBar &b : m_layout.bars) {
+            if (b.event == m_highlight) {
+                highlighted = &b;
+                continue;
+            }
             const double x0 = toX(b.start), x1 = toX(b.end);
             if (x1 < 0 || x0 > width())
                 continue;
-            const Event &e = m_block->events[b.event];
-            QRectF r(x0, kAxisHeight + b.lane * kLaneHeight + 1, std::max(1.0, x1 - x0), kLaneHeight - 3);
-            QColor c = colorFor(e);
-            p.setPen(b.event == m_highlight ? QPen(QColor(0xff, 0x8c, 0x00), 2) : QPen(c.darker(130)));
-            p.setBrush(c);
-            p.drawRect(r);
-            if (r.width() > 30) {
-                p.setPen(QColor(0x10, 0x10, 0x10));
-                const QRectF textRect = r.adjusted(4, 0, -3, 0).intersected(QRectF(0, 0, width(), height()));
-                // Whole names only (a label cut to "native_ca…" reads as a different name): the
-                // name, else the bare operator ("convolution"), else nothing (hover has it).
-                QString label = toQString(e.name);
-                if (fm.horizontalAdvance(label) > textRect.width()) {
-                    label.remove(QStringLiteral("native_call_"));
-                    label = label.section(QLatin1Char('.'), 0, 0);
-                }
-                if (fm.horizontalAdvance(label) <= textRect.width())
-                    p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, label);
-            }
+            double &lanePainted = paintedTo[std::size_t(b.lane)];
+            const double covers = std::floor(std::max(x1, x0 + 1.0));
+            if (covers <= lanePainted)
+                continue;
+            lanePainted = covers;
+            paintBar(p, b, false);
         }
+        if (highlighted)
+            paintBar(p, *highlighted, true);
+    }
+
+    void paintBar(QPainter &p, const TimelineBar &b, bool highlighted) const
+    {
+        const double x0 = toX(b.start), x1 = toX(b.end);
+        const Event &e = m_block->events[b.event];
+        QRectF r(x0, kAxisHeight + b.lane * kLaneHeight + 1, std::max(1.0, x1 - x0), kLaneHeight - 3);
+        QColor c = colorFor(e);
+        p.setPen(highlighted ? QPen(QColor(0xff, 0x8c, 0x00), 2) : QPen(c.darker(130)));
+        p.setBrush(c);
+        p.drawRect(r);
+        if (r.width() <= 30)
+            return;
+        const QFontMetrics fm(font());
+        p.setPen(QColor(0x10, 0x10, 0x10));
+        const QRectF textRect = r.adjusted(4, 0, -3, 0).intersected(QRectF(0, 0, width(), height()));
+        // Whole names only (a label cut to "native_ca…" reads as a different name): the name,
+        // else the bare operator ("convolution"), else nothing (hover has it).
+        QString label = toQString(e.name);
+        if (fm.horizontalAdvance(label) > textRect.width()) {
+            label.remove(QStringLiteral("native_call_"));
+            label = label.section(QLatin1Char('.'), 0, 0);
+        }
+        if (fm.horizontalAdvance(label) <= textRect.width())
+            p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, label);
     }
 
     bool event(QEvent *ev) override
@@ -281,8 +303,9 @@ int TimelineWidget::currentRun() const
     return m_runBox->value();
 }
 
-QString TimelineWidget::infoText() const
+QString TimelineWidget::infoText()
 {
+    layOutIfStale();
     return m_info->text();
 }
 
@@ -296,8 +319,18 @@ void TimelineWidget::showRuns(const QList<int> &runs, const QString &what)
         rebuild();
 }
 
-const TimelineLayout &TimelineWidget::layout() const
+void TimelineWidget::layOutIfStale()
 {
+    if (!m_stale)
+        return;
+    m_forceLayout = true;
+    rebuild();
+    m_forceLayout = false;
+}
+
+const TimelineLayout &TimelineWidget::layout()
+{
+    layOutIfStale();
     return m_canvas->layout();
 }
 
@@ -348,6 +381,15 @@ void TimelineWidget::rebuild()
         m_runBox->setRange(0, std::max(0, runs - 1));
         m_runBox->setSuffix(tr(" of %1").arg(runs));
     }
+    // Laying out half a million bars is the biggest single cost of opening a large profile; a
+    // timeline behind another tab waits until it is painted (or asked for its layout).
+    if (m_canvas->visibleRegion().isEmpty() && !m_forceLayout) { // hidden, or a tab behind another
+        m_stale = true;
+        m_canvas->setData(nullptr, {}, {}); // drops the pointer into the old block
+        m_info->clear();
+        return;
+    }
+    m_stale = false;
     const auto scale = m_session->inputs.time.scaleFactor();
     const double ticksPerUnit = scale ? scale.value() : 1.0;
     const QString unit = toQString(timeScaleName(m_session->inputs.time.target));

@@ -26,20 +26,23 @@ public:
     void setSession(std::shared_ptr<const Session> session);
     // Shows the block of the event (keeping the run) and highlights the event.
     void highlightEvent(int blockIndex, int eventIndex);
-    const TimelineLayout &layout() const;
+    const TimelineLayout &layout(); // lays out first if the timeline was hidden
     int currentBlock() const { return m_block; }
     QWidget *canvas() const;
     int currentRun() const;
     // Runs picked elsewhere (a histogram bar): shows the first, names them all in the info line.
     void showRuns(const QList<int> &runs, const QString &what);
     QList<int> markedRuns() const { return m_markedRuns; }
-    QString infoText() const;
+    QString infoText();
+    bool layoutPending() const { return m_stale; } // hidden since its session or run changed
 
 Q_SIGNALS:
     void eventClicked(int blockIndex, int eventIndex);
 
 private:
+    friend class TimelineCanvas; // lays out on its first paint
     void rebuild();
+    void layOutIfStale();
 
     std::shared_ptr<const Session> m_session;
     int m_block = -1;
@@ -49,6 +52,8 @@ private:
     QList<int> m_markedRuns;
     QString m_markedWhat;
     TimelineCanvas *m_canvas = nullptr;
+    bool m_stale = false; // a layout is owed since the timeline was hidden
+    bool m_forceLayout = false;
 };
 
 } // namespace etscope

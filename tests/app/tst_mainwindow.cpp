@@ -6,6 +6,8 @@
 #include "eventfilterproxy.h"
 #include "eventtableview.h"
 #include "eventtreemodel.h"
+#include "graphdock.h"
+#include "graphview/graphview.h"
 #include "histogramwidget.h"
 #include "mainwindow.h"
 #include "messagebar.h"
@@ -160,6 +162,21 @@ private Q_SLOTS:
         QCOMPARE(int(w.timeline()->layout().bars.size()), 57);
         // Top events exclude framework and OPERATOR_CALL rows; 28 kernels > default top 12.
         QCOMPARE(w.topEventsChart()->barCount(), 12);
+    }
+
+    void timelineInFrontAtFirstStart()
+    {
+        // The panels' hidden tabs used to leave Graph in front, blank without an ETRecord.
+        MainWindow w(quietOptions());
+        w.resize(1500, 920);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.controller()->openFilesSync({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") }));
+        QVERIFY(w.timeline()->isVisible());
+        // Qt keeps a tab behind another "visible" but moves it off the window.
+        QVERIFY(w.graphDock()->view()->visibleRegion().isEmpty());
+        QVERIFY(!w.timeline()->visibleRegion().isEmpty());
+        QTRY_VERIFY(!w.timeline()->layoutPending()); // painted, so laid out
     }
 
     void debugBufferWaitsForItsETDump()

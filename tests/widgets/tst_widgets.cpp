@@ -112,6 +112,64 @@ private Q_SLOTS:
         QCOMPARE(top.barCount(), 14); // 14 native_call kernels in §12
     }
 
+    void timelineWaitsUntilShown()
+    {
+        // A hidden timeline (behind another tab) owes its layout until it is shown or asked.
+        auto session = load(kShared + "runtime/cnn_mlp_50runs/etdump.etdp");
+        TimelineWidget timeline;
+        timeline.setSession(session);
+        QVERIFY(timeline.layoutPending());
+        timeline.resize(900, 200);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        QVERIFY(!timeline.layoutPending());
+        QCOMPARE(int(timeline.layout().bars.size()), 57); // 28 kernels + 28 OPERATOR_CALL + execute
+        timeline.hide();
+        timeline.setSession(session);
+        QVERIFY(timeline.layoutPending());
+        QCOMPARE(int(timeline.layout().bars.size()), 57); // asking lays out
+        QVERIFY(!timeline.layoutPending());
+    }
+
+    void timelinePaintsEveryCoveredPixel()
+    {
+        // Narrow, so that many of run 0's 57 bars fall on the same pixels and the painter skips
+        // them: every pixel column that some bar of a lane covers must still be painted in that
+        // lane, and the highlighted bar keeps its orange outline. The geometry is the canvas's
+        // documented mapping: x = 8 + t / (1.02 · span) · (width − 16), lanes 22 px below a 26 px
+        // axis; a bar covers [floor(x0), floor(max(x1, x0 + 1))).
+        auto session = load(kShared + "runtime/cnn_mlp_50runs/etdump.etdp");
+        TimelineWidget timeline;
+        timeline.setSession(session);
+        timeline.resize(160, 160);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        const TimelineLayout &layout = timeline.layout();
+        QCOMPARE(layout.laneCount, 3);
+        const int highlighted = layout.bars[20].event;
+        timeline.highlightEvent(timeline.currentBlock(), highlighted);
+        QWidget *canvas = timeline.canvas();
+        const QImage image = canvas->grab().toImage();
+        const QColor base = canvas->palette().color(QPalette::Base);
+        const double w = image.width() / canvas->devicePixelRatioF();
+        const auto toX = [&](double t) { return 8 + t / (layout.span * 1.02) * (w - 16); };
+        int checked = 0;
+        for (const TimelineBar &b : layout.bars) {
+            const int y = 26 + b.lane * 22 + 11;
+            const double x0 = toX(b.start);
+            for (int x = int(std::floor(x0)); x < int(std::floor(std::max(toX(b.end), x0 + 1))); ++x, ++checked)
+                QVERIFY2(
+                    image.pixelColor(x, y) != base, qPrintable(QStringLiteral("lane %1, x %2").arg(b.lane).arg(x)));
+        }
+        QVERIFY(checked > 150);
+        const TimelineBar &hb = layout.bars[20];
+        const int hy = 26 + hb.lane * 22 + 1; // the outline's top edge
+        bool orange = false;
+        for (int x = int(toX(hb.start)) - 1; x <= int(toX(hb.end)) + 1; ++x)
+            orange = orange || image.pixelColor(x, hy) == QColor(0xff, 0x8c, 0x00);
+        QVERIFY(orange);
+    }
+
     void moduleRollup()
     {
         auto session = load(
