@@ -14,7 +14,6 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
-#include <QFormLayout>
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
@@ -22,7 +21,6 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSettings>
-#include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -169,36 +167,6 @@ std::function<bool(const QString &title, const QString &text)> dialogConfirmer(Q
     return [parent](const QString &title, const QString &text) {
         return QMessageBox::question(parent, title, text) == QMessageBox::Yes;
     };
-}
-
-std::optional<QSize> askChartSize(QWidget *parent, bool persist)
-{
-    // The chart is drawn again at the size asked for (not grabbed from the screen).
-    QSettings settings;
-    QDialog dialog(parent);
-    dialog.setWindowTitle(QObject::tr("Export chart"));
-    auto *form = new QFormLayout(&dialog);
-    auto *width = new QSpinBox(&dialog);
-    auto *height = new QSpinBox(&dialog);
-    width->setRange(200, 10000);
-    height->setRange(150, 10000);
-    width->setSuffix(QObject::tr(" px"));
-    height->setSuffix(QObject::tr(" px"));
-    width->setValue(persist ? settings.value(QStringLiteral("chartExportWidth"), 1600).toInt() : 1600);
-    height->setValue(persist ? settings.value(QStringLiteral("chartExportHeight"), 900).toInt() : 900);
-    form->addRow(QObject::tr("Width"), width);
-    form->addRow(QObject::tr("Height"), height);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted)
-        return std::nullopt;
-    if (persist) {
-        settings.setValue(QStringLiteral("chartExportWidth"), width->value());
-        settings.setValue(QStringLiteral("chartExportHeight"), height->value());
-    }
-    return QSize(width->value(), height->value());
 }
 
 } // namespace etscope

@@ -2,12 +2,10 @@
 
 #include <QList>
 #include <QPair>
-#include <QSize>
 #include <QString>
 #include <QStringList>
 
 #include <functional>
-#include <optional>
 
 class QMainWindow;
 class QMenu;
@@ -39,8 +37,5 @@ void fillRecentMenu(QMenu *menu, const QStringList &recent, const std::function<
 
 // A yes/no question box over `parent`, for SessionController::setConfirmer.
 std::function<bool(const QString &title, const QString &text)> dialogConfirmer(QWidget *parent);
-
-// Asks the pixel size of a chart export (remembered when `persist`); nullopt when cancelled.
-std::optional<QSize> askChartSize(QWidget *parent, bool persist);
 
 } // namespace etscope

@@ -67,15 +67,11 @@ void exportInteractive(QWidget *parent, const Session *session, const QString &t
 void exportChartInteractive(QWidget *parent, const QString &name, bool persistSize,
     const std::function<QString(const QString &path, QSize size)> &render, const ExportFeedback &feedback)
 {
-    const auto size = askChartSize(parent, persistSize);
-    if (!size)
+    const auto target = askImageExport(parent, QObject::tr("Export chart"), name + QStringLiteral(".png"), persistSize);
+    if (!target)
         return;
-    const QString path = askSaveFileName(parent, QObject::tr("Export chart"), name + QStringLiteral(".png"),
-        QObject::tr("PNG image (*.png);;SVG vector image (*.svg)"));
-    if (path.isEmpty())
-        return;
-    if (const QString error = render(path, *size); error.isEmpty())
-        feedback.written(QObject::tr("Chart written to %1").arg(path));
+    if (const QString error = render(target->path, target->size); error.isEmpty())
+        feedback.written(QObject::tr("Chart written to %1").arg(target->path));
     else
         feedback.error(error);
 }

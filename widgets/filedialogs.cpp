@@ -1,9 +1,13 @@
 #include "filedialogs.h"
 
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QSettings>
+#include <QSpinBox>
 
 namespace etscope {
 
@@ -44,6 +48,48 @@ QStringList askOpenFileNames(QWidget *parent, const QString &title, const QStrin
     if (!paths.isEmpty())
         rememberFolderOf(paths.front());
     return paths;
+}
+
+std::optional<QSize> askChartSize(QWidget *parent, bool persistSize)
+{
+    QSettings settings;
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Export chart"));
+    auto *form = new QFormLayout(&dialog);
+    auto *width = new QSpinBox(&dialog);
+    auto *height = new QSpinBox(&dialog);
+    width->setRange(200, 10000);
+    height->setRange(150, 10000);
+    width->setSuffix(QObject::tr(" px"));
+    height->setSuffix(QObject::tr(" px"));
+    width->setValue(persistSize ? settings.value(QStringLiteral("chartExportWidth"), 1600).toInt() : 1600);
+    height->setValue(persistSize ? settings.value(QStringLiteral("chartExportHeight"), 900).toInt() : 900);
+    form->addRow(QObject::tr("Width"), width);
+    form->addRow(QObject::tr("Height"), height);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    if (persistSize) {
+        settings.setValue(QStringLiteral("chartExportWidth"), width->value());
+        settings.setValue(QStringLiteral("chartExportHeight"), height->value());
+    }
+    return QSize(width->value(), height->value());
+}
+
+std::optional<ImageExport> askImageExport(
+    QWidget *parent, const QString &title, const QString &suggestedName, bool persistSize)
+{
+    const auto size = askChartSize(parent, persistSize);
+    if (!size)
+        return std::nullopt;
+    const QString path
+        = askSaveFileName(parent, title, suggestedName, QObject::tr("PNG image (*.png);;SVG vector image (*.svg)"));
+    if (path.isEmpty())
+        return std::nullopt;
+    return ImageExport { path, *size };
 }
 
 } // namespace etscope

@@ -3,8 +3,11 @@
 // Every file dialog of the app starts in the last folder the user used (remembered across
 // sessions), and remembers the folder of what was chosen.
 
+#include <QSize>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 class QWidget;
 
@@ -14,6 +17,17 @@ namespace etscope {
 QString askSaveFileName(QWidget *parent, const QString &title, const QString &suggestedName, const QString &filter);
 QString askOpenFileName(QWidget *parent, const QString &title, const QString &filter = {});
 QStringList askOpenFileNames(QWidget *parent, const QString &title, const QString &filter = {});
+
+// An image export asks its pixel size (the chart or graph is drawn again at that size, not
+// grabbed from the screen; remembered when `persistSize`), then the PNG or SVG file. nullopt when
+// either is cancelled.
+struct ImageExport {
+    QString path;
+    QSize size;
+};
+std::optional<QSize> askChartSize(QWidget *parent, bool persistSize);
+std::optional<ImageExport> askImageExport(
+    QWidget *parent, const QString &title, const QString &suggestedName, bool persistSize = true);
 
 // The folder the next dialog starts in ("" before the first use); set by the functions above.
 QString lastUsedFolder();

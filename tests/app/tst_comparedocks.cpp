@@ -4,6 +4,7 @@
 // largest change; p50 0.36666 ms in the fixture's TSV) are known without the diff code.
 #include "comparedocks.h"
 #include "compareview.h"
+#include "dialoganswers.h"
 #include "diffcharts.h"
 #include "difftreemodel.h"
 #include "etdumprescale.h"
@@ -19,10 +20,12 @@
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
 #include <QFile>
+#include <QImage>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -64,6 +67,7 @@ class TestCompareDocks : public QObject
 private slots:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // exports remember their size and folder
         QVERIFY(m_dir.isValid());
         m_b = writeSlowed(m_dir);
     }
@@ -186,6 +190,18 @@ private slots:
         QFile f(tsv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readLine().startsWith("event_block_name\tevent_name\tinstruction_id"));
+
+        // A chart export asks the size, then the file: the waterfall is drawn at 1600×700.
+        const QString png = m_dir.filePath(QStringLiteral("waterfall.png"));
+        test::answerImageExport(QSize(1600, 700), png);
+        QAction *waterfall = nullptr;
+        for (QAction *a : v->findChildren<QAction *>())
+            if (a->text() == QStringLiteral("Waterfall…"))
+                waterfall = a;
+        QVERIFY(waterfall);
+        waterfall->trigger();
+        const QImage image(png);
+        QCOMPARE(image.size() / image.devicePixelRatio(), QSize(1600, 700));
     }
 
     void backgroundCompare()

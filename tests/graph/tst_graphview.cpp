@@ -14,14 +14,19 @@
 #include "modelroles.h"
 #include "timecontrols.h"
 
+#include "dialoganswers.h"
+
 #include <QDockWidget>
 #include <QFile>
 #include <QGraphicsView>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeView>
 
 using namespace etscope;
@@ -67,6 +72,7 @@ class TestGraphView : public QObject
 private slots:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // the export remembers its size and folder
         MainWindow::Options o;
         o.interactive = false;
         o.persistSettings = false;
@@ -227,6 +233,18 @@ private slots:
         QVERIFY(view()->exportImage(dir.filePath(QStringLiteral("g.svg"))).isEmpty());
         QVERIFY(QFile(dir.filePath(QStringLiteral("g.png"))).size() > 1000);
         QVERIFY(QFile(dir.filePath(QStringLiteral("g.svg"))).size() > 1000);
+
+        // The Export… button asks the size first, then the file; the PNG has the size asked.
+        const QString asked = dir.filePath(QStringLiteral("asked.png"));
+        test::answerImageExport(QSize(1234, 567), asked);
+        QToolButton *exportButton = nullptr;
+        for (auto *b : view()->findChildren<QToolButton *>())
+            if (b->text() == QStringLiteral("Export…"))
+                exportButton = b;
+        QVERIFY(exportButton);
+        exportButton->click();
+        const QImage image(asked);
+        QCOMPARE(image.size() / image.devicePixelRatio(), QSize(1234, 567));
     }
 
     void inputsOnRequest()

@@ -267,11 +267,10 @@ void CompareView::exportTableInteractive()
 
 void CompareView::exportChartInteractive(QWidget *chart, const QString &name)
 {
-    const QString path = askSaveFileName(
-        this, tr("Export chart"), name + QStringLiteral(".png"), tr("PNG image (*.png);;SVG drawing (*.svg)"));
-    if (path.isEmpty())
+    const auto target = askImageExport(this, tr("Export chart"), name + QStringLiteral(".png"));
+    if (!target)
         return;
-    if (const QString err = exportWidgetImage(chart, path); !err.isEmpty())
+    if (const QString err = exportChartImage(chart, target->path, target->size, name); !err.isEmpty())
         QMessageBox::warning(this, tr("Export failed"), err);
 }
 

@@ -436,11 +436,10 @@ GraphView::GraphView(QWidget *parent)
     connect(expand, &QToolButton::clicked, this, &GraphView::expandAll);
     connect(collapse, &QToolButton::clicked, this, &GraphView::collapseAll);
     connect(exportButton, &QToolButton::clicked, this, [this] {
-        const QString path
-            = askSaveFileName(this, tr("Export graph"), QStringLiteral("graph.png"), tr("Images (*.png *.svg)"));
-        if (path.isEmpty())
+        const auto target = askImageExport(this, tr("Export graph"), QStringLiteral("graph.png"));
+        if (!target)
             return;
-        if (QString e = exportImage(path); !e.isEmpty())
+        if (QString e = exportImage(target->path, target->size); !e.isEmpty())
             m_status->setText(e);
     });
 
@@ -1008,9 +1007,12 @@ void GraphView::moveSelection(int key)
     }
 }
 
-QString GraphView::exportImage(const QString &path)
+QString GraphView::exportImage(const QString &path, QSize size)
 {
-    // The canvas and the legend side by side, as shown (no toolbar).
+    // The canvas and the legend side by side, as shown (no toolbar); at another size the canvas
+    // refits first unless the user zoomed.
+    if (size.isValid())
+        return exportChartImage(m_body, path, size, tr("etscope graph"));
     return exportWidgetImage(m_body, path, tr("etscope graph"));
 }
 

@@ -56,7 +56,8 @@ public:
     void fit();
 
     // PNG or SVG (by suffix) of what the view shows, legend included. Empty string on success.
-    QString exportImage(const QString &path);
+    // At `size` logical pixels, or as shown when no size is given.
+    QString exportImage(const QString &path, QSize size = {});
 
     // For tests and scripts.
     bool isLayoutRunning() const { return m_running; }
