@@ -104,6 +104,7 @@ GapDocks::GapDocks(SessionController *controller, EventSelection *selection, QOb
     controls->addWidget(m_thresholdEdit);
     controls->addStretch(1);
     heatmapLayout->addLayout(controls);
+    heatmapLayout->addWidget(new gapui::GapHeatmapLegend(m_heatmap));
     heatmapLayout->addWidget(heatmapScroll, 1);
     m_primary = kMetrics[0];
     connect(m_metricBox, &QComboBox::currentIndexChanged, this,

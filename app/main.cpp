@@ -27,8 +27,8 @@
 namespace {
 
 // Renders the window once the files are loaded; exit status tells scripts whether it worked.
-int takeScreenshot(const QString &out, const QString &select, const QString &unit, const QStringList &files,
-    const QStringList &reference, const QStringList &compareFiles)
+int takeScreenshot(const QString &out, const QString &select, const QString &unit, QSize windowSize,
+    const QStringList &files, const QStringList &reference, const QStringList &compareFiles)
 {
     etscope::MainWindow::Options options;
     options.interactive = false;
@@ -36,7 +36,7 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     etscope::MainWindow window(options);
     if (auto t = etscope::parseTimeScale(unit.toStdString()))
         window.timeControls()->setTargetUnit(*t);
-    window.resize(1500, 920); // the default size: what a user sees first
+    window.resize(windowSize); // by default 1500×920: what a user sees first
     window.show();
     QString error;
     QList<QStringList> recordings = etscope::splitRecordings(window.openPrograms(files));
@@ -66,7 +66,7 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
         }
         // The compare view alone, at window size (docked it would share the window with the rest).
         cmp->dock()->setFloating(true);
-        cmp->dock()->resize(1600, 1000);
+        cmp->dock()->resize(windowSize);
         if (!select.isEmpty())
             for (int i = 0; i < int(cmp->view()->diff()->rows.size()); ++i)
                 if (cmp->view()->diff()->rows[size_t(i)].eventName == select.toStdString()) {
@@ -125,6 +125,9 @@ int main(int argc, char **argv)
         QStringLiteral("Load FILEs, render the main window to OUT.png and exit."), QStringLiteral("OUT.png"));
     const QCommandLineOption select(QStringLiteral("select"),
         QStringLiteral("With --screenshot: select the first event with this name."), QStringLiteral("EVENT_NAME"));
+    const QCommandLineOption size(QStringLiteral("size"),
+        QStringLiteral("With --screenshot: the window size in logical pixels (default 1500x920)."),
+        QStringLiteral("WxH"));
     const QCommandLineOption unit(
         QStringLiteral("unit"), QStringLiteral("Display unit: ns, us, ms, s or cycles."), QStringLiteral("UNIT"));
     const QCommandLineOption reference(QStringLiteral("reference"),
@@ -139,6 +142,7 @@ int main(int argc, char **argv)
     parser.addOption(compare);
     parser.addOption(screenshot);
     parser.addOption(select);
+    parser.addOption(size);
     parser.addOption(unit);
     parser.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("ETDump and companion files, recognised by content."), QStringLiteral("[FILE…]"));
@@ -149,7 +153,17 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "etscope: --screenshot needs at least one FILE\n");
             return 2;
         }
-        return takeScreenshot(parser.value(screenshot), parser.value(select), parser.value(unit),
+        QSize windowSize(1500, 920);
+        if (parser.isSet(size)) {
+            const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+            windowSize = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
+            if (windowSize.width() < 320 || windowSize.height() < 240) {
+                std::fprintf(
+                    stderr, "etscope: --size %s: expected WxH, at least 320x240\n", qPrintable(parser.value(size)));
+                return 2;
+            }
+        }
+        return takeScreenshot(parser.value(screenshot), parser.value(select), parser.value(unit), windowSize,
             parser.positionalArguments(), parser.values(reference), parser.values(compare));
     }
 

@@ -48,6 +48,22 @@ HistogramWidget::HistogramWidget(QWidget *parent)
     m_view->hide();
 }
 
+void HistogramWidget::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitToHeight();
+}
+
+void HistogramWidget::fitToHeight()
+{
+    // In a short dock (a gap or compare view below takes the height) the title and the legend
+    // leave the axes no room: the plot keeps it, and the tooltip keeps the title.
+    const bool compact = height() < kCompactBelow;
+    m_chart->setTitle(compact ? QString() : m_title);
+    m_chart->legend()->setVisible(!compact);
+    m_view->setToolTip(compact ? m_title : QString());
+}
+
 QWidget *HistogramWidget::chartView() const
 {
     return m_view;
@@ -195,7 +211,8 @@ void HistogramWidget::rebuild()
     m_view->show();
     const int nBins = int(m_bins.counts.size());
     const std::size_t runs = m_values.size();
-    m_chart->setTitle(runs == 1 ? tr("%1 — 1 run").arg(eventName) : tr("%1 — %2 runs").arg(eventName).arg(runs));
+    m_title = runs == 1 ? tr("%1 — 1 run").arg(eventName) : tr("%1 — %2 runs").arg(eventName).arg(runs);
+    fitToHeight();
 
     auto *set = new QBarSet(tr("runs"));
     m_set = set;

@@ -43,17 +43,23 @@ public:
     QList<int> runsInBar(int index) const;
     // Tick labels of the x axis, left to right (for tests).
     QStringList tickLabels() const;
+    static constexpr int kCompactBelow = 280; // px of height: title and legend hidden below it
 
 Q_SIGNALS:
     // A bar was clicked: these runs (indices into the values given to setValues).
     void runsSelected(const QList<int> &runs, const QString &description);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitToHeight();
     void onHovered(bool status, int index);
     void rebuild();
 
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
+    QString m_title;
     QLabel *m_hint = nullptr;
     QCheckBox *m_clipBox = nullptr;
     QBarSet *m_set = nullptr;

@@ -74,6 +74,25 @@ std::string gapLegend(const GapTable &t)
     return gapLegend(t.metric, t.isolated ? "isolated" : "accumulated", t.threshold);
 }
 
+std::string gapLegend(const std::vector<GapTable> &tables)
+{
+    // (how the metrics are judged, the metrics judged so), in first-seen order.
+    std::vector<std::pair<std::string, std::vector<std::string_view>>> clauses;
+    for (const GapTable &t : tables) {
+        std::string judged = fmt::format("{}, flagged above the {}", t.isolated ? "isolated" : "accumulated",
+            thresholdDescription(t.metric, t.threshold));
+        auto it = std::find_if(clauses.begin(), clauses.end(), [&](const auto &c) { return c.first == judged; });
+        if (it == clauses.end())
+            it = clauses.insert(clauses.end(), { std::move(judged), {} });
+        if (std::find(it->second.begin(), it->second.end(), metricName(t.metric)) == it->second.end())
+            it->second.push_back(metricName(t.metric));
+    }
+    std::vector<std::string> parts;
+    for (const auto &[judged, metrics] : clauses)
+        parts.push_back(fmt::format("{}, {}", fmt::join(metrics, " · "), judged));
+    return fmt::format("{}", fmt::join(parts, "; "));
+}
+
 namespace {
 
 // Block ordinal among the blocks that contribute entries: lets a 1-run ETDump be compared

@@ -74,6 +74,9 @@ const GapRow *firstFlagged(const GapTable &t);
 // "MSE, accumulated, flagged above the noise level (…)": what a legend names.
 std::string gapLegend(Metric m, std::string_view mode, std::optional<double> threshold);
 std::string gapLegend(const GapTable &t);
+// One legend for tables shown together: metrics judged alike share a clause
+// ("MSE · SNR · MAXABS, accumulated, flagged above the noise level (…)").
+std::string gapLegend(const std::vector<GapTable> &tables);
 
 // Worst first in the metric's direction; rows without a gap last; stable.
 void sortWorstFirst(GapTable &t);

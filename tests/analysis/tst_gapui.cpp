@@ -118,8 +118,7 @@ private slots:
         // The 0.025 MSE spike of row 25 lies more than four decades above float32 noise.
         QCOMPARE(w.severity(25, 0), 1.0);
         QVERIFY(std::isnan(w.value(0, 1))); // convolution has one output
-        QVERIFY(w.legend().contains(u"MSE, accumulated, flagged above the noise level"_qs));
-        QVERIFY(w.legend().contains(u"SNR, accumulated"_qs));
+        QVERIFY(w.legend().startsWith(u"MSE · SNR, accumulated, flagged above the noise level"_qs));
         QSignalSpy spy(&w, &GapHeatmapWidget::eventSelected);
         w.resize(w.sizeHint());
         QTest::mouseClick(&w, Qt::LeftButton, {}, w.cellRect(25, 0).center());
@@ -140,7 +139,10 @@ private slots:
         QVERIFY(text.contains("native_call_addmm.out")); // row labels are text in the SVG
         const QString png = QStringLiteral(ETSCOPE_BINARY_DIR "/gap_heatmap_export.png");
         QVERIFY(w.saveImage(png));
-        QCOMPARE(QImage(png).size(), w.sizeHint());
+        // An export carries the legend under the rows (on screen it stays above the scroll area).
+        const QImage image(png);
+        QVERIFY(image.width() >= w.sizeHint().width() && image.height() > w.sizeHint().height());
+        QVERIFY(text.contains("flagged above the noise level"));
     }
 
     void triageWorstFirst()

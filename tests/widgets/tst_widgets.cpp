@@ -19,6 +19,7 @@
 #include <QChart>
 #include <QFile>
 #include <QImage>
+#include <QLegend>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QTextBlock>
@@ -64,6 +65,16 @@ private Q_SLOTS:
         QVERIFY(bars);
         QCOMPARE(bars->barSets().first()->sum(), 5.0);
         QCOMPARE(series[2]->name(), QStringLiteral("p50 97.5 ms")); // 4 significant digits
+
+        // In a short dock the title and legend give their room to the axes; the tooltip keeps
+        // the title.
+        w.show();
+        w.resize(400, HistogramWidget::kCompactBelow - 40);
+        QVERIFY(w.chart()->title().isEmpty() && !w.chart()->legend()->isVisible());
+        QCOMPARE(w.chartView()->toolTip(), QStringLiteral("example — 5 runs"));
+        w.resize(400, HistogramWidget::kCompactBelow + 40);
+        QCOMPARE(w.chart()->title(), QStringLiteral("example — 5 runs"));
+        QVERIFY(w.chart()->legend()->isVisible());
     }
 
     void chartExport()

@@ -9,6 +9,7 @@
 #include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScopeGuard>
 #include <QSvgGenerator>
 #include <QToolTip>
 
@@ -37,7 +38,75 @@ QString formatValue(double v)
     return QString::number(v, 'g', 4);
 }
 
+// What is compared and judged how, then the scale from exact to far above noise: on one row when
+// `area` is wide enough, else the scale under the text. Returns the height used.
+int paintLegend(QPainter &p, const QRect &area, const QString &legend, const QColor &text)
+{
+    constexpr int kBarW = 300;
+    const QFontMetrics fm = p.fontMetrics();
+    const int textW = fm.horizontalAdvance(legend);
+    const bool oneRow = area.width() >= textW + 24 + kBarW;
+    p.setPen(text);
+    p.drawText(QRect(area.left(), area.top(), oneRow ? textW + 8 : area.width(), 16), Qt::AlignLeft | Qt::AlignVCenter,
+        legend);
+    const QRect bar = oneRow ? QRect(area.left() + textW + 24, area.top() + 3, kBarW, 10)
+                             : QRect(area.left(), area.top() + 20, std::min(area.width(), kBarW + 120), 10);
+    QLinearGradient g(bar.topLeft(), bar.topRight());
+    for (int i = 0; i <= 20; ++i)
+        g.setColorAt(i / 20.0, severityColor(i / 20.0));
+    p.fillRect(bar, g);
+    p.drawLine(bar.center().x(), bar.top() - 2, bar.center().x(), bar.bottom() + 2);
+    const QRect under(bar.left(), bar.bottom() + 2, bar.width(), 14);
+    p.drawText(under, Qt::AlignLeft, QObject::tr("exact"));
+    p.drawText(under, Qt::AlignHCenter, QObject::tr("noise level"));
+    p.drawText(under, Qt::AlignRight, QObject::tr("10⁴× noise"));
+    return under.bottom() - area.top() + 2;
+}
+
 } // namespace
+
+GapHeatmapLegend::GapHeatmapLegend(GapHeatmapWidget *heatmap, QWidget *parent)
+    : QWidget(parent)
+    , m_heatmap(heatmap)
+{
+    connect(heatmap, &GapHeatmapWidget::legendChanged, this, [this] {
+        updateGeometry();
+        update();
+    });
+    QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
+}
+
+QSize GapHeatmapLegend::sizeHint() const
+{
+    return QSize(600, heightForWidth(600));
+}
+
+QSize GapHeatmapLegend::minimumSizeHint() const
+{
+    return QSize(200, 34);
+}
+
+bool GapHeatmapLegend::hasHeightForWidth() const
+{
+    return true;
+}
+
+int GapHeatmapLegend::heightForWidth(int width) const
+{
+    // One row (text, then the scale) when it fits in the margins paintLegend() is given.
+    const int textW = QFontMetrics(font()).horizontalAdvance(m_heatmap->legend());
+    return width - 8 >= textW + 24 + 300 ? 34 : 52;
+}
+
+void GapHeatmapLegend::paintEvent(QPaintEvent *)
+{
+    if (m_heatmap->legend().isEmpty())
+        return;
+    QPainter p(this);
+    paintLegend(p, rect().adjusted(4, 2, -4, 0), m_heatmap->legend(), palette().text().color());
+}
 
 GapHeatmapWidget::GapHeatmapWidget(QWidget *parent)
     : QWidget(parent)
@@ -50,7 +119,9 @@ void GapHeatmapWidget::setTables(std::vector<analysis::GapTable> tables)
 {
     m_columns.clear();
     m_rows.clear();
+    m_legend.clear();
     if (tables.empty()) {
+        Q_EMIT legendChanged();
         update();
         return;
     }
@@ -100,11 +171,8 @@ void GapHeatmapWidget::setTables(std::vector<analysis::GapTable> tables)
         m_labelWidth = std::max(m_labelWidth, fm.horizontalAdvance(row.label) + 24);
         m_rows.push_back(std::move(row));
     }
-    QStringList legends;
-    for (const auto &t : tables)
-        legends << QString::fromStdString(analysis::gapLegend(t));
-    legends.removeDuplicates();
-    m_legend = legends.join(QStringLiteral(" · "));
+    m_legend = QString::fromStdString(analysis::gapLegend(tables));
+    Q_EMIT legendChanged();
     updateGeometry();
     update();
 }
@@ -139,8 +207,10 @@ QRect GapHeatmapWidget::cellRect(int row, int column) const
 QSize GapHeatmapWidget::sizeHint() const
 {
     const int legendW = QFontMetrics(font()).horizontalAdvance(m_legend) + 16;
-    return QSize(std::max(m_labelWidth + std::max(1, columnCount()) * kCellW + 8, legendW),
-        kHeaderH + std::max(1, rowCount()) * kCellH + kLegendH);
+    // On screen the legend stays in view above the scroll area (GapHeatmapLegend); an exported
+    // image carries it under the rows.
+    return QSize(std::max(m_labelWidth + std::max(1, columnCount()) * kCellW + 8, m_exporting ? legendW : 0),
+        kHeaderH + std::max(1, rowCount()) * kCellH + (m_exporting ? kLegendH : 4));
 }
 
 void GapHeatmapWidget::paintEvent(QPaintEvent *)
@@ -179,25 +249,19 @@ void GapHeatmapWidget::paintEvent(QPaintEvent *)
             p.drawText(cell, Qt::AlignCenter, formatValue(value(r, c)));
         }
     }
-    // Legend: what is compared and judged how, then the scale from exact to far above noise.
-    const int y = kHeaderH + rowCount() * kCellH + 6;
-    p.setPen(palette().text().color());
-    p.drawText(QRect(8, y, width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter, m_legend);
-    const QRect bar(8, y + 20, std::max(280, std::min(width() - 16, 420)), 10);
-    QLinearGradient g(bar.topLeft(), bar.topRight());
-    for (int i = 0; i <= 20; ++i)
-        g.setColorAt(i / 20.0, severityColor(i / 20.0));
-    p.fillRect(bar, g);
-    p.drawLine(bar.center().x(), bar.top() - 2, bar.center().x(), bar.bottom() + 2);
-    const QRect under(bar.left(), bar.bottom() + 2, bar.width(), 14);
-    p.drawText(under, Qt::AlignLeft, tr("exact"));
-    p.drawText(under, Qt::AlignHCenter, tr("noise level"));
-    p.drawText(under, Qt::AlignRight, tr("10⁴× noise"));
+    if (m_exporting)
+        paintLegend(p, QRect(8, kHeaderH + rowCount() * kCellH + 6, width() - 16, kLegendH - 6), m_legend,
+            palette().text().color());
 }
 
 bool GapHeatmapWidget::saveImage(const QString &path)
 {
+    m_exporting = true;
     const QSize size = sizeHint();
+    const auto done = qScopeGuard([this] {
+        m_exporting = false;
+        updateGeometry();
+    });
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
         QSvgGenerator gen;
         gen.setFileName(path);

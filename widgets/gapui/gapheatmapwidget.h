@@ -40,6 +40,7 @@ public:
 
 Q_SIGNALS:
     void eventSelected(int blockIndex, int eventIndex);
+    void legendChanged();
 
 protected:
     void paintEvent(QPaintEvent *) override;
@@ -68,8 +69,28 @@ private:
     std::vector<Column> m_columns;
     std::vector<Row> m_rows;
     QString m_legend;
+    bool m_exporting = false; // the legend is painted under the rows only into an export
     int m_labelWidth = 260;
     static constexpr int kCellW = 70, kCellH = 18, kHeaderH = 22, kLegendH = 52;
+};
+
+// The heatmap's legend, kept in view above its scroll area: metric, mode and threshold, and the
+// colour scale from exact to far above noise.
+class GapHeatmapLegend : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit GapHeatmapLegend(GapHeatmapWidget *heatmap, QWidget *parent = nullptr);
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override;
+    int heightForWidth(int width) const override;
+
+protected:
+    void paintEvent(QPaintEvent *) override;
+
+private:
+    GapHeatmapWidget *m_heatmap;
 };
 
 } // namespace etscope::gapui
