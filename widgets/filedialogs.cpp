@@ -13,11 +13,22 @@ namespace etscope {
 
 namespace {
 const QString kKey = QStringLiteral("lastFolder");
+std::function<QString(const QString &)> &saveAnswer()
+{
+    static std::function<QString(const QString &)> answer;
+    return answer;
+}
 } // namespace
+
+void setSaveFileNameAnswer(std::function<QString(const QString &suggested)> answer)
+{
+    saveAnswer() = std::move(answer);
+}
 
 QString lastUsedFolder()
 {
-    return QSettings().value(kKey).toString();
+    const QString folder = QSettings().value(kKey).toString();
+    return QFileInfo(folder).isDir() ? folder : QString(); // deleted since: start where Qt would
 }
 
 void rememberFolderOf(const QString &path)
@@ -30,7 +41,8 @@ QString askSaveFileName(QWidget *parent, const QString &title, const QString &su
 {
     const QString folder = lastUsedFolder();
     const QString start = folder.isEmpty() ? suggestedName : QDir(folder).filePath(suggestedName);
-    const QString path = QFileDialog::getSaveFileName(parent, title, start, filter);
+    const auto answer = saveAnswer(); // a copy: the answer may replace itself
+    const QString path = answer ? answer(start) : QFileDialog::getSaveFileName(parent, title, start, filter);
     rememberFolderOf(path);
     return path;
 }

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 class QWidget;
@@ -28,6 +29,11 @@ struct ImageExport {
 std::optional<QSize> askChartSize(QWidget *parent, bool persistSize);
 std::optional<ImageExport> askImageExport(
     QWidget *parent, const QString &title, const QString &suggestedName, bool persistSize = true);
+
+// Tests answer the save dialogs without driving QFileDialog, whose file system model loads
+// asynchronously: `answer` gets the suggested path and returns the chosen one ("" cancels).
+// An empty function restores the real dialog.
+void setSaveFileNameAnswer(std::function<QString(const QString &suggested)> answer);
 
 // The folder the next dialog starts in ("" before the first use); set by the functions above.
 QString lastUsedFolder();
