@@ -52,7 +52,14 @@ NiceTicks niceTicks(double lo, double hi, int target)
     if (hi == lo) {
         t.step = 0;
         t.values.push_back(lo);
+        // Six significant digits at most, without trailing zeros (0.043306, not 0.0433060).
         t.decimals = std::max(0, 5 - int(std::floor(std::log10(std::max(std::abs(lo), 1e-300)))));
+        while (t.decimals > 0) {
+            const double scale = std::pow(10.0, t.decimals - 1);
+            if (std::abs(std::round(lo * scale) / scale - lo) > std::abs(lo) * 1e-9)
+                break;
+            --t.decimals;
+        }
         return t;
     }
     t.step = niceStep(hi - lo, target);

@@ -30,7 +30,7 @@ public:
         , m_owner(owner)
     {
         setMouseTracking(true);
-        setMinimumHeight(120);
+        setMinimumHeight(60); // lanes thin out instead of being cut off
         setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     }
 
@@ -61,6 +61,13 @@ public:
 protected:
     static constexpr int kAxisHeight = 26;
     static constexpr int kLaneHeight = 22;
+
+    // Every lane stays in view: lanes get thinner (down to 8 px, unlabelled below 16) when the
+    // dock is short.
+    int laneHeight() const
+    {
+        return std::clamp((height() - kAxisHeight - 4) / std::max(1, m_layout.laneCount), 8, kLaneHeight);
+    }
     static constexpr int kLeft = 8;
 
     double toX(double t) const { return kLeft + (t - m_viewStart) / m_viewSpan * (width() - 2 * kLeft); }
@@ -85,7 +92,7 @@ protected:
     {
         if (!m_block)
             return -1;
-        const int lane = (p.y() - kAxisHeight) / kLaneHeight;
+        const int lane = (p.y() - kAxisHeight) / laneHeight();
         if (p.y() < kAxisHeight || lane >= m_layout.laneCount)
             return -1;
         const double t = toT(p.x());
@@ -161,12 +168,13 @@ protected:
     {
         const double x0 = toX(b.start), x1 = toX(b.end);
         const Event &e = m_block->events[b.event];
-        QRectF r(x0, kAxisHeight + b.lane * kLaneHeight + 1, std::max(1.0, x1 - x0), kLaneHeight - 3);
+        const int lh = laneHeight();
+        QRectF r(x0, kAxisHeight + b.lane * lh + 1, std::max(1.0, x1 - x0), lh - 3);
         QColor c = colorFor(e);
         p.setPen(highlighted ? QPen(QColor(0xff, 0x8c, 0x00), 2) : QPen(c.darker(130)));
         p.setBrush(c);
         p.drawRect(r);
-        if (r.width() <= 30)
+        if (r.width() <= 30 || lh < 16)
             return;
         const QFontMetrics fm(font());
         p.setPen(QColor(0x10, 0x10, 0x10));

@@ -605,6 +605,13 @@ private Q_SLOTS:
         QCOMPARE(t.values.front(), 0.0);
         QCOMPARE(formatTick(t.values.front(), t.decimals), u"0.0"_qs);
         QCOMPARE(formatTick(t.values[3], t.decimals), u"0.6"_qs);
+        // One run: its value alone, to six significant digits without trailing zeros.
+        const NiceTicks one = niceTicks(0.043306, 0.043306, 5);
+        QCOMPARE(formatTick(one.values.front(), one.decimals), u"0.043306"_qs);
+        const NiceTicks round = niceTicks(2.5, 2.5, 5);
+        QCOMPARE(formatTick(round.values.front(), round.decimals), u"2.5"_qs);
+        const NiceTicks many = niceTicks(1.23456789, 1.23456789, 5);
+        QCOMPARE(formatTick(many.values.front(), many.decimals), u"1.23457"_qs);
     }
 
     // 13. 17,600 runs at ~0.33 ms and one at 2 ms: clip at p99 with a "> p99" bar; clicking a

@@ -181,6 +181,35 @@ private Q_SLOTS:
         QVERIFY(orange);
     }
 
+    void timelineLanesFitAShortDock()
+    {
+        // The XNNPACK sample nests four deep (execute > DELEGATE_CALL > XNNPACK op > internal):
+        // in a short dock the lanes thin out rather than losing the deepest to the edge.
+        const std::string sample = ETSCOPE_SOURCE_DIR "/resources/samples/xnnpack_mlp/etdump.etdp";
+        auto session = load(sample);
+        TimelineWidget timeline;
+        timeline.setSession(session);
+        timeline.resize(900, 130);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        const TimelineLayout &layout = timeline.layout();
+        QCOMPARE(layout.laneCount, 4);
+        QWidget *canvas = timeline.canvas();
+        QVERIFY(canvas->height() < 26 + 4 * 22); // too short for full-height lanes
+        const QImage image = canvas->grab().toImage();
+        const int laneH = std::clamp((canvas->height() - 26 - 4) / 4, 8, 22);
+        const double w = image.width() / canvas->devicePixelRatioF();
+        bool deepestPainted = false;
+        for (const TimelineBar &b : layout.bars)
+            if (b.lane == 3) {
+                const int x = int(8 + (b.start + b.end) / 2 / (layout.span * 1.02) * (w - 16));
+                deepestPainted = deepestPainted
+                    || image.pixelColor(x, 26 + 3 * laneH + laneH / 2) != canvas->palette().color(QPalette::Base);
+            }
+        QVERIFY(deepestPainted);
+        QVERIFY(26 + 4 * laneH <= canvas->height());
+    }
+
     void moduleRollup()
     {
         auto session = load(
