@@ -204,6 +204,38 @@ private slots:
         QCOMPARE(image.size() / image.devicePixelRatio(), QSize(1600, 700));
     }
 
+    void waterfallFitsItsWidth()
+    {
+        // cnn_mlp's 50-run recording against its 1-run intermediates recording: 31 operator rows
+        // changed. Narrow, the waterfall shows fewer (but at least 3) of the largest |Δ| with
+        // readable labels; the levels still run from A's total to B's.
+        auto load = [](const std::string &path) {
+            SessionInputs in;
+            in.etdump = path;
+            auto s = loadSession(in);
+            if (!s)
+                qFatal("%s", s.error().message().c_str());
+            return s.value();
+        };
+        const auto a = load(test::sharedFixture("runtime/cnn_mlp_50runs/etdump.etdp"));
+        const auto b = load(test::sharedFixture("runtime/cnn_mlp_intermediates/etdump.etdp"));
+        auto diff = std::make_shared<const LatencyDiff>(diffLatency(a->blocks, b->blocks));
+        DiffWaterfallChart chart;
+        chart.resize(1400, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setDiff(diff);
+        const std::size_t wide = chart.barRows().size();
+        QCOMPARE(wide, std::size_t(12)); // the default maximum
+        chart.resize(520, 400);
+        QTRY_VERIFY(chart.barRows().size() < wide);
+        QVERIFY(chart.barRows().size() >= 3);
+        QCOMPARE(chart.levels().front(), diff->total.a);
+        QCOMPARE(chart.levels().back(), diff->total.b);
+        // The largest contributor (|Δ| 0.124 ms, convolution #3) leads at every width.
+        QCOMPARE(diff->rows[std::size_t(chart.barRows().front())].instructionId, 3);
+    }
+
     void backgroundCompare()
     {
         MainWindow::Options o;

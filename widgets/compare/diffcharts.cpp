@@ -81,24 +81,61 @@ DiffWaterfallChart::DiffWaterfallChart(QWidget *parent)
 
 void DiffWaterfallChart::setDiff(std::shared_ptr<const LatencyDiff> diff, int maxBars)
 {
+    m_diff = std::move(diff);
+    m_contributors.clear();
+    if (m_diff) {
+        // Rows that changed, largest |Δ| first.
+        const LatencyDiff &d = *m_diff;
+        for (int i = 0; i < int(d.rows.size()); ++i)
+            if (const DiffRow &r = d.rows[size_t(i)]; counted(r) && sideP50(r.b) != sideP50(r.a))
+                m_contributors.push_back(i);
+        std::stable_sort(m_contributors.begin(), m_contributors.end(), [&](int x, int y) {
+            const auto &a = d.rows[size_t(x)], &b = d.rows[size_t(y)];
+            return std::abs(sideP50(a.b) - sideP50(a.a)) > std::abs(sideP50(b.b) - sideP50(b.a));
+        });
+        if (int(m_contributors.size()) > maxBars)
+            m_contributors.resize(size_t(maxBars));
+    }
+    build(barsThatFit());
+}
+
+int DiffWaterfallChart::barsThatFit() const
+{
+    // Qt Charts drops a slanted label whose box leaves the axis (the totals went first), and
+    // neighbours closer than about half a label's slanted width (w·cos 35° + h·sin 35°) run
+    // into each other: show as many of the largest contributors as keep that room, at least 3.
+    if (!m_diff)
+        return 0;
+    const QFontMetrics fm(font());
+    int longest = fm.horizontalAdvance(tr("others"));
+    for (int i : m_contributors)
+        longest = std::max(longest, fm.horizontalAdvance(shortName(m_diff->rows[size_t(i)])));
+    const double slanted = longest * std::cos(35 * M_PI / 180) + fm.height() * std::sin(35 * M_PI / 180);
+    const double slot = 0.55 * slanted + 6;
+    const double plotWidth = std::max(1.0, width() - 90.0); // the value axis and margins take ~90 px
+    const int labelsThatFit = int(plotWidth / slot);
+    return std::clamp(
+        labelsThatFit - 3, std::min(3, int(m_contributors.size())), int(m_contributors.size())); // − A, B, others
+}
+
+void DiffWaterfallChart::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (const int n = barsThatFit(); n != int(m_barRows.size()))
+        build(n);
+}
+
+void DiffWaterfallChart::build(int bars)
+{
     clearChart(m_chart);
     m_barRows.clear();
     m_levels.clear();
-    if (!diff)
+    if (!m_diff)
         return;
+    const LatencyDiff *diff = m_diff.get();
     const QString unit = toQString(timeScaleName(diff->unit));
     m_chart->setTitle(tr("Where the total Δ comes from (sum of p50 over operator rows, %1)").arg(unit));
-
-    std::vector<int> rows;
-    for (int i = 0; i < int(diff->rows.size()); ++i)
-        if (const DiffRow &r = diff->rows[size_t(i)]; counted(r) && sideP50(r.b) != sideP50(r.a))
-            rows.push_back(i);
-    std::stable_sort(rows.begin(), rows.end(), [&](int x, int y) {
-        const auto &a = diff->rows[size_t(x)], &b = diff->rows[size_t(y)];
-        return std::abs(sideP50(a.b) - sideP50(a.a)) > std::abs(sideP50(b.b) - sideP50(b.a));
-    });
-    if (int(rows.size()) > maxBars)
-        rows.resize(size_t(maxBars));
+    const std::vector<int> rows(m_contributors.begin(), m_contributors.begin() + bars);
 
     auto *base = new QBarSet(QString());
     base->setColor(Qt::transparent);

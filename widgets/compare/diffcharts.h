@@ -28,12 +28,22 @@ public:
     // Running level after each bar: A total, A + Δ1, ..., B total.
     const std::vector<double> &levels() const { return m_levels; }
 
+    // How many of the largest contributors fit the width with readable labels (at most maxBars).
+    int barsThatFit() const;
+
 Q_SIGNALS:
     void rowClicked(int diffRow);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void build(int bars);
+
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
+    std::shared_ptr<const LatencyDiff> m_diff;
+    std::vector<int> m_contributors; // rows that changed, largest |Δ| first, at most maxBars
     std::vector<int> m_barRows;
     std::vector<double> m_levels;
 };
