@@ -6,6 +6,7 @@
 #include "command.h"
 
 #include "etrecord/modulerollup.h"
+#include "etrecord/modulestack.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -63,7 +64,8 @@ const Registration modules(
                 return reportError(makeError(ErrorCode::InvalidArgument, a->in.etrecord,
                     "no event is linked to a module (no nn_module_stack in the graph, or no matching debug handles)"));
             const std::string_view unit = a->in.targetTimeScale;
-            std::string out = fmt::format("model  total {:.6f} {}  events {}\n", root.total, unit, root.eventCount);
+            std::string out = fmt::format(
+                "{}  total {:.6f} {}  events {}\n", moduleDisplayName({}), root.total, unit, root.eventCount);
             printSpanning(root, 0, unit, out);
             for (const ModuleRollupNode &c : root.children)
                 print(c, 1, unit, out);

@@ -32,7 +32,7 @@ void commonPrefix(std::vector<ModuleFrame> &acc, const std::vector<ModuleFrame> 
 std::string modulePathText(const std::vector<ModuleFrame> &path)
 {
     if (path.empty())
-        return "model";
+        return moduleDisplayName({}); // "(model)", as the table and the graph name the root
     const std::string d = normalizeModulePath(path.back().path);
     return d.empty() ? path.back().key : d;
 }

@@ -46,7 +46,7 @@ std::vector<ModuleAttribution> attributeToModules(const std::vector<EventBlock> 
 
 // "DELEGATE_CALL (XnnpackBackend, instruction 0)", "native_call_addmm.out (instruction 12)".
 std::string callLabel(const Event &e);
-// Dotted display path of a module path ("head.fc1"); "model" for the empty path.
+// Dotted display path of a module path ("head.fc1"); "(model)" for the empty path.
 std::string modulePathText(const std::vector<ModuleFrame> &path);
 
 // A call counted in a module although its nodes lie in several modules (see above).

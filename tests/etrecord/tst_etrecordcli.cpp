@@ -87,7 +87,7 @@ private slots:
             shape << QString(indent, QLatin1Char('.')) + line.trimmed().section(QLatin1Char(' '), 0, 0);
         }
         QCOMPARE(shape,
-            (QStringList { QStringLiteral("model"), QStringLiteral(".stem"), QStringLiteral("..stem.conv"),
+            (QStringList { QStringLiteral("(model)"), QStringLiteral(".stem"), QStringLiteral("..stem.conv"),
                 QStringLiteral(".blocks"), QStringLiteral("..blocks.0"), QStringLiteral("...blocks.0.conv"),
                 QStringLiteral("...blocks.0.dw"), QStringLiteral(".head"), QStringLiteral("..head.fc1"),
                 QStringLiteral("..head.norm"), QStringLiteral("..head.fc2"), QStringLiteral(".classifier") }));
@@ -108,18 +108,18 @@ private slots:
             kData + QStringLiteral("xnn_mlp_etrecord.bin") });
         QCOMPARE(r.code, 0);
         const QStringList want {
-            QStringLiteral("model  total 0.085987 ms  events 3"),
-            QStringLiteral("  [spans fc1, fc2, model] DELEGATE_CALL (XnnpackBackend, instruction 0)  0.043306 ms"),
-            QStringLiteral("  [spans fc3, fc4, model] DELEGATE_CALL (XnnpackBackend, instruction 2)  0.032013 ms"),
+            QStringLiteral("(model)  total 0.085987 ms  events 3"),
+            QStringLiteral("  [spans fc1, fc2, (model)] DELEGATE_CALL (XnnpackBackend, instruction 0)  0.043306 ms"),
+            QStringLiteral("  [spans fc3, fc4, (model)] DELEGATE_CALL (XnnpackBackend, instruction 2)  0.032013 ms"),
             QStringLiteral("  fc1 (Linear)  total 0.000000 ms  avg 0.000000 ms  events 0  shared 0.043306 ms in 1 call "
-                           "counted under model"),
+                           "counted under (model)"),
             QStringLiteral("  fc2 (Linear)  total 0.000000 ms  avg 0.000000 ms  events 0  shared 0.043306 ms in 1 call "
-                           "counted under model"),
+                           "counted under (model)"),
             QStringLiteral("  norm (LayerNorm)  total 0.010668 ms  avg 0.010668 ms  events 1"),
             QStringLiteral("  fc3 (Linear)  total 0.000000 ms  avg 0.000000 ms  events 0  shared 0.032013 ms in 1 call "
-                           "counted under model"),
+                           "counted under (model)"),
             QStringLiteral("  fc4 (Linear)  total 0.000000 ms  avg 0.000000 ms  events 0  shared 0.032013 ms in 1 call "
-                           "counted under model"),
+                           "counted under (model)"),
         };
         QCOMPARE(r.out, want);
     }

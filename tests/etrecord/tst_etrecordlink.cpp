@@ -389,10 +389,10 @@ private slots:
         // The two calls are labelled where they are counted, with the modules they span.
         QCOMPARE(root.spanning.size(), std::size_t(2));
         QVERIFY(std::abs(root.spanning[0].time - 0.043306) < 1e-12);
-        QCOMPARE(root.spanning[0].modules, (std::vector<std::string> { "fc1", "fc2", "model" }));
+        QCOMPARE(root.spanning[0].modules, (std::vector<std::string> { "fc1", "fc2", "(model)" }));
         QCOMPARE(root.spanning[0].label, std::string("DELEGATE_CALL (XnnpackBackend, instruction 0)"));
         QVERIFY(std::abs(root.spanning[1].time - 0.032013) < 1e-12);
-        QCOMPARE(root.spanning[1].modules, (std::vector<std::string> { "fc3", "fc4", "model" }));
+        QCOMPARE(root.spanning[1].modules, (std::vector<std::string> { "fc3", "fc4", "(model)" }));
         // The modules they touch show them as shared time, outside their totals.
         for (const auto &[key, time] : std::vector<std::pair<std::string, double>> { { "L__self___fc1", 0.043306 },
                  { "L__self___fc2", 0.043306 }, { "L__self___fc3", 0.032013 }, { "L__self___fc4", 0.032013 } }) {
@@ -401,7 +401,7 @@ private slots:
             QCOMPARE(n->total, 0.0);
             QVERIFY(std::abs(n->sharedTotal - time) < 1e-12);
             QCOMPARE(n->sharedCount, std::size_t(1));
-            QCOMPARE(n->sharedAt, std::string("model"));
+            QCOMPARE(n->sharedAt, std::string("(model)"));
             // find_total_for_module keeps the Inspector's semantics: the call counts in each.
             QVERIFY(std::abs(findTotalForModule(session->blocks, key) - time) < 1e-12);
         }
