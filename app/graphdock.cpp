@@ -31,6 +31,14 @@ GraphDock::GraphDock(SessionController *controller, EventSelection *selection, G
     });
     if (m_gap)
         connect(m_gap, &GapDocks::tablesChanged, this, &GraphDock::onGapChanged);
+    // A graph in a 150-px tab is boxes of two pixels: the first time a session's graph comes into
+    // view, the bottom area grows to give it room (the view refits as it does).
+    connect(m_dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_graph && !m_roomGiven) {
+            m_roomGiven = true;
+            Q_EMIT needsRoom(m_dock);
+        }
+    });
 }
 
 QList<Panel::Dock> GraphDock::docks() const
@@ -43,6 +51,7 @@ void GraphDock::onSessionChanged(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
     m_graph.reset();
+    m_roomGiven = false;
     showProgram({}, false);
 }
 

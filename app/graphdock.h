@@ -49,6 +49,7 @@ private:
     std::shared_ptr<const Program> m_program;
     QString m_programMethod;
     bool m_selecting = false; // our own selection must not re-centre the graph
+    bool m_roomGiven = false; // needsRoom asked once per session, when the graph first shows
 };
 
 } // namespace etscope

@@ -22,6 +22,7 @@
 
 #include <QApplication>
 #include <QChart>
+#include <QDockWidget>
 #include <QFrame>
 #include <QHeaderView>
 #include <QImage>
@@ -177,6 +178,25 @@ private Q_SLOTS:
         QVERIFY(w.graphDock()->view()->visibleRegion().isEmpty());
         QVERIFY(!w.timeline()->visibleRegion().isEmpty());
         QTRY_VERIFY(!w.timeline()->layoutPending()); // painted, so laid out
+    }
+
+    void graphGetsRoomWhenFirstShown()
+    {
+        // At 1280×720 the bottom tabs share ~150 px; the graph's first showing grows the area so
+        // the view is more than a strip of two-pixel boxes.
+        MainWindow w(quietOptions());
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString sample = QStringLiteral(ETSCOPE_SOURCE_DIR "/resources/samples/xnnpack_mlp/");
+        QVERIFY(w.controller()->openFilesSync({ sample + u"etdump.etdp"_qs, sample + u"etrecord.bin"_qs }));
+        QDockWidget *graph = w.graphDock()->dock();
+        const int before = w.timeline()->parentWidget()->height(); // the tabs' area
+        QVERIFY(before < w.height() / 4);
+        graph->raise();
+        // 3/5 asked; the table and details above keep their minimum heights.
+        QTRY_VERIFY2(graph->height() >= w.height() / 3 && graph->height() > before * 3 / 2,
+            qPrintable(QStringLiteral("%1 of %2").arg(graph->height()).arg(w.height())));
     }
 
     void debugBufferWaitsForItsETDump()
