@@ -79,6 +79,7 @@ void MemoryPanel::show()
     Q_EMIT programPaired(m_program, method ? QString::fromStdString(method->name()) : QString());
     m_dock->show();
     m_dock->raise();
+    Q_EMIT needsRoom(m_dock); // the arena chart under three lines of summary needs the height
 }
 
 void MemoryPanel::onSessionChanged(std::shared_ptr<const Session> session)
