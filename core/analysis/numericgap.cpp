@@ -82,8 +82,10 @@ std::string gapLegend(const std::vector<GapTable> &tables)
         std::string judged = fmt::format("{}, flagged above the {}", t.isolated ? "isolated" : "accumulated",
             thresholdDescription(t.metric, t.threshold));
         auto it = std::find_if(clauses.begin(), clauses.end(), [&](const auto &c) { return c.first == judged; });
-        if (it == clauses.end())
-            it = clauses.insert(clauses.end(), { std::move(judged), {} });
+        if (it == clauses.end()) {
+            clauses.emplace_back(std::move(judged), std::vector<std::string_view> {});
+            it = std::prev(clauses.end());
+        }
         if (std::find(it->second.begin(), it->second.end(), metricName(t.metric)) == it->second.end())
             it->second.push_back(metricName(t.metric));
     }

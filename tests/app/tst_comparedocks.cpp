@@ -192,16 +192,11 @@ private slots:
         QVERIFY(f.readLine().startsWith("event_block_name\tevent_name\tinstruction_id"));
 
         // A chart export asks the size, then the file: the waterfall is drawn at 1600×700.
-        const QString png = m_dir.filePath(QStringLiteral("waterfall.png"));
-        test::answerImageExport(QSize(1600, 700), png);
-        QAction *waterfall = nullptr;
-        for (QAction *a : v->findChildren<QAction *>())
-            if (a->text() == QStringLiteral("Waterfall…"))
-                waterfall = a;
+        QAction *waterfall = test::controlNamed<QAction>(v, QStringLiteral("Waterfall…"));
         QVERIFY(waterfall);
-        waterfall->trigger();
-        const QImage image(png);
-        QCOMPARE(image.size() / image.devicePixelRatio(), QSize(1600, 700));
+        QCOMPARE(test::exportedImageSize(
+                     [&] { waterfall->trigger(); }, QSize(1600, 700), m_dir.filePath(QStringLiteral("waterfall.png"))),
+            QSize(1600, 700));
     }
 
     void waterfallFitsItsWidth()

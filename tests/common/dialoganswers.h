@@ -8,9 +8,12 @@
 
 #include <QApplication>
 #include <QDialog>
+#include <QImage>
 #include <QSize>
 #include <QSpinBox>
 #include <QTimer>
+
+#include <functional>
 
 namespace etscope::test {
 
@@ -34,6 +37,25 @@ inline void answerImageExport(QSize size, const QString &path)
         setSaveFileNameAnswer({}); // once
         return path;
     });
+}
+
+// The child control (QAction, QAbstractButton) of `parent` whose text is `text`, or nullptr.
+template <class Control> Control *controlNamed(const QObject *parent, const QString &text)
+{
+    for (Control *c : parent->findChildren<Control *>())
+        if (c->text() == text)
+            return c;
+    return nullptr;
+}
+
+// Answers the export's questions, runs `trigger` (the click on the export control) and returns
+// the logical size of the image it wrote (empty when none was written).
+inline QSize exportedImageSize(const std::function<void()> &trigger, QSize size, const QString &path)
+{
+    answerImageExport(size, path);
+    trigger();
+    const QImage image(path);
+    return image.isNull() ? QSize() : image.size() / image.devicePixelRatio();
 }
 
 } // namespace etscope::test

@@ -235,16 +235,11 @@ private slots:
         QVERIFY(QFile(dir.filePath(QStringLiteral("g.svg"))).size() > 1000);
 
         // The Export… button asks the size first, then the file; the PNG has the size asked.
-        const QString asked = dir.filePath(QStringLiteral("asked.png"));
-        test::answerImageExport(QSize(1234, 567), asked);
-        QToolButton *exportButton = nullptr;
-        for (auto *b : view()->findChildren<QToolButton *>())
-            if (b->text() == QStringLiteral("Export…"))
-                exportButton = b;
+        QToolButton *exportButton = test::controlNamed<QToolButton>(view(), QStringLiteral("Export…"));
         QVERIFY(exportButton);
-        exportButton->click();
-        const QImage image(asked);
-        QCOMPARE(image.size() / image.devicePixelRatio(), QSize(1234, 567));
+        QCOMPARE(test::exportedImageSize(
+                     [&] { exportButton->click(); }, QSize(1234, 567), dir.filePath(QStringLiteral("asked.png"))),
+            QSize(1234, 567));
     }
 
     void inputsOnRequest()

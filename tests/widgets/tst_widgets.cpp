@@ -42,6 +42,24 @@ std::shared_ptr<const Session> load(const std::string &etdump, const std::string
     return r.value();
 }
 const std::string kShared = ETSCOPE_SHARED_DIR "/fixtures/";
+
+// A timeline on screen at `size`, showing the ETDump's largest block, run 0.
+std::unique_ptr<TimelineWidget> shownTimeline(const std::string &etdump, QSize size)
+{
+    auto timeline = std::make_unique<TimelineWidget>();
+    timeline->setSession(load(etdump));
+    timeline->resize(size);
+    timeline->show();
+    if (!QTest::qWaitForWindowExposed(timeline.get()))
+        qFatal("timeline not exposed");
+    return timeline;
+}
+
+// The canvas's documented mapping of a time to x: 8 px margins, the span plus 2 %.
+double canvasX(const TimelineLayout &layout, double t, double width)
+{
+    return 8 + t / (layout.span * 1.02) * (width - 16);
+}
 } // namespace
 
 class TestWidgets : public QObject
@@ -149,21 +167,16 @@ private Q_SLOTS:
         // lane, and the highlighted bar keeps its orange outline. The geometry is the canvas's
         // documented mapping: x = 8 + t / (1.02 · span) · (width − 16), lanes 22 px below a 26 px
         // axis; a bar covers [floor(x0), floor(max(x1, x0 + 1))).
-        auto session = load(kShared + "runtime/cnn_mlp_50runs/etdump.etdp");
-        TimelineWidget timeline;
-        timeline.setSession(session);
-        timeline.resize(160, 160);
-        timeline.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
-        const TimelineLayout &layout = timeline.layout();
+        const auto timeline = shownTimeline(kShared + "runtime/cnn_mlp_50runs/etdump.etdp", QSize(160, 160));
+        const TimelineLayout &layout = timeline->layout();
         QCOMPARE(layout.laneCount, 3);
         const int highlighted = layout.bars[20].event;
-        timeline.highlightEvent(timeline.currentBlock(), highlighted);
-        QWidget *canvas = timeline.canvas();
+        timeline->highlightEvent(timeline->currentBlock(), highlighted);
+        QWidget *canvas = timeline->canvas();
         const QImage image = canvas->grab().toImage();
         const QColor base = canvas->palette().color(QPalette::Base);
         const double w = image.width() / canvas->devicePixelRatioF();
-        const auto toX = [&](double t) { return 8 + t / (layout.span * 1.02) * (w - 16); };
+        const auto toX = [&](double t) { return canvasX(layout, t, w); };
         int checked = 0;
         for (const TimelineBar &b : layout.bars) {
             const int y = 26 + b.lane * 22 + 11;
@@ -185,16 +198,11 @@ private Q_SLOTS:
     {
         // The XNNPACK sample nests four deep (execute > DELEGATE_CALL > XNNPACK op > internal):
         // in a short dock the lanes thin out rather than losing the deepest to the edge.
-        const std::string sample = ETSCOPE_SOURCE_DIR "/resources/samples/xnnpack_mlp/etdump.etdp";
-        auto session = load(sample);
-        TimelineWidget timeline;
-        timeline.setSession(session);
-        timeline.resize(900, 130);
-        timeline.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
-        const TimelineLayout &layout = timeline.layout();
+        const auto timeline
+            = shownTimeline(ETSCOPE_SOURCE_DIR "/resources/samples/xnnpack_mlp/etdump.etdp", QSize(900, 130));
+        const TimelineLayout &layout = timeline->layout();
         QCOMPARE(layout.laneCount, 4);
-        QWidget *canvas = timeline.canvas();
+        QWidget *canvas = timeline->canvas();
         QVERIFY(canvas->height() < 26 + 4 * 22); // too short for full-height lanes
         const QImage image = canvas->grab().toImage();
         const int laneH = std::clamp((canvas->height() - 26 - 4) / 4, 8, 22);
@@ -202,7 +210,7 @@ private Q_SLOTS:
         bool deepestPainted = false;
         for (const TimelineBar &b : layout.bars)
             if (b.lane == 3) {
-                const int x = int(8 + (b.start + b.end) / 2 / (layout.span * 1.02) * (w - 16));
+                const int x = int(canvasX(layout, (b.start + b.end) / 2, w));
                 deepestPainted = deepestPainted
                     || image.pixelColor(x, 26 + 3 * laneH + laneH / 2) != canvas->palette().color(QPalette::Base);
             }
