@@ -364,7 +364,7 @@ Result<Tensor> fromPyTensor(const PyTensor &t)
     const std::string label = t.storage ? t.storage->entry() : std::string("tensor");
     if (t.sizes.size() != t.strides.size())
         return makeError(ErrorCode::Corrupt, label, "tensor sizes and strides differ in rank");
-    auto out = makeTensor(t.dtype, t.sizes);
+    auto out = uninitTensor(t.dtype, t.sizes); // filled below or not returned
     if (!out)
         return makeError(out.error().code, label, out.error().reason);
     if (out->numel() == 0)
@@ -394,8 +394,7 @@ Result<Tensor> fromPyTensor(const PyTensor &t)
     src.dtype = t.dtype;
     const std::uint64_t elems = (*bytes)->size() / es;
     src.sizes = { std::int64_t(elems) };
-    auto holder = std::make_shared<std::vector<std::uint8_t>>(
-        (*bytes)->begin(), (*bytes)->begin() + std::ptrdiff_t(elems * es));
+    auto holder = std::make_shared<Storage>((*bytes)->begin(), (*bytes)->begin() + std::ptrdiff_t(elems * es));
     src.storage = holder;
     for (auto s : t.strides)
         if (s < 0)

@@ -101,7 +101,9 @@ Result<Tensor> cast(const Tensor &t, ScalarType to);
 // A tensor of dtype `to` from doubles / ints (rounded / wrapped to the dtype).
 Result<Tensor> fromDoubleValues(ScalarType to, std::vector<std::int64_t> sizes, const std::vector<double> &v);
 Result<Tensor> fromIntValues(ScalarType to, std::vector<std::int64_t> sizes, const std::vector<std::int64_t> &v);
-Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes);
+Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes); // zero-filled
+// Elements left unset: for kernels that write every one of them.
+Result<Tensor> uninitTensor(ScalarType to, std::vector<std::int64_t> sizes);
 
 // ---- shapes
 // Element limit of the evaluation running on this thread (EvalOptions::maxElements).

@@ -108,7 +108,7 @@ Tensor Tensor::fromFloats(std::vector<std::int64_t> sizes, const std::vector<flo
     Tensor t;
     t.dtype = ScalarType::Float;
     t.sizes = std::move(sizes);
-    t.storage = std::make_shared<std::vector<std::uint8_t>>(values.size() * 4);
+    t.storage = std::make_shared<Storage>(values.size() * 4);
     if (!values.empty())
         std::memcpy(t.storage->data(), values.data(), values.size() * 4);
     return t;
@@ -122,6 +122,14 @@ Tensor Tensor::fromDoubles(ScalarType dtype, std::vector<std::int64_t> sizes, co
 
 Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes)
 {
+    auto t = uninitTensor(to, std::move(sizes));
+    if (t && t->storage && !t->storage->empty())
+        std::memset(t->storage->data(), 0, t->storage->size());
+    return t;
+}
+
+Result<Tensor> uninitTensor(ScalarType to, std::vector<std::int64_t> sizes)
+{
     if (!supported(to))
         return makeError(ErrorCode::Unsupported, {}, fmt::format("dtype {} is not supported", scalarTypeName(to)));
     auto n = checkedNumel(sizes);
@@ -130,7 +138,7 @@ Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes)
     Tensor t;
     t.dtype = to;
     t.sizes = std::move(sizes);
-    t.storage = std::make_shared<std::vector<std::uint8_t>>(std::size_t(*n) * t.itemSize());
+    t.storage = std::make_shared<Storage>(std::size_t(*n) * t.itemSize());
     return t;
 }
 
@@ -490,7 +498,7 @@ Result<Tensor> cast(const Tensor &t, ScalarType to)
 {
     if (t.dtype == to)
         return t;
-    auto out = makeTensor(to, t.sizes);
+    auto out = uninitTensor(to, t.sizes);
     if (!out)
         return out.error();
     const std::int64_t n = t.numel();
@@ -507,7 +515,7 @@ Result<Tensor> cast(const Tensor &t, ScalarType to)
 
 Result<Tensor> fromDoubleValues(ScalarType to, std::vector<std::int64_t> sizes, const std::vector<double> &v)
 {
-    auto out = makeTensor(to, std::move(sizes));
+    auto out = uninitTensor(to, std::move(sizes));
     if (!out)
         return out.error();
     if (std::int64_t(v.size()) != out->numel())
@@ -527,7 +535,7 @@ Result<Tensor> fromDoubleValues(ScalarType to, std::vector<std::int64_t> sizes, 
 
 Result<Tensor> fromIntValues(ScalarType to, std::vector<std::int64_t> sizes, const std::vector<std::int64_t> &v)
 {
-    auto out = makeTensor(to, std::move(sizes));
+    auto out = uninitTensor(to, std::move(sizes));
     if (!out)
         return out.error();
     if (std::int64_t(v.size()) != out->numel())
@@ -589,7 +597,7 @@ std::vector<std::int64_t> broadcastStrides(const std::vector<std::int64_t> &from
 Result<Tensor> gatherStrided(const Tensor &src, const std::vector<std::int64_t> &sizes,
     const std::vector<std::int64_t> &strides, std::int64_t offset)
 {
-    auto out = makeTensor(src.dtype, sizes);
+    auto out = uninitTensor(src.dtype, sizes);
     if (!out)
         return out.error();
     const std::int64_t n = out->numel();
