@@ -1022,6 +1022,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
             return makeError(ErrorCode::Cancelled, {}, "evaluation cancelled");
     }
 
+    dnnlTrimScratch();
     for (const auto &o : program.outputs) {
         for (const auto &name : o.tensorNames) {
             auto it = env.find(name);

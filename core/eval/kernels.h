@@ -140,6 +140,8 @@ bool dnnlAvailable();
 Result<Tensor> dnnlConvolution(const Tensor &input, const Tensor &weight, const std::optional<Tensor> &bias,
     const std::vector<std::int64_t> &stride, const std::vector<std::int64_t> &padding,
     const std::vector<std::int64_t> &dilation, std::int64_t groups, int threads);
+// Frees this thread's buffers for the blocked copies of convolutions if they are large (after a run).
+void dnnlTrimScratch();
 // Row-major C[m x n] = A[m x k] * B (+ C when accumulate); B is [k x n] (ldb) or, transposed, [n x k].
 bool dnnlGemm(const float *A, const float *B, float *C, std::int64_t m, std::int64_t k, std::int64_t n, int threads,
     bool accumulate, std::int64_t lda, std::int64_t ldb, bool transB);
