@@ -5,8 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <condition_variable>
+#include <deque>
 #include <limits>
+#include <mutex>
 #include <thread>
 
 namespace etscope::eval {
@@ -665,6 +669,83 @@ int hardwareThreads()
     return n == 0 ? 1 : int(std::min(n, 64u));
 }
 
+namespace {
+
+// One parallelFor call: chunks are taken in turn by the caller and by whichever pool threads get
+// to it. The caller waits only for chunks already taken, so a helper that the scheduler has not
+// woken yet (a busy machine) costs nothing: the caller runs its share too.
+struct ParallelJob {
+    const std::function<void(std::int64_t, std::int64_t)> *fn = nullptr;
+    std::int64_t n = 0, chunk = 1, chunks = 0;
+    std::atomic<std::int64_t> next { 0 }, done { 0 };
+    std::mutex m;
+    std::condition_variable cv;
+
+    void run()
+    {
+        for (;;) {
+            const std::int64_t c = next.fetch_add(1);
+            if (c >= chunks)
+                return;
+            (*fn)(c * chunk, std::min(n, (c + 1) * chunk));
+            if (done.fetch_add(1) + 1 == chunks) {
+                std::lock_guard lock(m);
+                cv.notify_all();
+            }
+        }
+    }
+};
+
+// Worker threads started on first use and kept (never joined: they outlive every caller).
+class ThreadPool
+{
+public:
+    static ThreadPool &instance()
+    {
+        static auto *pool = new ThreadPool; // NOLINT(cppcoreguidelines-owning-memory): lives as long as the process
+        return *pool;
+    }
+
+    void post(const std::shared_ptr<ParallelJob> &job, int helpers)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            while (int(m_threads) < helpers) {
+                std::thread([this] { work(); }).detach();
+                ++m_threads;
+            }
+            for (int k = 0; k < helpers; ++k)
+                m_queue.push_back(job);
+        }
+        if (helpers == 1)
+            m_cv.notify_one();
+        else
+            m_cv.notify_all();
+    }
+
+private:
+    void work()
+    {
+        for (;;) {
+            std::shared_ptr<ParallelJob> job;
+            {
+                std::unique_lock lock(m_mutex);
+                m_cv.wait(lock, [this] { return !m_queue.empty(); });
+                job = std::move(m_queue.front());
+                m_queue.pop_front();
+            }
+            job->run();
+        }
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::deque<std::shared_ptr<ParallelJob>> m_queue;
+    std::size_t m_threads = 0;
+};
+
+} // namespace
+
 void parallelFor(
     std::int64_t n, int threads, std::int64_t grain, const std::function<void(std::int64_t, std::int64_t)> &fn)
 {
@@ -676,17 +757,17 @@ void parallelFor(
         fn(0, n);
         return;
     }
-    std::vector<std::thread> pool;
-    pool.reserve(std::size_t(t - 1));
-    const std::int64_t chunk = (n + t - 1) / t;
-    for (int k = 1; k < t; ++k) {
-        const std::int64_t b = k * chunk, e = std::min(n, b + chunk);
-        if (b < e)
-            pool.emplace_back([&fn, b, e] { fn(b, e); });
-    }
-    fn(0, std::min(n, chunk));
-    for (auto &th : pool)
-        th.join();
+    auto job = std::make_shared<ParallelJob>();
+    job->fn = &fn;
+    job->n = n;
+    // A few chunks per thread: the balance survives one thread being late.
+    job->chunks = std::min<std::int64_t>(maxChunks, std::int64_t(t) * 4);
+    job->chunk = (n + job->chunks - 1) / job->chunks;
+    job->chunks = (n + job->chunk - 1) / job->chunk;
+    ThreadPool::instance().post(job, t - 1);
+    job->run();
+    std::unique_lock lock(job->m);
+    job->cv.wait(lock, [&] { return job->done.load() == job->chunks; });
 }
 
 } // namespace etscope::eval
