@@ -268,9 +268,35 @@ bool dnnlGemm(const float *A, const float *B, float *C, std::int64_t m, std::int
         == dnnl_success;
 }
 
+bool dnnlCopyStrided(const void *src, void *dst, const std::vector<std::int64_t> &sizes,
+    const std::vector<std::int64_t> &strides, int threads)
+{
+    if (sizes.empty() || sizes.size() > 6 || sizes.size() != strides.size())
+        return false;
+    try {
+        setThreads(threads);
+        dnnl::engine &eng = cpuEngine();
+        // Moved as 32-bit integers: the bits are copied whatever they mean.
+        const memory::desc from(dims(sizes), memory::data_type::s32, dims(strides));
+        const memory::desc to(dims(sizes), memory::data_type::s32, dims(contiguousStrides(sizes)));
+        memory a(from, eng, const_cast<void *>(src)); // read only
+        memory b(to, eng, dst);
+        dnnl::reorder(a, b).execute(threadState().stream, a, b);
+        threadState().stream.wait();
+    } catch (const dnnl::error &) {
+        return false;
+    }
+    return true;
+}
+
 #else
 
 void dnnlTrimScratch() { }
+
+bool dnnlCopyStrided(const void *, void *, const std::vector<std::int64_t> &, const std::vector<std::int64_t> &, int)
+{
+    return false;
+}
 
 bool dnnlAvailable()
 {

@@ -690,6 +690,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
     ElementLimitScope limit(options.maxElements);
     EvalResult result;
     const int threads = options.threads > 0 ? options.threads : hardwareThreads();
+    EvalThreadsScope threadsScope(threads);
 
     std::unordered_map<std::string, Value> env; // live values by tensor / argument name
     std::unordered_map<std::string, std::string> failed; // name -> operator that could not run

@@ -130,6 +130,14 @@ Tensor reshaped(const Tensor &t, std::vector<std::int64_t> sizes); // same numel
 
 // ---- threads
 int hardwareThreads();
+// Thread count of the evaluation running on this thread (EvalOptions::threads), for helpers
+// that take no KernelArgs (gatherStrided).
+int evalThreads();
+struct EvalThreadsScope {
+    explicit EvalThreadsScope(int threads);
+    ~EvalThreadsScope();
+    int previous;
+};
 // Runs fn(begin, end) over [0, n) in up to `threads` chunks of at least `grain` items.
 void parallelFor(
     std::int64_t n, int threads, std::int64_t grain, const std::function<void(std::int64_t, std::int64_t)> &fn);
@@ -145,6 +153,10 @@ void dnnlTrimScratch();
 // Row-major C[m x n] = A[m x k] * B (+ C when accumulate); B is [k x n] (ldb) or, transposed, [n x k].
 bool dnnlGemm(const float *A, const float *B, float *C, std::int64_t m, std::int64_t k, std::int64_t n, int threads,
     bool accumulate, std::int64_t lda, std::int64_t ldb, bool transB);
+// Copies a strided view of 4-byte elements (element strides, all positive, not overlapping) into a
+// contiguous row-major `dst`: transposes and permutes by oneDNN's reorder. False when not done.
+bool dnnlCopyStrided(const void *src, void *dst, const std::vector<std::int64_t> &sizes,
+    const std::vector<std::int64_t> &strides, int threads);
 
 // ---- helpers shared by the kernel families
 // A kernel with one output.

@@ -148,6 +148,23 @@ Result<Tensor> uninitTensor(ScalarType to, std::vector<std::int64_t> sizes)
 
 namespace {
 thread_local std::int64_t t_limit = kMaxElements;
+thread_local int t_threads = 0;
+} // namespace
+
+int evalThreads()
+{
+    return t_threads > 0 ? t_threads : hardwareThreads();
+}
+
+EvalThreadsScope::EvalThreadsScope(int threads)
+    : previous(t_threads)
+{
+    t_threads = threads;
+}
+
+EvalThreadsScope::~EvalThreadsScope()
+{
+    t_threads = previous;
 }
 
 std::int64_t elementLimit()
@@ -598,6 +615,28 @@ std::vector<std::int64_t> broadcastStrides(const std::vector<std::int64_t> &from
     return out;
 }
 
+namespace {
+
+// Positive strides addressing each element once (dims of size 1 aside).
+bool nonOverlapping(const std::vector<std::int64_t> &sizes, const std::vector<std::int64_t> &strides)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> dims; // stride, size
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+        if (sizes[d] == 1)
+            continue;
+        if (strides[d] <= 0)
+            return false;
+        dims.emplace_back(strides[d], sizes[d]);
+    }
+    std::sort(dims.begin(), dims.end());
+    for (std::size_t k = 1; k < dims.size(); ++k)
+        if (dims[k].first < dims[k - 1].first * dims[k - 1].second)
+            return false;
+    return true;
+}
+
+} // namespace
+
 Result<Tensor> gatherStrided(const Tensor &src, const std::vector<std::int64_t> &sizes,
     const std::vector<std::int64_t> &strides, std::int64_t offset)
 {
@@ -621,6 +660,24 @@ Result<Tensor> gatherStrided(const Tensor &src, const std::vector<std::int64_t> 
     const int rank = int(sizes.size());
     if (rank == 0) {
         std::memcpy(o, in + std::size_t(offset) * es, es);
+        return out;
+    }
+    if (es == 4 && n >= 4096 && strides.back() != 1 && nonOverlapping(sizes, strides)
+        && dnnlCopyStrided(in + std::size_t(offset) * es, o, sizes, strides, evalThreads()))
+        return out; // a transpose or permutation: oneDNN's reorder, cache-blocked and threaded
+    if (rank == 2 && es == 4 && strides[0] == 1 && strides[1] != 1) {
+        // A transpose: in tiles, so that both sides stay in cache.
+        const auto *s4 = reinterpret_cast<const std::uint32_t *>(in) + offset;
+        auto *d4 = reinterpret_cast<std::uint32_t *>(o);
+        const std::int64_t rows = sizes[0], cols = sizes[1], cs = strides[1];
+        constexpr std::int64_t kTile = 32;
+        for (std::int64_t r0 = 0; r0 < rows; r0 += kTile)
+            for (std::int64_t c0 = 0; c0 < cols; c0 += kTile) {
+                const std::int64_t r1 = std::min(rows, r0 + kTile), c1 = std::min(cols, c0 + kTile);
+                for (std::int64_t c = c0; c < c1; ++c)
+                    for (std::int64_t r = r0; r < r1; ++r)
+                        d4[r * cols + c] = s4[r + c * cs];
+            }
         return out;
     }
     // Copy rows along the last dimension.
