@@ -262,7 +262,8 @@ Result<Tensor> arith(const KernelArgs &args, Arith op, const char *otherName = "
             case Arith::DivFloor:
                 return binaryIn<C, C>(*a, b->t, rt, th, [](C x, C y) { return floorDivF(x, y); });
             case Arith::Pow:
-                return binaryIn<C, C>(*a, b->t, rt, th, [](C x, C y) { return C(std::pow(x, y)); });
+                // Squares as x * x, as torch does (its common RMSNorm / variance case).
+                return binaryIn<C, C>(*a, b->t, rt, th, [](C x, C y) { return y == C(2) ? x * x : C(std::pow(x, y)); });
             case Arith::Max:
                 return binaryIn<C, C>(*a, b->t, rt, th,
                     [](C x, C y) { return (x != x || y != y) ? std::numeric_limits<C>::quiet_NaN() : std::max(x, y); });
