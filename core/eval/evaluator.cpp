@@ -364,7 +364,7 @@ Result<Tensor> fromPyTensor(const PyTensor &t)
     const std::string label = t.storage ? t.storage->entry() : std::string("tensor");
     if (t.sizes.size() != t.strides.size())
         return makeError(ErrorCode::Corrupt, label, "tensor sizes and strides differ in rank");
-    auto out = makeTensor(t.dtype, t.sizes);
+    auto out = uninitTensor(t.dtype, t.sizes); // filled below or not returned
     if (!out)
         return makeError(out.error().code, label, out.error().reason);
     if (out->numel() == 0)
@@ -394,8 +394,7 @@ Result<Tensor> fromPyTensor(const PyTensor &t)
     src.dtype = t.dtype;
     const std::uint64_t elems = (*bytes)->size() / es;
     src.sizes = { std::int64_t(elems) };
-    auto holder = std::make_shared<std::vector<std::uint8_t>>(
-        (*bytes)->begin(), (*bytes)->begin() + std::ptrdiff_t(elems * es));
+    auto holder = std::make_shared<Storage>((*bytes)->begin(), (*bytes)->begin() + std::ptrdiff_t(elems * es));
     src.storage = holder;
     for (auto s : t.strides)
         if (s < 0)
@@ -691,6 +690,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
     ElementLimitScope limit(options.maxElements);
     EvalResult result;
     const int threads = options.threads > 0 ? options.threads : hardwareThreads();
+    EvalThreadsScope threadsScope(threads);
 
     std::unordered_map<std::string, Value> env; // live values by tensor / argument name
     std::unordered_map<std::string, std::string> failed; // name -> operator that could not run
@@ -1023,6 +1023,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
             return makeError(ErrorCode::Cancelled, {}, "evaluation cancelled");
     }
 
+    dnnlTrimScratch();
     for (const auto &o : program.outputs) {
         for (const auto &name : o.tensorNames) {
             auto it = env.find(name);

@@ -15,9 +15,29 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace etscope::eval {
+
+// Bytes of a tensor. Not zeroed when sized (kernels overwrite them; makeTensor zeroes).
+template <typename T> struct DefaultInitAllocator : std::allocator<T> {
+    template <typename U> struct rebind {
+        using other = DefaultInitAllocator<U>;
+    };
+    DefaultInitAllocator() = default;
+    template <typename U> DefaultInitAllocator(const DefaultInitAllocator<U> &) noexcept { }
+    template <typename U> void construct(U *p) noexcept(std::is_nothrow_default_constructible_v<U>)
+    {
+        ::new (static_cast<void *>(p)) U;
+    }
+    template <typename U, typename... Args> void construct(U *p, Args &&...args)
+    {
+        ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+    }
+};
+using Storage = std::vector<std::uint8_t, DefaultInitAllocator<std::uint8_t>>;
 
 // A dense tensor, contiguous and row-major, elements in their native representation (Half and
 // BFloat16 as their 16-bit patterns, Bool as one byte). Immutable once built: copies share the
@@ -25,7 +45,7 @@ namespace etscope::eval {
 struct Tensor {
     ScalarType dtype = ScalarType::Float;
     std::vector<std::int64_t> sizes; // empty = 0-d
-    std::shared_ptr<std::vector<std::uint8_t>> storage;
+    std::shared_ptr<Storage> storage;
     std::size_t offset = 0; // bytes into storage
 
     std::int64_t numel() const;

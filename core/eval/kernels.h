@@ -101,7 +101,9 @@ Result<Tensor> cast(const Tensor &t, ScalarType to);
 // A tensor of dtype `to` from doubles / ints (rounded / wrapped to the dtype).
 Result<Tensor> fromDoubleValues(ScalarType to, std::vector<std::int64_t> sizes, const std::vector<double> &v);
 Result<Tensor> fromIntValues(ScalarType to, std::vector<std::int64_t> sizes, const std::vector<std::int64_t> &v);
-Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes);
+Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes); // zero-filled
+// Elements left unset: for kernels that write every one of them.
+Result<Tensor> uninitTensor(ScalarType to, std::vector<std::int64_t> sizes);
 
 // ---- shapes
 // Element limit of the evaluation running on this thread (EvalOptions::maxElements).
@@ -128,6 +130,14 @@ Tensor reshaped(const Tensor &t, std::vector<std::int64_t> sizes); // same numel
 
 // ---- threads
 int hardwareThreads();
+// Thread count of the evaluation running on this thread (EvalOptions::threads), for helpers
+// that take no KernelArgs (gatherStrided).
+int evalThreads();
+struct EvalThreadsScope {
+    explicit EvalThreadsScope(int threads);
+    ~EvalThreadsScope();
+    int previous;
+};
 // Runs fn(begin, end) over [0, n) in up to `threads` chunks of at least `grain` items.
 void parallelFor(
     std::int64_t n, int threads, std::int64_t grain, const std::function<void(std::int64_t, std::int64_t)> &fn);
@@ -138,9 +148,15 @@ bool dnnlAvailable();
 Result<Tensor> dnnlConvolution(const Tensor &input, const Tensor &weight, const std::optional<Tensor> &bias,
     const std::vector<std::int64_t> &stride, const std::vector<std::int64_t> &padding,
     const std::vector<std::int64_t> &dilation, std::int64_t groups, int threads);
+// Frees this thread's buffers for the blocked copies of convolutions if they are large (after a run).
+void dnnlTrimScratch();
 // Row-major C[m x n] = A[m x k] * B (+ C when accumulate); B is [k x n] (ldb) or, transposed, [n x k].
 bool dnnlGemm(const float *A, const float *B, float *C, std::int64_t m, std::int64_t k, std::int64_t n, int threads,
     bool accumulate, std::int64_t lda, std::int64_t ldb, bool transB);
+// Copies a strided view of 4-byte elements (element strides, all positive, not overlapping) into a
+// contiguous row-major `dst`: transposes and permutes by oneDNN's reorder. False when not done.
+bool dnnlCopyStrided(const void *src, void *dst, const std::vector<std::int64_t> &sizes,
+    const std::vector<std::int64_t> &strides, int threads);
 
 // ---- helpers shared by the kernel families
 // A kernel with one output.

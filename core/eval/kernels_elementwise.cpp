@@ -120,6 +120,26 @@ Result<Tensor> binaryIn(const Tensor &a, const Tensor &b, ScalarType out, int th
     std::vector<C> ha, hb;
     const C *pa = loadAs<C>(a, ha);
     const C *pb = loadAs<C>(b, hb);
+    if constexpr (std::is_same_v<R, float>) {
+        const bool same = a.sizes == *shape && b.sizes == *shape;
+        if (out == ScalarType::Float && (same || (a.sizes == *shape && b.numel() == 1))) { // straight into the result
+            auto t = uninitTensor(out, *shape);
+            if (!t)
+                return t.error();
+            float *q = t->template mutableData<float>();
+            if (same)
+                parallelFor(*n, threads, 1 << 16, [&](std::int64_t s, std::int64_t e) {
+                    for (std::int64_t i = s; i < e; ++i)
+                        q[i] = fn(pa[i], pb[i]);
+                });
+            else
+                parallelFor(*n, threads, 1 << 16, [&, bv = pb[0]](std::int64_t s, std::int64_t e) {
+                    for (std::int64_t i = s; i < e; ++i)
+                        q[i] = fn(pa[i], bv);
+                });
+            return t;
+        }
+    }
     std::vector<R> res(static_cast<std::size_t>(*n));
     if (a.sizes == *shape && b.sizes == *shape) {
         parallelFor(*n, threads, 1 << 16, [&](std::int64_t s, std::int64_t e) {
@@ -242,7 +262,8 @@ Result<Tensor> arith(const KernelArgs &args, Arith op, const char *otherName = "
             case Arith::DivFloor:
                 return binaryIn<C, C>(*a, b->t, rt, th, [](C x, C y) { return floorDivF(x, y); });
             case Arith::Pow:
-                return binaryIn<C, C>(*a, b->t, rt, th, [](C x, C y) { return C(std::pow(x, y)); });
+                // Squares as x * x, as torch does (its common RMSNorm / variance case).
+                return binaryIn<C, C>(*a, b->t, rt, th, [](C x, C y) { return y == C(2) ? x * x : C(std::pow(x, y)); });
             case Arith::Max:
                 return binaryIn<C, C>(*a, b->t, rt, th,
                     [](C x, C y) { return (x != x || y != y) ? std::numeric_limits<C>::quiet_NaN() : std::max(x, y); });
@@ -431,6 +452,17 @@ Result<Tensor> unaryFloat(const Tensor &x, int threads, FnF fn, std::optional<Sc
     }
     std::vector<float> h;
     const float *p = loadAs<float>(x, h);
+    if (rt == ScalarType::Float) { // straight into the result
+        auto t = uninitTensor(rt, x.sizes);
+        if (!t)
+            return t.error();
+        float *q = t->template mutableData<float>();
+        parallelFor(n, threads, 1 << 15, [&](std::int64_t s, std::int64_t e) {
+            for (std::int64_t i = s; i < e; ++i)
+                q[i] = fn(p[i]);
+        });
+        return t;
+    }
     std::vector<float> out(static_cast<std::size_t>(n));
     parallelFor(n, threads, 1 << 15, [&](std::int64_t s, std::int64_t e) {
         for (std::int64_t i = s; i < e; ++i)

@@ -483,7 +483,7 @@ Result<std::vector<Tensor>> layerNorm(const KernelArgs &a, bool native)
 
 // Batch norm with running statistics (inference). Extra outputs are empty, as torch returns.
 Result<std::vector<Tensor>> batchNormEval(const Tensor &x, const std::optional<Tensor> &w,
-    const std::optional<Tensor> &b, const Tensor &mean, const Tensor &var, double eps, int nOut)
+    const std::optional<Tensor> &b, const Tensor &mean, const Tensor &var, double eps, int nOut, int threads)
 {
     if (x.dim() < 2)
         return kernelError("batch_norm needs at least 2-d input");
@@ -504,16 +504,19 @@ Result<std::vector<Tensor>> batchNormEval(const Tensor &x, const std::optional<T
     }
     Tensor out;
     if (x.dtype == ScalarType::Float) {
-        TRY(o, makeTensor(ScalarType::Float, x.sizes));
+        TRY(o, uninitTensor(ScalarType::Float, x.sizes));
         const float *p = x.data<float>();
         float *q = o->mutableData<float>();
-        for (std::int64_t n = 0; n < N; ++n)
-            for (std::int64_t c = 0; c < C; ++c) {
-                const float s = scale[std::size_t(c)], t = shift[std::size_t(c)];
-                const std::int64_t base = (n * C + c) * inner;
-                for (std::int64_t i = 0; i < inner; ++i)
-                    q[base + i] = p[base + i] * s + t;
-            }
+        parallelFor(N * C, threads, std::max<std::int64_t>(1, (1 << 16) / std::max<std::int64_t>(inner, 1)),
+            [&](std::int64_t s0, std::int64_t e0) {
+                for (std::int64_t nc = s0; nc < e0; ++nc) {
+                    const std::int64_t c = nc % C;
+                    const float s = scale[std::size_t(c)], t = shift[std::size_t(c)];
+                    const std::int64_t base = nc * inner;
+                    for (std::int64_t i = 0; i < inner; ++i)
+                        q[base + i] = p[base + i] * s + t;
+                }
+            });
         out = *o;
     } else {
         auto v = toDoubles(x);
@@ -595,49 +598,91 @@ Result<std::vector<Tensor>> maxPool(const KernelArgs &a, bool withIndices)
         return kernelError("max_pool2d: output would be empty");
     std::vector<float> hold;
     const float *src = floatsOf(in, hold);
-    std::vector<float> out(static_cast<std::size_t>(N * C * Ho * Wo));
-    std::vector<std::int64_t> idx(out.size());
+    std::vector<std::int64_t> shape
+        = x->dim() == 3 ? std::vector<std::int64_t> { C, Ho, Wo } : std::vector<std::int64_t> { N, C, Ho, Wo };
+    TRY(vt, uninitTensor(ScalarType::Float, shape));
+    Result<Tensor> it = withIndices ? uninitTensor(ScalarType::Long, shape) : Result<Tensor>(Tensor {});
+    if (!it)
+        return it.error();
+    float *out = vt->mutableData<float>();
+    std::int64_t *idx = withIndices ? it->mutableData<std::int64_t>() : nullptr;
+    // Window bounds per output row and column: the valid taps, so that the inner loop has no tests.
+    struct Span {
+        std::int64_t first, count;
+    };
+    auto spans
+        = [](std::int64_t outN, std::int64_t inN, std::int64_t k, std::int64_t s, std::int64_t pad, std::int64_t d) {
+              std::vector<Span> v(static_cast<std::size_t>(outN));
+              for (std::int64_t o = 0; o < outN; ++o) {
+                  std::int64_t i = 0;
+                  const std::int64_t start = o * s - pad;
+                  while (i < k && start + i * d < 0)
+                      ++i;
+                  std::int64_t e = i;
+                  while (e < k && start + e * d < inN)
+                      ++e;
+                  v[std::size_t(o)] = Span { start + i * d, e - i };
+              }
+              return v;
+          };
+    const std::vector<Span> ys = spans(Ho, H, p->kh, p->sh, p->ph, p->dh),
+                            xs = spans(Wo, W, p->kw, p->sw, p->pw, p->dw);
+    const std::int64_t dh = p->dh, dw = p->dw;
     parallelFor(N * C, a.threads, 4, [&](std::int64_t s, std::int64_t e) {
         for (std::int64_t nc = s; nc < e; ++nc) {
             const float *plane = src + nc * H * W;
-            for (std::int64_t y = 0; y < Ho; ++y)
+            float *o = out + nc * Ho * Wo;
+            std::int64_t *oi = idx ? idx + nc * Ho * Wo : nullptr;
+            for (std::int64_t y = 0; y < Ho; ++y) {
+                const Span sy = ys[std::size_t(y)];
                 for (std::int64_t xx = 0; xx < Wo; ++xx) {
+                    const Span sx = xs[std::size_t(xx)];
+                    // The first valid tap, then any larger one; the first NaN wins. Without NaNs
+                    // (the usual case) branch-free: random data mispredicts a branch on `>`.
                     float best = -std::numeric_limits<float>::infinity();
                     std::int64_t bi = -1;
-                    for (std::int64_t i = 0; i < p->kh; ++i) {
-                        const std::int64_t iy = y * p->sh - p->ph + i * p->dh;
-                        if (iy < 0 || iy >= H)
-                            continue;
-                        for (std::int64_t j = 0; j < p->kw; ++j) {
-                            const std::int64_t ix = xx * p->sw - p->pw + j * p->dw;
-                            if (ix < 0 || ix >= W)
-                                continue;
-                            const float v = plane[iy * W + ix];
-                            if (bi < 0 || v > best || v != v) {
-                                best = v;
-                                bi = iy * W + ix;
-                                if (v != v)
-                                    goto done;
+                    if (sy.count > 0 && sx.count > 0) {
+                        bi = sy.first * W + sx.first;
+                        best = plane[bi];
+                        bool nan = best != best;
+                        for (std::int64_t i = 0; i < sy.count; ++i) {
+                            const std::int64_t row = (sy.first + i * dh) * W + sx.first;
+                            for (std::int64_t j = 0; j < sx.count; ++j) {
+                                const std::int64_t at = row + j * dw;
+                                const float v = plane[at];
+                                const bool gt = v > best;
+                                best = gt ? v : best;
+                                bi = gt ? at : bi;
+                                nan |= v != v;
+                            }
+                        }
+                        if (nan) {
+                            for (std::int64_t i = 0; i < sy.count; ++i) {
+                                const std::int64_t row = (sy.first + i * dh) * W + sx.first;
+                                for (std::int64_t j = 0; j < sx.count; ++j)
+                                    if (plane[row + j * dw] != plane[row + j * dw]) {
+                                        bi = row + j * dw;
+                                        best = plane[bi];
+                                        goto done;
+                                    }
                             }
                         }
                     }
                 done:
-                    out[std::size_t((nc * Ho + y) * Wo + xx)] = best;
-                    idx[std::size_t((nc * Ho + y) * Wo + xx)] = bi;
+                    o[y * Wo + xx] = best;
+                    if (oi)
+                        oi[y * Wo + xx] = bi;
                 }
+            }
         }
     });
-    std::vector<std::int64_t> shape
-        = x->dim() == 3 ? std::vector<std::int64_t> { C, Ho, Wo } : std::vector<std::int64_t> { N, C, Ho, Wo };
-    Tensor vt = Tensor::fromFloats(shape, out);
     if (x->dtype != ScalarType::Float) {
-        TRY(c, cast(vt, x->dtype));
-        vt = *c;
+        TRY(c, cast(*vt, x->dtype));
+        *vt = *c;
     }
     if (!withIndices)
-        return std::vector<Tensor> { vt };
-    TRY(it, fromIntValues(ScalarType::Long, shape, idx));
-    return std::vector<Tensor> { vt, *it };
+        return std::vector<Tensor> { *vt };
+    return std::vector<Tensor> { *vt, *it };
 }
 
 Result<std::vector<Tensor>> avgPool(const KernelArgs &a)
@@ -896,7 +941,7 @@ void registerNnKernels()
             TRY(m, a.tensor(3, "running_mean"));
             TRY(v, a.tensor(4, "running_var"));
             TRY(eps, a.number(6, "eps", 1e-5));
-            return batchNormEval(*x, *w, *b, *m, *v, *eps, 3);
+            return batchNormEval(*x, *w, *b, *m, *v, *eps, 3, a.threads);
         });
     registerKernel(
         { "aten.native_batch_norm.default", "aten._native_batch_norm_legit.default", "aten.batch_norm.default" },
@@ -911,7 +956,7 @@ void registerNnKernels()
             if (*training || !*m || !*v)
                 return kernelError("batch norm in training mode (batch statistics) is not supported");
             const bool single = !a.find(-1, "cudnn_enabled") ? false : true;
-            return batchNormEval(*x, *w, *b, **m, **v, *eps, single ? 1 : 3);
+            return batchNormEval(*x, *w, *b, **m, **v, *eps, single ? 1 : 3, a.threads);
         });
     registerKernel({ "aten.native_group_norm.default" }, [](const KernelArgs &a) -> Result<std::vector<Tensor>> {
         TRY(x, a.tensor(0, "input"));

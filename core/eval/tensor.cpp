@@ -5,8 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <condition_variable>
+#include <deque>
 #include <limits>
+#include <mutex>
 #include <thread>
 
 namespace etscope::eval {
@@ -108,7 +112,7 @@ Tensor Tensor::fromFloats(std::vector<std::int64_t> sizes, const std::vector<flo
     Tensor t;
     t.dtype = ScalarType::Float;
     t.sizes = std::move(sizes);
-    t.storage = std::make_shared<std::vector<std::uint8_t>>(values.size() * 4);
+    t.storage = std::make_shared<Storage>(values.size() * 4);
     if (!values.empty())
         std::memcpy(t.storage->data(), values.data(), values.size() * 4);
     return t;
@@ -122,6 +126,14 @@ Tensor Tensor::fromDoubles(ScalarType dtype, std::vector<std::int64_t> sizes, co
 
 Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes)
 {
+    auto t = uninitTensor(to, std::move(sizes));
+    if (t && t->storage && !t->storage->empty())
+        std::memset(t->storage->data(), 0, t->storage->size());
+    return t;
+}
+
+Result<Tensor> uninitTensor(ScalarType to, std::vector<std::int64_t> sizes)
+{
     if (!supported(to))
         return makeError(ErrorCode::Unsupported, {}, fmt::format("dtype {} is not supported", scalarTypeName(to)));
     auto n = checkedNumel(sizes);
@@ -130,12 +142,29 @@ Result<Tensor> makeTensor(ScalarType to, std::vector<std::int64_t> sizes)
     Tensor t;
     t.dtype = to;
     t.sizes = std::move(sizes);
-    t.storage = std::make_shared<std::vector<std::uint8_t>>(std::size_t(*n) * t.itemSize());
+    t.storage = std::make_shared<Storage>(std::size_t(*n) * t.itemSize());
     return t;
 }
 
 namespace {
 thread_local std::int64_t t_limit = kMaxElements;
+thread_local int t_threads = 0;
+} // namespace
+
+int evalThreads()
+{
+    return t_threads > 0 ? t_threads : hardwareThreads();
+}
+
+EvalThreadsScope::EvalThreadsScope(int threads)
+    : previous(t_threads)
+{
+    t_threads = threads;
+}
+
+EvalThreadsScope::~EvalThreadsScope()
+{
+    t_threads = previous;
 }
 
 std::int64_t elementLimit()
@@ -490,7 +519,7 @@ Result<Tensor> cast(const Tensor &t, ScalarType to)
 {
     if (t.dtype == to)
         return t;
-    auto out = makeTensor(to, t.sizes);
+    auto out = uninitTensor(to, t.sizes);
     if (!out)
         return out.error();
     const std::int64_t n = t.numel();
@@ -507,7 +536,7 @@ Result<Tensor> cast(const Tensor &t, ScalarType to)
 
 Result<Tensor> fromDoubleValues(ScalarType to, std::vector<std::int64_t> sizes, const std::vector<double> &v)
 {
-    auto out = makeTensor(to, std::move(sizes));
+    auto out = uninitTensor(to, std::move(sizes));
     if (!out)
         return out.error();
     if (std::int64_t(v.size()) != out->numel())
@@ -527,7 +556,7 @@ Result<Tensor> fromDoubleValues(ScalarType to, std::vector<std::int64_t> sizes, 
 
 Result<Tensor> fromIntValues(ScalarType to, std::vector<std::int64_t> sizes, const std::vector<std::int64_t> &v)
 {
-    auto out = makeTensor(to, std::move(sizes));
+    auto out = uninitTensor(to, std::move(sizes));
     if (!out)
         return out.error();
     if (std::int64_t(v.size()) != out->numel())
@@ -586,10 +615,32 @@ std::vector<std::int64_t> broadcastStrides(const std::vector<std::int64_t> &from
     return out;
 }
 
+namespace {
+
+// Positive strides addressing each element once (dims of size 1 aside).
+bool nonOverlapping(const std::vector<std::int64_t> &sizes, const std::vector<std::int64_t> &strides)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> dims; // stride, size
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+        if (sizes[d] == 1)
+            continue;
+        if (strides[d] <= 0)
+            return false;
+        dims.emplace_back(strides[d], sizes[d]);
+    }
+    std::sort(dims.begin(), dims.end());
+    for (std::size_t k = 1; k < dims.size(); ++k)
+        if (dims[k].first < dims[k - 1].first * dims[k - 1].second)
+            return false;
+    return true;
+}
+
+} // namespace
+
 Result<Tensor> gatherStrided(const Tensor &src, const std::vector<std::int64_t> &sizes,
     const std::vector<std::int64_t> &strides, std::int64_t offset)
 {
-    auto out = makeTensor(src.dtype, sizes);
+    auto out = uninitTensor(src.dtype, sizes);
     if (!out)
         return out.error();
     const std::int64_t n = out->numel();
@@ -609,6 +660,24 @@ Result<Tensor> gatherStrided(const Tensor &src, const std::vector<std::int64_t> 
     const int rank = int(sizes.size());
     if (rank == 0) {
         std::memcpy(o, in + std::size_t(offset) * es, es);
+        return out;
+    }
+    if (es == 4 && n >= 4096 && strides.back() != 1 && nonOverlapping(sizes, strides)
+        && dnnlCopyStrided(in + std::size_t(offset) * es, o, sizes, strides, evalThreads()))
+        return out; // a transpose or permutation: oneDNN's reorder, cache-blocked and threaded
+    if (rank == 2 && es == 4 && strides[0] == 1 && strides[1] != 1) {
+        // A transpose: in tiles, so that both sides stay in cache.
+        const auto *s4 = reinterpret_cast<const std::uint32_t *>(in) + offset;
+        auto *d4 = reinterpret_cast<std::uint32_t *>(o);
+        const std::int64_t rows = sizes[0], cols = sizes[1], cs = strides[1];
+        constexpr std::int64_t kTile = 32;
+        for (std::int64_t r0 = 0; r0 < rows; r0 += kTile)
+            for (std::int64_t c0 = 0; c0 < cols; c0 += kTile) {
+                const std::int64_t r1 = std::min(rows, r0 + kTile), c1 = std::min(cols, c0 + kTile);
+                for (std::int64_t c = c0; c < c1; ++c)
+                    for (std::int64_t r = r0; r < r1; ++r)
+                        d4[r * cols + c] = s4[r + c * cs];
+            }
         return out;
     }
     // Copy rows along the last dimension.
@@ -657,6 +726,83 @@ int hardwareThreads()
     return n == 0 ? 1 : int(std::min(n, 64u));
 }
 
+namespace {
+
+// One parallelFor call: chunks are taken in turn by the caller and by whichever pool threads get
+// to it. The caller waits only for chunks already taken, so a helper that the scheduler has not
+// woken yet (a busy machine) costs nothing: the caller runs its share too.
+struct ParallelJob {
+    const std::function<void(std::int64_t, std::int64_t)> *fn = nullptr;
+    std::int64_t n = 0, chunk = 1, chunks = 0;
+    std::atomic<std::int64_t> next { 0 }, done { 0 };
+    std::mutex m;
+    std::condition_variable cv;
+
+    void run()
+    {
+        for (;;) {
+            const std::int64_t c = next.fetch_add(1);
+            if (c >= chunks)
+                return;
+            (*fn)(c * chunk, std::min(n, (c + 1) * chunk));
+            if (done.fetch_add(1) + 1 == chunks) {
+                std::lock_guard lock(m);
+                cv.notify_all();
+            }
+        }
+    }
+};
+
+// Worker threads started on first use and kept (never joined: they outlive every caller).
+class ThreadPool
+{
+public:
+    static ThreadPool &instance()
+    {
+        static auto *pool = new ThreadPool; // NOLINT(cppcoreguidelines-owning-memory): lives as long as the process
+        return *pool;
+    }
+
+    void post(const std::shared_ptr<ParallelJob> &job, int helpers)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            while (int(m_threads) < helpers) {
+                std::thread([this] { work(); }).detach();
+                ++m_threads;
+            }
+            for (int k = 0; k < helpers; ++k)
+                m_queue.push_back(job);
+        }
+        if (helpers == 1)
+            m_cv.notify_one();
+        else
+            m_cv.notify_all();
+    }
+
+private:
+    void work()
+    {
+        for (;;) {
+            std::shared_ptr<ParallelJob> job;
+            {
+                std::unique_lock lock(m_mutex);
+                m_cv.wait(lock, [this] { return !m_queue.empty(); });
+                job = std::move(m_queue.front());
+                m_queue.pop_front();
+            }
+            job->run();
+        }
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::deque<std::shared_ptr<ParallelJob>> m_queue;
+    std::size_t m_threads = 0;
+};
+
+} // namespace
+
 void parallelFor(
     std::int64_t n, int threads, std::int64_t grain, const std::function<void(std::int64_t, std::int64_t)> &fn)
 {
@@ -668,17 +814,17 @@ void parallelFor(
         fn(0, n);
         return;
     }
-    std::vector<std::thread> pool;
-    pool.reserve(std::size_t(t - 1));
-    const std::int64_t chunk = (n + t - 1) / t;
-    for (int k = 1; k < t; ++k) {
-        const std::int64_t b = k * chunk, e = std::min(n, b + chunk);
-        if (b < e)
-            pool.emplace_back([&fn, b, e] { fn(b, e); });
-    }
-    fn(0, std::min(n, chunk));
-    for (auto &th : pool)
-        th.join();
+    auto job = std::make_shared<ParallelJob>();
+    job->fn = &fn;
+    job->n = n;
+    // A few chunks per thread: the balance survives one thread being late.
+    job->chunks = std::min<std::int64_t>(maxChunks, std::int64_t(t) * 4);
+    job->chunk = (n + job->chunks - 1) / job->chunks;
+    job->chunks = (n + job->chunk - 1) / job->chunk;
+    ThreadPool::instance().post(job, t - 1);
+    job->run();
+    std::unique_lock lock(job->m);
+    job->cv.wait(lock, [&] { return job->done.load() == job->chunks; });
 }
 
 } // namespace etscope::eval
