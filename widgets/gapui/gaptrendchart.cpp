@@ -119,6 +119,11 @@ void GapTrendChart::setTables(const analysis::GapTable &accumulated, const analy
     // A worst isolated gap that is an exact match is no entry point.
     if (m_entry >= 0 && transform(m_points[std::size_t(m_entry)].iso) <= m_lo)
         m_entry = -1;
+    // Long kernel names are cut at 140 px under the axis (a point's tooltip has the whole name).
+    const QFontMetrics fm(font());
+    m_labelWidth = 0;
+    for (const Point &pt : m_points)
+        m_labelWidth = std::max(m_labelWidth, std::min(fm.horizontalAdvance(pt.label), 140));
     update();
 }
 
@@ -143,7 +148,13 @@ QString GapTrendChart::label(int index) const
 
 QRectF GapTrendChart::plotRect() const
 {
-    return QRectF(64, 30, std::max(40, width() - 64 - 16), std::max(40, height() - 30 - 76));
+    // Room under the axis for the labels slanted at 30° and the legend line under them; room on
+    // the right for the last label's run.
+    const QFontMetrics fm(font());
+    const double labelW = m_labelWidth;
+    const double below = labelW * 0.5 + fm.height() * 0.87 + 8 + 22;
+    const double right = std::max(16.0, labelW * 0.87 - 8);
+    return QRectF(64, 30, std::max(40.0, width() - 64 - right), std::max(40.0, height() - 30 - below));
 }
 
 double GapTrendChart::toY(double t) const
@@ -213,14 +224,18 @@ void GapTrendChart::paintEvent(QPaintEvent *)
     p.drawLine(r.bottomLeft(), r.bottomRight());
     p.drawLine(r.bottomLeft(), r.topLeft());
 
-    // X labels: thinned to what fits.
-    const int every = std::max(1, int(std::ceil(double(m_points.size()) * 64.0 / std::max(1.0, r.width()))));
+    // X labels, slanted at 30°: parallel lines whose anchors are d apart lie d·sin 30° apart, so
+    // a label every 2.2 line heights keeps them from touching; thinned to that.
+    const QFontMetrics fm(font());
+    const double minGap = fm.height() * 2.2;
+    const int every = std::max(1, int(std::ceil(double(m_points.size()) * minGap / std::max(1.0, r.width()))));
     for (int i = 0; i < int(m_points.size()); i += every) {
         const QPointF pt = pointPosition(i, false);
         p.save();
         p.translate(pt.x(), r.bottom() + 4);
         p.rotate(30);
-        p.drawText(QRectF(0, 0, 120, 14), Qt::AlignLeft | Qt::AlignVCenter, m_points[std::size_t(i)].label);
+        p.drawText(
+            QRectF(0, 0, m_labelWidth, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, m_points[std::size_t(i)].label);
         p.restore();
     }
 

@@ -62,6 +62,7 @@ private:
     int m_entry = -1;
     bool m_hasIsolated = false;
     QString m_legend;
+    int m_labelWidth = 0; // of the longest x label, at most 140 px
 };
 
 } // namespace etscope::gapui
