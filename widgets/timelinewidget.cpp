@@ -61,6 +61,7 @@ public:
 protected:
     static constexpr int kAxisHeight = 26;
     static constexpr int kLaneHeight = 22;
+    static constexpr int kLeft = 8;
 
     // Every lane stays in view: lanes get thinner (down to 8 px, unlabelled below 16) when the
     // dock is short.
@@ -68,7 +69,6 @@ protected:
     {
         return std::clamp((height() - kAxisHeight - 4) / std::max(1, m_layout.laneCount), 8, kLaneHeight);
     }
-    static constexpr int kLeft = 8;
 
     double toX(double t) const { return kLeft + (t - m_viewStart) / m_viewSpan * (width() - 2 * kLeft); }
     double toT(double x) const { return m_viewStart + (x - kLeft) / (width() - 2 * kLeft) * m_viewSpan; }
@@ -143,6 +143,7 @@ protected:
         // Bars of a lane do not overlap and come sorted by start, so a bar that falls on pixels
         // its lane already painted adds nothing: skipping it keeps a zoomed-out run of half a
         // million bars to about a thousand rectangles per lane. The highlight is drawn last.
+        const QFontMetrics fm(font());
         std::vector<double> paintedTo(std::size_t(std::max(0, m_layout.laneCount)), -1.0);
         const TimelineBar *highlighted = nullptr;
         for (const TimelineBar &b : m_layout.bars) {
@@ -158,13 +159,13 @@ protected:
             if (covers <= lanePainted)
                 continue;
             lanePainted = covers;
-            paintBar(p, b, false);
+            paintBar(p, fm, b, false);
         }
         if (highlighted)
-            paintBar(p, *highlighted, true);
+            paintBar(p, fm, *highlighted, true);
     }
 
-    void paintBar(QPainter &p, const TimelineBar &b, bool highlighted) const
+    void paintBar(QPainter &p, const QFontMetrics &fm, const TimelineBar &b, bool highlighted) const
     {
         const double x0 = toX(b.start), x1 = toX(b.end);
         const Event &e = m_block->events[b.event];
@@ -176,7 +177,6 @@ protected:
         p.drawRect(r);
         if (r.width() <= 30 || lh < 16)
             return;
-        const QFontMetrics fm(font());
         p.setPen(QColor(0x10, 0x10, 0x10));
         const QRectF textRect = r.adjusted(4, 0, -3, 0).intersected(QRectF(0, 0, width(), height()));
         // Whole names only (a label cut to "native_ca…" reads as a different name): the name,
@@ -329,11 +329,8 @@ void TimelineWidget::showRuns(const QList<int> &runs, const QString &what)
 
 void TimelineWidget::layOutIfStale()
 {
-    if (!m_stale)
-        return;
-    m_forceLayout = true;
-    rebuild();
-    m_forceLayout = false;
+    if (m_stale)
+        layOut();
 }
 
 const TimelineLayout &TimelineWidget::layout()
@@ -378,6 +375,7 @@ void TimelineWidget::highlightEvent(int blockIndex, int eventIndex)
 void TimelineWidget::rebuild()
 {
     if (!m_session || m_block < 0 || m_block >= int(m_session->blocks.size())) {
+        m_stale = false; // nothing to lay out
         m_canvas->setData(nullptr, {}, {});
         m_info->clear();
         return;
@@ -391,13 +389,19 @@ void TimelineWidget::rebuild()
     }
     // Laying out half a million bars is the biggest single cost of opening a large profile; a
     // timeline behind another tab waits until it is painted (or asked for its layout).
-    if (m_canvas->visibleRegion().isEmpty() && !m_forceLayout) { // hidden, or a tab behind another
+    if (m_canvas->visibleRegion().isEmpty()) { // hidden, or a tab behind another
         m_stale = true;
         m_canvas->setData(nullptr, {}, {}); // drops the pointer into the old block
         m_info->clear();
         return;
     }
+    layOut();
+}
+
+void TimelineWidget::layOut()
+{
     m_stale = false;
+    const EventBlock &block = m_session->blocks[m_block];
     const auto scale = m_session->inputs.time.scaleFactor();
     const double ticksPerUnit = scale ? scale.value() : 1.0;
     const QString unit = toQString(timeScaleName(m_session->inputs.time.target));

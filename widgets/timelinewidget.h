@@ -42,6 +42,7 @@ Q_SIGNALS:
 private:
     friend class TimelineCanvas; // lays out on its first paint
     void rebuild();
+    void layOut(); // of the current block and run, now
     void layOutIfStale();
 
     std::shared_ptr<const Session> m_session;
@@ -53,7 +54,6 @@ private:
     QString m_markedWhat;
     TimelineCanvas *m_canvas = nullptr;
     bool m_stale = false; // a layout is owed since the timeline was hidden
-    bool m_forceLayout = false;
 };
 
 } // namespace etscope
