@@ -38,19 +38,26 @@ QString formatValue(double v)
     return QString::number(v, 'g', 4);
 }
 
-// What is compared and judged how, then the scale from exact to far above noise: on one row when
-// `area` is wide enough, else the scale under the text. Returns the height used.
-int paintLegend(QPainter &p, const QRect &area, const QString &legend, const QColor &text)
+constexpr int kLegendBarW = 300, kLegendGap = 24;
+
+// The legend's text and its colour scale share one row when `width` holds both.
+bool legendOnOneRow(const QFontMetrics &fm, const QString &legend, int width)
 {
-    constexpr int kBarW = 300;
+    return width >= fm.horizontalAdvance(legend) + kLegendGap + kLegendBarW;
+}
+
+// What is compared and judged how, then the scale from exact to far above noise: on one row when
+// `area` is wide enough, else the scale under the text.
+void paintLegend(QPainter &p, const QRect &area, const QString &legend, const QColor &text)
+{
     const QFontMetrics fm = p.fontMetrics();
     const int textW = fm.horizontalAdvance(legend);
-    const bool oneRow = area.width() >= textW + 24 + kBarW;
+    const bool oneRow = legendOnOneRow(fm, legend, area.width());
     p.setPen(text);
     p.drawText(QRect(area.left(), area.top(), oneRow ? textW + 8 : area.width(), 16), Qt::AlignLeft | Qt::AlignVCenter,
         legend);
-    const QRect bar = oneRow ? QRect(area.left() + textW + 24, area.top() + 3, kBarW, 10)
-                             : QRect(area.left(), area.top() + 20, std::min(area.width(), kBarW + 120), 10);
+    const QRect bar = oneRow ? QRect(area.left() + textW + kLegendGap, area.top() + 3, kLegendBarW, 10)
+                             : QRect(area.left(), area.top() + 20, std::min(area.width(), kLegendBarW + 120), 10);
     QLinearGradient g(bar.topLeft(), bar.topRight());
     for (int i = 0; i <= 20; ++i)
         g.setColorAt(i / 20.0, severityColor(i / 20.0));
@@ -60,7 +67,6 @@ int paintLegend(QPainter &p, const QRect &area, const QString &legend, const QCo
     p.drawText(under, Qt::AlignLeft, QObject::tr("exact"));
     p.drawText(under, Qt::AlignHCenter, QObject::tr("noise level"));
     p.drawText(under, Qt::AlignRight, QObject::tr("10⁴× noise"));
-    return under.bottom() - area.top() + 2;
 }
 
 } // namespace
@@ -95,9 +101,8 @@ bool GapHeatmapLegend::hasHeightForWidth() const
 
 int GapHeatmapLegend::heightForWidth(int width) const
 {
-    // One row (text, then the scale) when it fits in the margins paintLegend() is given.
-    const int textW = QFontMetrics(font()).horizontalAdvance(m_heatmap->legend());
-    return width - 8 >= textW + 24 + 300 ? 34 : 52;
+    // paintEvent() gives paintLegend() the width less 4 px margins on each side.
+    return legendOnOneRow(QFontMetrics(font()), m_heatmap->legend(), width - 8) ? 34 : 52;
 }
 
 void GapHeatmapLegend::paintEvent(QPaintEvent *)

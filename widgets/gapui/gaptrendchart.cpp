@@ -120,10 +120,14 @@ void GapTrendChart::setTables(const analysis::GapTable &accumulated, const analy
     if (m_entry >= 0 && transform(m_points[std::size_t(m_entry)].iso) <= m_lo)
         m_entry = -1;
     // Long kernel names are cut at 140 px under the axis (a point's tooltip has the whole name).
+    // Under the axis: the labels slanted at 30° and the legend line; on the right: the last
+    // label's run.
     const QFontMetrics fm(font());
     m_labelWidth = 0;
     for (const Point &pt : m_points)
         m_labelWidth = std::max(m_labelWidth, std::min(fm.horizontalAdvance(pt.label), 140));
+    m_marginBelow = m_labelWidth * 0.5 + fm.height() * 0.87 + 8 + 22;
+    m_marginRight = std::max(16.0, m_labelWidth * 0.87 - 8);
     update();
 }
 
@@ -148,13 +152,7 @@ QString GapTrendChart::label(int index) const
 
 QRectF GapTrendChart::plotRect() const
 {
-    // Room under the axis for the labels slanted at 30° and the legend line under them; room on
-    // the right for the last label's run.
-    const QFontMetrics fm(font());
-    const double labelW = m_labelWidth;
-    const double below = labelW * 0.5 + fm.height() * 0.87 + 8 + 22;
-    const double right = std::max(16.0, labelW * 0.87 - 8);
-    return QRectF(64, 30, std::max(40.0, width() - 64 - right), std::max(40.0, height() - 30 - below));
+    return QRectF(64, 30, std::max(40.0, width() - 64 - m_marginRight), std::max(40.0, height() - 30 - m_marginBelow));
 }
 
 double GapTrendChart::toY(double t) const

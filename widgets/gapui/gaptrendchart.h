@@ -63,6 +63,7 @@ private:
     bool m_hasIsolated = false;
     QString m_legend;
     int m_labelWidth = 0; // of the longest x label, at most 140 px
+    double m_marginBelow = 76, m_marginRight = 16; // around the plot, for the x labels
 };
 
 } // namespace etscope::gapui
