@@ -18,6 +18,36 @@ std::function<QString(const QString &)> &saveAnswer()
     static std::function<QString(const QString &)> answer;
     return answer;
 }
+
+std::optional<QSize> askChartSize(QWidget *parent, bool persistSize)
+{
+    QSettings settings;
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Export chart"));
+    auto *form = new QFormLayout(&dialog);
+    auto *width = new QSpinBox(&dialog);
+    auto *height = new QSpinBox(&dialog);
+    width->setRange(200, 10000);
+    height->setRange(150, 10000);
+    width->setSuffix(QObject::tr(" px"));
+    height->setSuffix(QObject::tr(" px"));
+    width->setValue(persistSize ? settings.value(QStringLiteral("chartExportWidth"), 1600).toInt() : 1600);
+    height->setValue(persistSize ? settings.value(QStringLiteral("chartExportHeight"), 900).toInt() : 900);
+    form->addRow(QObject::tr("Width"), width);
+    form->addRow(QObject::tr("Height"), height);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    if (persistSize) {
+        settings.setValue(QStringLiteral("chartExportWidth"), width->value());
+        settings.setValue(QStringLiteral("chartExportHeight"), height->value());
+    }
+    return QSize(width->value(), height->value());
+}
+
 } // namespace
 
 void setSaveFileNameAnswer(std::function<QString(const QString &suggested)> answer)
@@ -60,35 +90,6 @@ QStringList askOpenFileNames(QWidget *parent, const QString &title, const QStrin
     if (!paths.isEmpty())
         rememberFolderOf(paths.front());
     return paths;
-}
-
-std::optional<QSize> askChartSize(QWidget *parent, bool persistSize)
-{
-    QSettings settings;
-    QDialog dialog(parent);
-    dialog.setWindowTitle(QObject::tr("Export chart"));
-    auto *form = new QFormLayout(&dialog);
-    auto *width = new QSpinBox(&dialog);
-    auto *height = new QSpinBox(&dialog);
-    width->setRange(200, 10000);
-    height->setRange(150, 10000);
-    width->setSuffix(QObject::tr(" px"));
-    height->setSuffix(QObject::tr(" px"));
-    width->setValue(persistSize ? settings.value(QStringLiteral("chartExportWidth"), 1600).toInt() : 1600);
-    height->setValue(persistSize ? settings.value(QStringLiteral("chartExportHeight"), 900).toInt() : 900);
-    form->addRow(QObject::tr("Width"), width);
-    form->addRow(QObject::tr("Height"), height);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted)
-        return std::nullopt;
-    if (persistSize) {
-        settings.setValue(QStringLiteral("chartExportWidth"), width->value());
-        settings.setValue(QStringLiteral("chartExportHeight"), height->value());
-    }
-    return QSize(width->value(), height->value());
 }
 
 std::optional<ImageExport> askImageExport(

@@ -26,7 +26,6 @@ struct ImageExport {
     QString path;
     QSize size;
 };
-std::optional<QSize> askChartSize(QWidget *parent, bool persistSize);
 std::optional<ImageExport> askImageExport(
     QWidget *parent, const QString &title, const QString &suggestedName, bool persistSize = true);
 
