@@ -804,7 +804,10 @@ PYBIND11_MODULE(_native, m)
 
     py::class_<NativeSession, std::shared_ptr<NativeSession>>(m, "Session")
         .def_property_readonly("block_count", [](const NativeSession &s) { return s.session->blocks.size(); })
-        .def_property_readonly("warnings", [](const NativeSession &s) { return s.session->warnings; })
+        .def_property_readonly("warnings",
+            [](const NativeSession &s) {
+                return std::vector<std::string>(s.session->warnings.begin(), s.session->warnings.end());
+            })
         .def_property_readonly("has_debug_buffer", [](const NativeSession &s) { return bool(s.session->debugBuffer); })
         .def("block_info",
             [](py::object self, std::size_t i) { return blockInfo(self.cast<const NativeSession &>(), i, self); })

@@ -407,6 +407,28 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
     return t;
 }
 
+Result<GapTables> computeGapTables(const Session &runtime, const ReferenceSet &accumulated,
+    const ReferenceSet *isolated, std::span<const Metric> metrics)
+{
+    GapTables out;
+    for (Metric m : metrics) {
+        GapOptions opt;
+        opt.metric = m;
+        auto acc = computeNumericGap(runtime, accumulated, opt);
+        if (!acc)
+            return acc.error();
+        out.accumulated.push_back(std::move(*acc));
+        if (isolated) {
+            auto iso = computeNumericGap(runtime, *isolated, opt);
+            if (iso)
+                out.isolated.push_back(std::move(*iso));
+        }
+    }
+    if (out.isolated.size() != out.accumulated.size())
+        out.isolated.clear();
+    return out;
+}
+
 void sortWorstFirst(GapTable &t)
 {
     const Direction d = t.direction;

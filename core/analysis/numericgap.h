@@ -6,6 +6,7 @@
 #include "session/session.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,16 @@ struct GapTable {
 // * Handle matching (§8 steps 4-7): runtime entries merged by overlapping handles, joined with
 //   reference entries sharing a handle, one row per runtime output whose handle the reference has.
 Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &reference, const GapOptions &opts);
+
+// The gap of one run against one reference under several metrics (the same rows in each table),
+// accumulated and, when an isolated reference is given, isolated too. The isolated tables are
+// all there or none (an isolated table that cannot be computed drops them all).
+struct GapTables {
+    std::vector<GapTable> accumulated; // one per metric, in the order asked
+    std::vector<GapTable> isolated; // the same metrics, or empty
+};
+Result<GapTables> computeGapTables(const Session &runtime, const ReferenceSet &accumulated,
+    const ReferenceSet *isolated, std::span<const Metric> metrics);
 
 // Judges every row again: by `threshold` in the metric's units, or by the noise rule (noise.h)
 // when unset; sets GapRow::noise and GapRow::flagged and the table's threshold.

@@ -315,4 +315,26 @@ ProgramPairing pairProgramWithETDump(const Program &program, const ETDumpFile &e
     return p;
 }
 
+std::vector<std::pair<std::string, std::string>> instructionDetails(const ProgramMethod &m, std::size_t k)
+{
+    std::vector<std::pair<std::string, std::string>> rows;
+    if (k >= m.instructionCount())
+        return rows;
+    const ProgramInstruction ins = m.instruction(k);
+    rows.emplace_back("instruction", fmt::format("{} ({})", k, instructionKindName(ins.kind)));
+    if (ins.kind == InstructionKind::KernelCall && ins.operatorIndex >= 0
+        && std::size_t(ins.operatorIndex) < m.operators().size()) {
+        const ProgramOperator &op = m.operators()[std::size_t(ins.operatorIndex)];
+        rows.emplace_back("operator", op.name);
+        rows.emplace_back("overload", op.overload);
+    } else if (ins.kind == InstructionKind::DelegateCall) {
+        rows.emplace_back("backend", m.instructionLabel(k));
+    }
+    const auto values = ins.valuesUsed();
+    for (std::size_t i = 0; i < values.size(); ++i)
+        rows.emplace_back(fmt::format("argument {}", i),
+            fmt::format("%{} {}", values[i], describeValueWithPlace(m.value(std::size_t(values[i])))));
+    return rows;
+}
+
 } // namespace etscope

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace etscope {
@@ -85,5 +86,11 @@ struct ProgramPairing {
     std::string reason; // why not, when method is null
 };
 ProgramPairing pairProgramWithETDump(const Program &program, const ETDumpFile &etdump);
+
+// What the program says about one instruction, as (label, value) lines for a details view:
+// kind, operator and overload (or delegate backend), each argument with its dtype, shape and
+// place in memory.
+std::vector<std::pair<std::string, std::string>> instructionDetails(
+    const ProgramMethod &method, std::size_t instruction);
 
 } // namespace etscope

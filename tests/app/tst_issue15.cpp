@@ -78,7 +78,6 @@ const QString kRun = QStringLiteral("runtime/cnn_mlp_intermediates/");
 MainWindow::Options quietOptions()
 {
     MainWindow::Options o;
-    o.interactive = false;
     o.persistSettings = false;
     return o;
 }

@@ -74,7 +74,6 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true); // the export remembers its size and folder
         MainWindow::Options o;
-        o.interactive = false;
         o.persistSettings = false;
         window = new MainWindow(o);
         gap = window->gapDocks();

@@ -7,6 +7,7 @@
 #include <memory>
 
 class QLabel;
+class QSplitter;
 class QTableView;
 
 namespace etscope {
@@ -62,11 +63,15 @@ Q_SIGNALS:
     // A rectangle or row was clicked: the instruction that makes the tensor.
     void instructionActivated(int instruction);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     MemoryPlanModel *m_model;
     MemoryPlanCanvas *m_canvas;
     QLabel *m_figures;
     QTableView *m_table;
+    QSplitter *m_split;
     std::vector<AllocatorUsage> m_allocations;
 };
 

@@ -46,17 +46,18 @@ public:
     void setTimeConversion(const TimeConversion &time) { m_time = time; }
     TimeConversion timeConversion() const { return m_time; }
     void reload(const TimeConversion &time);
+    // Shows another method of the session's program (reloads with it).
+    void selectMethod(const QString &method);
     void cancel();
     bool isLoading() const;
 
     const std::shared_ptr<const Session> &session() const { return m_session; }
-    // The inputs of the last session that loaded (a failed open leaves no trace).
-    const SessionInputs &lastInputs() const { return m_lastInputs; }
     // Companions opened before their ETDump, paired with the next ETDump opened.
     QString pendingDebugBuffer() const { return m_waitingDebugBuffer; }
     QString pendingETRecord() const { return m_waitingETRecord; }
-    QString pendingBundledProgram() const { return m_waitingBundledProgram; }
-    // One line about the open session: "etdump.etdp · 2 blocks · 120 events · 1 run · debug buffer …".
+    QString pendingProgram() const { return m_waitingProgram; }
+    // One line about the open session: "etdump.etdp · 2 blocks · 120 events · 1 run · debug buffer …"
+    // ("model.pte · program · 2 methods · forward: 12 instructions" for a program alone).
     QString summary() const;
     // The session's warnings on one line ("2 warnings: …; …"), "" without any.
     QString warningsText() const;
@@ -71,9 +72,15 @@ public:
     // A yes/no question before something the user may not want (replacing a paired companion,
     // recomputing a gap against a mismatched ETRecord). The window installs a dialog; without
     // one (headless use) the answer is yes.
-    using Confirmer = std::function<bool(const QString &title, const QString &text)>;
+    // `defaultAnswer` is what Return gives: Yes to replace a file the user just dropped, No to
+    // recompute against an ETRecord that does not match the run.
+    enum class DefaultAnswer { Yes, No };
+    using Confirmer = std::function<bool(const QString &title, const QString &text, DefaultAnswer defaultAnswer)>;
     void setConfirmer(Confirmer confirmer) { m_confirm = std::move(confirmer); }
-    bool confirm(const QString &title, const QString &text) const { return !m_confirm || m_confirm(title, text); }
+    bool confirm(const QString &title, const QString &text, DefaultAnswer defaultAnswer = DefaultAnswer::Yes) const
+    {
+        return !m_confirm || m_confirm(title, text, defaultAnswer);
+    }
     // Files dropped with Shift held while a recording is open: compare it with them (B).
     void requestCompare(const QStringList &paths);
 
@@ -99,11 +106,11 @@ private:
     bool m_persistSettings;
     BackgroundJob *m_job;
     std::shared_ptr<const Session> m_session;
-    SessionInputs m_lastInputs;
     TimeConversion m_time;
     QString m_waitingDebugBuffer;
     QString m_waitingETRecord;
     QString m_waitingBundledProgram;
+    QString m_waitingProgram; // shown alone until an ETDump is opened, then paired with it
     QStringList m_recentFiles;
     Confirmer m_confirm;
 };

@@ -2,21 +2,16 @@
 #include "filedialogs.h"
 
 #include "comparedocks.h"
-#include "detailspanel.h"
 #include "dialogs.h"
+#include "eventpanels.h"
 #include "eventtableview.h"
 #include "eventtreemodel.h"
 #include "gapdocks.h"
 #include "graphdock.h"
-#include "histogramwidget.h"
 #include "memorypanel.h"
 #include "messagebar.h"
-#include "modulerollupview.h"
-#include "program/program.h"
 #include "qtstrings.h"
 #include "timecontrols.h"
-#include "timelinewidget.h"
-#include "topeventschart.h"
 #include "widgetexport.h"
 
 #include <QAction>
@@ -67,8 +62,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     createCentral();
-    createDocks();
     createActions();
+    createPanels();
 
     connect(m_controller, &SessionController::message, this, &MainWindow::showMessage);
     if (options.persistSettings) // interactive; tests and --screenshot install their own answer
@@ -84,35 +79,49 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     });
     connect(m_selection, &EventSelection::selectionRequested, m_table, &EventTableView::selectEvents);
     connect(m_table, &EventTableView::currentEventChanged, m_selection, &EventSelection::setCurrentEvent);
-    connect(m_table, &EventTableView::currentEventChanged, this, &MainWindow::showCurrentEvent);
 
     resize(1500, 920);
     m_table->setDefaultColumnWidths();
-    m_defaultState = saveState(); // View ▸ Reset layout goes back to this
+    m_defaultState = saveState(); // View ▸ Reset Layout goes back to this
     if (m_options.persistSettings)
         restoreSettings();
     m_controller->setTimeConversion(m_time->conversion());
     updateRecentMenu();
-
-    // Panels come after the saved layout is known, so that their docks go back where they were.
-    addPanel(m_gap = new GapDocks(m_controller, m_selection, this));
-    addPanel(m_compare = new CompareDocks(m_controller, m_selection, this));
-    addPanel(m_graph = new GraphDock(m_controller, m_selection, m_gap, this));
-    addPanel(m_memory = new MemoryPanel(m_controller, m_selection, this));
-    connect(m_memory, &MemoryPanel::programPaired, m_graph, &GraphDock::setProgram);
-    // Hiding the panels' tabs left the last one (Graph) in front; a first start shows the timeline.
-    if (m_restoredState.isEmpty())
-        if (auto *timelineDock = findChild<QDockWidget *>(QStringLiteral("TimelineDock")))
-            timelineDock->raise();
-    // Selected after every panel saw the new session (the graph centres on it).
+    // The start event is selected after every panel saw the new session (their connections were
+    // made as they were built, above): the graph centres on it, Details shows it.
     connect(m_controller, &SessionController::sessionChanged, m_table, &EventTableView::selectStartEvent);
 
     showMessage(MessageKind::Info,
-        tr("Drop an ETDump (.etdp) here — optionally with its debug buffer, ETRecord or BundledProgram — or use "
-           "File ▸ Open."));
+        tr("Drop an ETDump (.etdp) here — with its debug buffer, ETRecord, BundledProgram or program (.pte) — or a "
+           ".pte alone, or use File ▸ Open."));
 }
 
 MainWindow::~MainWindow() = default;
+
+DetailsPanel *MainWindow::detailsPanel() const
+{
+    return m_details->details();
+}
+
+HistogramWidget *MainWindow::histogram() const
+{
+    return m_details->histogram();
+}
+
+TopEventsChart *MainWindow::topEventsChart() const
+{
+    return m_topEvents->chart();
+}
+
+TimelineWidget *MainWindow::timeline() const
+{
+    return m_timeline->timeline();
+}
+
+ModuleRollupView *MainWindow::moduleRollup() const
+{
+    return m_modules->view();
+}
 
 void MainWindow::createCentral()
 {
@@ -132,59 +141,40 @@ void MainWindow::createCentral()
     new LoadProgress(statusBar(), m_controller);
 }
 
-void MainWindow::createDocks()
+// Every dock group is a panel built from the controller and the selection; data between panels
+// goes by signal, connected here.
+void MainWindow::createPanels()
 {
-    m_details = new DetailsPanel(this);
-    m_histogram = new HistogramWidget(this);
-    m_topChart = new TopEventsChart(this);
-    m_timeline = new TimelineWidget(this);
-    m_modules = new ModuleRollupView(this);
-    auto *detailsDock = makeDock(m_details, tr("Details"), QStringLiteral("DetailsDock"));
-    auto *histogramDock = makeDock(m_histogram, tr("Latency histogram"), QStringLiteral("HistogramDock"));
-    auto *topDock = makeDock(m_topChart, tr("Top events"), QStringLiteral("TopEventsDock"));
-    auto *timelineDock = makeDock(m_timeline, tr("Timeline"), QStringLiteral("TimelineDock"));
-    auto *modulesDock = makeDock(m_modules, tr("Modules"), QStringLiteral("ModulesDock"));
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
-    addDockWidget(Qt::RightDockWidgetArea, histogramDock);
-    splitDockWidget(detailsDock, histogramDock, Qt::Vertical);
-    addDockWidget(Qt::BottomDockWidgetArea, topDock);
-    addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
-    tabifyDockWidget(timelineDock, topDock);
-    addDockWidget(Qt::BottomDockWidgetArea, modulesDock);
-    tabifyDockWidget(timelineDock, modulesDock);
-    timelineDock->raise();
-    resizeDocks({ detailsDock, histogramDock }, { 440, 360 }, Qt::Vertical);
-    resizeDocks({ detailsDock }, { 500 }, Qt::Horizontal);
-    resizeDocks({ timelineDock }, { 300 }, Qt::Vertical);
+    addPanel(m_details = new EventDetailsDocks(m_controller, m_selection, this));
+    addPanel(m_timeline = new TimelineDock(m_controller, m_selection, this));
+    addPanel(m_topEvents = new TopEventsDock(m_controller, m_selection, this));
+    addPanel(m_modules = new ModulesDock(m_controller, m_selection, this));
+    addPanel(m_gap = new GapDocks(m_controller, m_selection, this));
+    addPanel(m_compare = new CompareDocks(m_controller, m_selection, this));
+    addPanel(m_graph = new GraphDock(m_controller, m_selection, this));
+    addPanel(m_memory = new MemoryPanel(m_controller, m_selection, this));
+    connect(m_details, &EventDetailsDocks::runsSelected, m_timeline, &TimelineDock::showRuns);
+    connect(m_modules, &ModulesDock::moduleActivated, m_table, &EventTableView::setFilter);
+    connect(m_gap, &GapDocks::gapChanged, m_graph, &GraphDock::setGap);
 
-    // Right-click on any chart exports it; the File menu has the same entries.
-    const std::pair<QWidget *, QString> charts[] = { { m_histogram, QStringLiteral("histogram") },
-        { m_topChart, QStringLiteral("top-events") }, { m_timeline, QStringLiteral("timeline") } };
-    for (const auto &[chart, name] : charts) {
-        chart->setContextMenuPolicy(Qt::ActionsContextMenu);
-        auto *save = new QAction(tr("Save Chart as PNG or SVG…"), chart);
-        connect(save, &QAction::triggered, this, [this, name = name] { exportChartInteractive(name); });
-        chart->addAction(save);
-    }
-    connect(m_topChart, &TopEventsChart::eventClicked, m_selection, &EventSelection::selectEvent);
-    connect(m_timeline, &TimelineWidget::eventClicked, m_selection, &EventSelection::selectEvent);
-    // A histogram bar is a set of runs: show them in the timeline (block of the selected event).
-    connect(m_histogram, &HistogramWidget::runsSelected, this, [this](const QList<int> &runs, const QString &what) {
-        m_timeline->showRuns(runs, what);
-        if (auto *dock = qobject_cast<QDockWidget *>(m_timeline->parentWidget())) {
-            dock->show();
-            dock->raise();
-        }
-    });
-    connect(m_modules, &ModuleRollupView::moduleActivated, m_table, &EventTableView::setFilter);
-    connect(m_details, &DetailsPanel::frameUnavailable, this,
-        [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    // The default proportions: Details over the histogram on the right, the bottom tabs with the
+    // timeline in front.
+    auto *details = findChild<QDockWidget *>(QStringLiteral("DetailsDock"));
+    auto *histogram = findChild<QDockWidget *>(QStringLiteral("HistogramDock"));
+    auto *timeline = findChild<QDockWidget *>(QStringLiteral("TimelineDock"));
+    resizeDocks({ details, histogram }, { 440, 360 }, Qt::Vertical);
+    resizeDocks({ details }, { 500 }, Qt::Horizontal);
+    resizeDocks({ timeline }, { 300 }, Qt::Vertical);
+    timeline->raise();
 }
 
 void MainWindow::addPanel(Panel *panel)
 {
+    m_panels << panel;
     for (const Panel::Dock &dock : panel->docks())
         placeDock(dock);
+    for (const Panel::Chart &chart : panel->charts())
+        addChart(chart);
     // Readable as it opens: the dock's area takes most of the window's height.
     connect(panel, &Panel::needsRoom, this, [this](QDockWidget *dock) {
         if (!dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea)
@@ -201,33 +191,52 @@ void MainWindow::addPanel(Panel *panel)
         m_analysisMenu->addAction(a);
 }
 
+// Where a fresh start has the dock: the anchors (Details on the right, the Timeline at the bottom)
+// first, the others beside them as tabs, so every panel keeps a usable size at 1280×720 instead
+// of splitting the area ever narrower. restoreSettings() then puts back the user's layout.
 void MainWindow::placeDock(const Panel::Dock &d)
 {
     QDockWidget *dock = d.dock;
-    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    dock->setParent(this);
     m_panelsMenu->addAction(dock->toggleViewAction());
-    // Back where the user left it last time, if the saved state knows it. restoreDockWidget()
-    // also "succeeds" for docks the saved state never saw (Qt 6.4), so look for the dock's name
-    // (a QString in the state's big-endian QDataStream) first.
-    QByteArray utf16be;
-    for (QChar c : dock->objectName())
-        utf16be.append(char(c.unicode() >> 8)).append(char(c.unicode() & 0xff));
     const QString anchorName
         = d.area == Qt::RightDockWidgetArea ? QStringLiteral("DetailsDock") : QStringLiteral("TimelineDock");
     auto *anchor = findChild<QDockWidget *>(anchorName);
-    if (!(m_restoredState.contains(utf16be) && restoreDockWidget(dock)) && anchor) {
-        // First time: a tab next to Details (right) or the Timeline (bottom), so every panel
-        // keeps a usable size at 1500×920 instead of splitting the area ever narrower.
-        tabifyDockWidget(anchor, dock);
-    }
-    if (d.placement == Panel::Placement::TabBehindAnchor && anchor && dockWidgetArea(anchor) == dockWidgetArea(dock)) {
-        tabifyDockWidget(anchor, dock);
-        anchor->raise();
-    } else if (d.placement == Panel::Placement::OwnArea) {
+    switch (d.placement) {
+    case Panel::Placement::Anchor:
+    case Panel::Placement::OwnArea:
         addDockWidget(d.area, dock);
+        break;
+    case Panel::Placement::BelowAnchor:
+        addDockWidget(d.area, dock);
+        if (anchor && anchor != dock)
+            splitDockWidget(anchor, dock, Qt::Vertical);
+        break;
+    case Panel::Placement::Tab:
+    case Panel::Placement::TabBehindAnchor:
+        addDockWidget(d.area, dock);
+        if (anchor && anchor != dock)
+            tabifyDockWidget(anchor, dock);
+        if (d.placement == Panel::Placement::TabBehindAnchor && anchor)
+            anchor->raise();
+        break;
     }
-    if (d.startHidden)
+    if (d.startHidden) {
         dock->hide();
+        m_startHidden << dock;
+    }
+}
+
+void MainWindow::addChart(const Panel::Chart &chart)
+{
+    m_charts << chart;
+    // Right-click on any chart exports it; the File menu has the same entries.
+    chart.widget->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto *save = new QAction(tr("Save Chart as PNG or SVG…"), chart.widget);
+    connect(save, &QAction::triggered, this, [this, name = chart.name] { exportChartInteractive(name); });
+    chart.widget->addAction(save);
+    connect(m_chartMenu->addAction(chart.title), &QAction::triggered, this,
+        [this, name = chart.name] { exportChartInteractive(name); });
 }
 
 void MainWindow::createActions()
@@ -237,9 +246,9 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     connect(open, &QAction::triggered, this, [this] {
         const QStringList files = askOpenFileNames(this, tr("Open ETDump and companions"),
-            tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.bpte *.zip *.etrecord);;All files (*)"));
-        if (const QStringList rest = openPrograms(files); !rest.isEmpty())
-            m_controller->openFiles(rest);
+            tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.pte *.bpte *.zip *.etrecord);;All files (*)"));
+        if (!files.isEmpty())
+            m_controller->openFiles(files);
     });
     m_recentMenu = m_fileMenu->addMenu(tr("Open &Recent"));
     m_recentMenu->setToolTipsVisible(true); // each entry's tooltip has the full paths
@@ -257,12 +266,7 @@ void MainWindow::createActions()
             },
             tr("Table written to %1"), exportFeedback());
     });
-    QMenu *charts = m_fileMenu->addMenu(tr("Export &Chart"));
-    for (const auto &[title, name] : { std::pair { tr("Latency histogram…"), QStringLiteral("histogram") },
-             std::pair { tr("Top events…"), QStringLiteral("top-events") },
-             std::pair { tr("Timeline…"), QStringLiteral("timeline") } })
-        connect(
-            charts->addAction(title), &QAction::triggered, this, [this, name = name] { exportChartInteractive(name); });
+    m_chartMenu = m_fileMenu->addMenu(tr("Export &Chart")); // the panels' charts (addChart)
     addTraceAndReportExports(
         this, m_fileMenu, [this] { return m_controller->session(); }, [this] { return m_gap->activeTable(); },
         exportFeedback());
@@ -290,10 +294,7 @@ void MainWindow::createActions()
     connect(roots, &QAction::triggered, this, [this] { editSourceRoots(this, m_options.persistSettings); });
     if (m_options.persistSettings)
         loadSourceRoots();
-    m_panelsMenu = view->addMenu(tr("&Panels"));
-    const auto docks = findChildren<QDockWidget *>();
-    for (QDockWidget *d : docks)
-        m_panelsMenu->addAction(d->toggleViewAction());
+    m_panelsMenu = view->addMenu(tr("&Panels")); // each panel's docks (placeDock)
 
     m_helpMenu = addHelpMenu(this);
 
@@ -312,11 +313,20 @@ void MainWindow::createActions()
 
 void MainWindow::resetLayout()
 {
+    // Docks that show a result now (a comparison, a numeric gap) stay shown, back in their
+    // default place and in front: a reset must not bury what the user is reading.
+    QList<QDockWidget *> showing;
+    for (QDockWidget *d : std::as_const(m_startHidden))
+        if (d->isVisible())
+            showing << d;
     const auto docks = findChildren<QDockWidget *>();
     for (QDockWidget *d : docks)
         d->setFloating(false);
     restoreState(m_defaultState);
-    resize(1500, 920);
+    for (QDockWidget *d : std::as_const(showing)) {
+        d->show();
+        d->raise();
+    }
     m_table->setDefaultColumnWidths();
 }
 
@@ -324,9 +334,11 @@ void MainWindow::restoreSettings()
 {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray());
-    m_restoredState = s.value(QStringLiteral("windowState")).toByteArray();
-    if (!restoreState(m_restoredState))
-        m_restoredState.clear();
+    restoreState(s.value(QStringLiteral("windowState")).toByteArray());
+    // Docks that show themselves once they have something to show (a numeric gap, a comparison)
+    // start hidden whatever the last layout had: they would be empty now.
+    for (QDockWidget *d : std::as_const(m_startHidden))
+        d->hide();
     const QByteArray header = s.value(QStringLiteral("treeHeader")).toByteArray();
     if (!header.isEmpty())
         m_table->tree()->header()->restoreState(header);
@@ -374,22 +386,8 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
     if ((event->modifiers() & Qt::ShiftModifier) && m_controller->session())
         m_controller->requestCompare(paths); // Shift-drop: B of a latency A/B
-    else if (const QStringList rest = openPrograms(paths); !rest.isEmpty())
-        m_controller->openFiles(rest);
-}
-
-QStringList MainWindow::openPrograms(const QStringList &paths)
-{
-    QStringList rest;
-    for (const QString &path : paths) {
-        QFile f(path);
-        const QByteArray head = f.open(QIODevice::ReadOnly) ? f.read(8) : QByteArray();
-        if (looksLikeProgram(reinterpret_cast<const std::uint8_t *>(head.constData()), std::size_t(head.size())))
-            m_memory->openProgram(path);
-        else
-            rest << path;
-    }
-    return rest;
+    else
+        m_controller->openFiles(paths);
 }
 
 void MainWindow::showSession(const std::shared_ptr<const Session> &session)
@@ -397,44 +395,18 @@ void MainWindow::showSession(const std::shared_ptr<const Session> &session)
     hideMessage();
     m_time->show(m_controller->timeConversion());
     m_table->setSession(session);
-    m_details->clear();
-    m_histogram->clear();
-    m_topChart->setSession(session);
-    m_timeline->setSession(session);
-    m_modules->setSession(session);
     if (!session)
         return;
-    setWindowTitle(tr("%1 — etscope").arg(m_controller->displayName(session->inputs.etdump)));
+    setWindowTitle(tr("%1 — etscope").arg(m_controller->displayName(session->primaryPath())));
     m_summary->setText(m_controller->summary());
     // Loud (warning colours): a mismatching ETRecord or debug buffer is the first line.
     if (const QString warnings = m_controller->warningsText(); !warnings.isEmpty())
         showMessage(MessageKind::Warning, warnings);
-}
-
-void MainWindow::showCurrentEvent(int block, int event)
-{
-    const auto &session = m_controller->session();
-    if (event < 0 || !session) {
-        // A block row: its summary (runs, allocation events per allocator).
-        if (block >= 0)
-            m_details->setBlock(session, block);
-        else
-            m_details->clear();
-        m_histogram->clear();
-        return;
-    }
-    const Event &e = session->blocks[std::size_t(block)].events[std::size_t(event)];
-    m_details->setEvent(session, block, event);
-    if (const auto rows = m_memory->programRows(block, event); !rows.isEmpty())
-        m_details->addSection(tr("Program (etscope, from the .pte)"), rows);
-    const QString unit = m_table->model()->unitName();
-    if (e.perfData)
-        m_histogram->setValues(
-            toQString(e.name), e.perfData->raw, e.perfData->p10, e.perfData->p50, e.perfData->p90, unit);
-    else
-        m_histogram->setValues(toQString(e.name), {}, 0, 0, 0, unit);
-    m_timeline->showRuns({}, {});
-    m_timeline->highlightEvent(block, event);
+    else if (!session->etdump)
+        showMessage(MessageKind::Info,
+            tr("%1 opened alone: its methods, memory plan and instructions are in the Program panel. Open the ETDump "
+               "recorded with it to see the events.")
+                .arg(m_controller->displayName(session->primaryPath())));
 }
 
 void MainWindow::showMessage(MessageKind kind, const QString &text, int timeoutMs)
@@ -443,7 +415,12 @@ void MainWindow::showMessage(MessageKind kind, const QString &text, int timeoutM
         statusBar()->showMessage(text, timeoutMs);
         return;
     }
-    m_messageBar->showMessage(kind, text);
+    // The session's warnings stay under any newer message until the session changes: a suspect
+    // debug buffer or a mismatched ETRecord must not vanish behind the next notice.
+    const QString standing = m_controller->warningsText();
+    const bool addStanding = !standing.isEmpty() && !text.contains(standing);
+    m_messageBar->showMessage(addStanding && kind == MessageKind::Info ? MessageKind::Warning : kind,
+        addStanding ? text + QLatin1Char('\n') + standing : text);
     if (kind == MessageKind::Error) {
         m_lastError = text;
         // One place for an error: the bar above the table (no dialog, no status-bar copy); it
@@ -477,12 +454,9 @@ ExportFeedback MainWindow::exportFeedback()
 bool MainWindow::exportChart(const QString &name, const QString &path, QSize size, QString *error)
 {
     QWidget *chart = nullptr;
-    if (name == QLatin1String("histogram"))
-        chart = m_histogram->chartView();
-    else if (name == QLatin1String("top-events"))
-        chart = m_topChart->chartView();
-    else if (name == QLatin1String("timeline"))
-        chart = m_timeline->canvas();
+    for (const Panel::Chart &c : std::as_const(m_charts))
+        if (c.name == name)
+            chart = c.widget;
     const QString e = chart ? exportChartImage(chart, path, size, name) : path + tr(": no chart named %1").arg(name);
     if (error)
         *error = e;

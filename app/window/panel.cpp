@@ -11,7 +11,9 @@ QDockWidget *makeDock(QWidget *widget, const QString &title, const QString &obje
     dock->setWidget(widget);
     dock->setFeatures(
         QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
-    widget->setMinimumSize(widget->minimumSize().expandedTo(QSize(240, 140)));
+    // Small enough that at 1280×720 the right column (Details over the histogram) leaves a bottom
+    // panel more than half of the height when it needs it.
+    widget->setMinimumSize(widget->minimumSize().expandedTo(QSize(240, 100)));
     return dock;
 }
 

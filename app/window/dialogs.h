@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sessioncontroller.h"
+
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -36,6 +38,6 @@ QMenu *addHelpMenu(QMainWindow *window);
 void fillRecentMenu(QMenu *menu, const QStringList &recent, const std::function<void(const QStringList &)> &open);
 
 // A yes/no question box over `parent`, for SessionController::setConfirmer.
-std::function<bool(const QString &title, const QString &text)> dialogConfirmer(QWidget *parent);
+SessionController::Confirmer dialogConfirmer(QWidget *parent);
 
 } // namespace etscope

@@ -4,11 +4,13 @@
 
 #include <QList>
 #include <QObject>
+#include <QString>
 
 #include <vector>
 
 class QAction;
 class QDockWidget;
+class QWidget;
 
 namespace etscope {
 
@@ -40,6 +42,8 @@ class Panel : public QObject
     Q_OBJECT
 public:
     enum class Placement {
+        Anchor, // the first dock of its area (Details on the right, the Timeline at the bottom)
+        BelowAnchor, // under the area's anchor, splitting the area
         Tab, // a tab next to Details (right area) or the Timeline (bottom area)
         TabBehindAnchor, // the same, the anchor staying on top
         OwnArea, // a dock of its own in the area
@@ -58,8 +62,17 @@ public:
         , m_selection(selection)
     { }
 
+    // A chart the window offers in File ▸ Export Chart and on a right-click: drawn again at the
+    // size asked, to PNG or SVG.
+    struct Chart {
+        QString name; // "histogram", "top-events", "timeline" (what --screenshot and tests ask for)
+        QString title; // "Latency histogram…"
+        QWidget *widget = nullptr;
+    };
+
     virtual QList<Dock> docks() const = 0;
     virtual QList<QAction *> menuActions(Menu) const { return {}; }
+    virtual QList<Chart> charts() const { return {}; }
 
 Q_SIGNALS:
     // A dock has just received something to be read (a comparison, a numeric gap): the window

@@ -10,12 +10,14 @@
 #include "delegatetriageview.h"
 #include "filesniffer.h"
 #include "gapheatmapwidget.h"
+#include "gapreferencedialog.h"
 #include "gaptrendchart.h"
 #include "sessioncontroller.h"
 #include "tensorinspectorwidget.h"
 
 #include "etrecord/etrecord.h"
 #include "evalgap/evalgap.h"
+#include "events/blockstats.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -41,20 +43,10 @@
 
 namespace etscope {
 
-namespace {
-bool isZip(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) && f.read(4) == QByteArrayLiteral("PK\x03\x04");
-}
-} // namespace
-
-struct GapDocks::Tables {
-    std::vector<analysis::GapTable> tables; // one per metric, same rows (accumulated)
-    std::vector<analysis::GapTable> isolated; // the same metrics, isolated mode (may be empty)
+struct GapDocks::Tables : analysis::GapTables {
     const std::vector<analysis::GapTable> &current(bool iso) const
     {
-        return iso && !isolated.empty() ? isolated : tables;
+        return iso && !isolated.empty() ? isolated : accumulated;
     }
 };
 
@@ -66,6 +58,27 @@ struct GapDocks::Outcome {
 
 namespace {
 const analysis::Metric kMetrics[] = { analysis::Metric::MSE, analysis::Metric::SNR, analysis::Metric::MaxAbs };
+
+// `view` under a warning line that every gap view fed by a doubtful input carries (hidden while
+// there is nothing to say).
+QWidget *withCaveat(QWidget *view, QList<QLabel *> &caveats)
+{
+    auto *panel = new QWidget;
+    auto *layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto *caveat = new QLabel;
+    caveat->setObjectName(QStringLiteral("GapCaveat"));
+    caveat->setWordWrap(true);
+    caveat->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    caveat->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #5c4400; border: 1px solid #e0c060; "
+                                         "border-radius: 3px; padding: 2px 6px; }"));
+    caveat->hide();
+    caveats << caveat;
+    layout->addWidget(caveat);
+    layout->addWidget(view, 1);
+    return panel;
+}
 } // namespace
 
 GapDocks::GapDocks(SessionController *controller, EventSelection *selection, QObject *parent)
@@ -123,14 +136,16 @@ GapDocks::GapDocks(SessionController *controller, EventSelection *selection, QOb
         }
         setThreshold(v);
     });
-    m_heatmapDock = makeDock(heatmapPanel, tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
-    m_triageDock = makeDock(m_triage, tr("Delegate triage"), QStringLiteral("DelegateTriageDock"));
+    m_heatmapDock = makeDock(withCaveat(heatmapPanel, m_caveats), tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
+    m_triageDock
+        = makeDock(withCaveat(m_triage, m_caveats), tr("Delegate triage"), QStringLiteral("DelegateTriageDock"));
     // Scrolls rather than drawing its histogram over its tables when the dock is short.
     auto *tensorScroll = new QScrollArea;
     tensorScroll->setWidget(m_tensor);
     tensorScroll->setWidgetResizable(true);
     tensorScroll->setFrameShape(QFrame::NoFrame);
-    m_tensorDock = makeDock(tensorScroll, tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"));
+    m_tensorDock
+        = makeDock(withCaveat(tensorScroll, m_caveats), tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"));
     m_compareDock = makeDock(m_compare, tr("Output quality"), QStringLiteral("CompareResultsDock"));
     // Gap along execution order with the accumulated / isolated switch above it.
     auto *trendPanel = new QWidget;
@@ -153,7 +168,8 @@ GapDocks::GapDocks(SessionController *controller, EventSelection *selection, QOb
     m_trend = new gapui::GapTrendChart;
     trendLayout->addWidget(m_trend, 1);
     connect(m_isolatedButton, &QRadioButton::toggled, this, [this](bool on) { setIsolated(on); });
-    m_trendDock = makeDock(trendPanel, tr("Gap along execution"), QStringLiteral("GapTrendDock"));
+    m_trendDock
+        = makeDock(withCaveat(trendPanel, m_caveats), tr("Gap along execution"), QStringLiteral("GapTrendDock"));
 
     m_compareAction = new QAction(tr("Numeric gap…"), this);
     m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
@@ -161,6 +177,7 @@ GapDocks::GapDocks(SessionController *controller, EventSelection *selection, QOb
     connect(m_trend, &gapui::GapTrendChart::eventSelected, this, &GapDocks::showRow);
 
     connect(controller, &SessionController::sessionChanged, this, &GapDocks::onSessionChanged);
+    connect(controller, &SessionController::sessionChanged, this, &GapDocks::updateCaveats); // after it
     connect(m_heatmap, &gapui::GapHeatmapWidget::eventSelected, this, &GapDocks::showRow);
     connect(m_triage, &gapui::DelegateTriageView::eventSelected, this, &GapDocks::showRow);
 }
@@ -188,7 +205,7 @@ QWidget *GapDocks::dialogParent() const
 void GapDocks::showRow(int blockIndex, int eventIndex)
 {
     m_selection->selectEvent(blockIndex, eventIndex);
-    if (!m_tables || m_tables->tables.empty())
+    if (!m_tables || m_tables->accumulated.empty())
         return;
     for (const analysis::GapRow &row : m_tables->current(m_isolated).front().rows)
         if (row.blockIndex == blockIndex && row.eventIndex == eventIndex) {
@@ -203,7 +220,33 @@ void GapDocks::showRow(int blockIndex, int eventIndex)
 
 const analysis::GapTable *GapDocks::activeTable() const
 {
-    return m_tables && !m_tables->tables.empty() ? &m_tables->current(m_isolated).front() : nullptr;
+    return m_tables && !m_tables->accumulated.empty() ? &m_tables->current(m_isolated).front() : nullptr;
+}
+
+QString GapDocks::caveatText() const
+{
+    // What makes the gap doubtful, for as long as the session has it.
+    QStringList lines;
+    if (m_session)
+        for (const std::string &w : m_session->warningsOf(SessionWarningKind::SuspectDebugBuffer))
+            lines << tr("Gap values come from a doubtful debug buffer: %1").arg(toQString(w));
+    return lines.join(QLatin1Char('\n'));
+}
+
+void GapDocks::updateCaveats()
+{
+    const QString text = caveatText();
+    for (QLabel *caveat : std::as_const(m_caveats)) {
+        caveat->setText(text);
+        caveat->setVisible(!text.isEmpty());
+    }
+}
+
+void GapDocks::emitGapChanged()
+{
+    updateCaveats();
+    const analysis::GapTable *active = activeTable();
+    Q_EMIT gapChanged(m_session, active ? std::shared_ptr<const analysis::GapTable>(m_tables, active) : nullptr);
 }
 
 void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
@@ -216,18 +259,19 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
     // A different ETRecord that does not match the run would recompute the gap into blank rows:
     // keep the result shown unless the user says otherwise.
     if (sameRun && m_tables && session->inputs.etrecord != m_session->inputs.etrecord) {
-        const auto &w = session->warnings;
-        const auto mismatch = std::find_if(w.begin(), w.end(), [](const std::string &line) {
-            return line.find("ETRecord does not match this ETDump") != std::string::npos;
-        });
-        if (mismatch != w.end()
+        const auto mismatch = session->warningsOf(SessionWarningKind::ETRecordMismatch);
+        if (!mismatch.empty()
             && !m_controller->confirm(tr("Recompute the numeric gap?"),
                 tr("%1\n\nRecompute the numeric gap with this ETRecord? No keeps the gap computed with %2.")
-                    .arg(toQString(*mismatch),
-                        m_session->inputs.etrecord.empty() ? tr("no ETRecord")
-                                                           : toQString(m_session->inputs.etrecord)))) {
+                    .arg(toQString(mismatch.front()),
+                        m_session->inputs.etrecord.empty() ? tr("no ETRecord") : toQString(m_session->inputs.etrecord)),
+                SessionController::DefaultAnswer::No)) {
+            const QString keptWith = m_session->inputs.etrecord.empty()
+                ? tr("no ETRecord")
+                : m_controller->displayName(m_session->inputs.etrecord);
             m_session = std::move(session); // same ETDump and buffer: the rows still point at the same events
-            m_controller->notify(MessageKind::Warning, tr("Numeric gap kept from before the ETRecord changed."));
+            m_controller->notify(MessageKind::Warning,
+                tr("Numeric gap kept: computed with %1, not with the ETRecord now open.").arg(keptWith));
             return;
         }
     }
@@ -238,7 +282,7 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
         const bool tensorShown = m_tensorDock->isVisible();
         QString error;
         if (compareWith(m_referenceFiles, &error)) {
-            if (block >= 0 && tensorShown && m_tables && !m_tables->tables.empty())
+            if (block >= 0 && tensorShown && m_tables && !m_tables->accumulated.empty())
                 for (const analysis::GapRow &row : m_tables->current(m_isolated).front().rows)
                     if (row.blockIndex == block && row.eventIndex == event) {
                         m_tensor->setRow(row);
@@ -259,7 +303,7 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
     m_tensorBlock = m_tensorEvent = -1;
     m_tables.reset();
     if (had)
-        Q_EMIT tablesChanged();
+        emitGapChanged();
     m_heatmap->setTables({});
     m_trend->setTables({}, {});
     m_trendDock->hide();
@@ -290,8 +334,16 @@ GapDocks::ReferenceOffer GapDocks::referenceOffer() const
 
 void GapDocks::chooseReference()
 {
-    if (!m_session) {
+    if (!m_session || !m_session->etdump) {
         m_controller->notify(MessageKind::Info, tr("Numeric gap: open an ETDump with its debug buffer first."));
+        return;
+    }
+    if (!logsValues(m_session->blocks)) {
+        // Nothing to compare: say so instead of asking for a reference that cannot help.
+        m_controller->notify(MessageKind::Info,
+            tr("Numeric gap: %1 holds no intermediate or output values — the run was profiled only. Record it "
+               "again with ETDumpGen's debug buffer and intermediate outputs logged to compare it.")
+                .arg(m_controller->displayName(m_session->inputs.etdump)));
         return;
     }
     const ReferenceOffer offer = referenceOffer();
@@ -300,68 +352,10 @@ void GapDocks::chooseReference()
         return;
     }
     // The ETRecord graph, evaluated here, is the Inspector's reference; files stay available.
-    QDialog dlg(dialogParent());
-    dlg.setWindowTitle(tr("Numeric gap: reference"));
-    auto *layout = new QVBoxLayout(&dlg);
-    auto *graph = new QRadioButton(tr("ETRecord graph, evaluated by etscope (the Inspector's calculate_numeric_gap)"));
-    auto *files = new QRadioButton(tr("Other reference: a second ETDump + debug buffer, or an AOT outputs file…"));
-    graph->setChecked(true);
-    layout->addWidget(graph);
-    auto *inputsRow = new QHBoxLayout;
-    auto *inputsLabel = new QLabel;
-    auto *chooseInputs = new QPushButton(tr("Choose inputs…"));
-    inputsRow->addSpacing(24);
-    inputsRow->addWidget(inputsLabel, 1);
-    inputsRow->addWidget(chooseInputs);
-    layout->addLayout(inputsRow);
-    layout->addWidget(files);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    layout->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
-
-    auto choice = std::make_shared<eval::InputChoice>();
-    auto haveInputs = std::make_shared<bool>(offer == ReferenceOffer::ETRecordGraph);
-    auto refresh = [=] {
-        if (!choice->inputsFile.empty())
-            inputsLabel->setText(tr("Inputs: %1").arg(toQString(choice->inputsFile)));
-        else if (!choice->bundledProgram.empty())
-            inputsLabel->setText(
-                tr("Inputs: %1, test case %2").arg(toQString(choice->bundledProgram)).arg(choice->testCase));
-        else if (*haveInputs)
-            inputsLabel->setText(tr("Inputs: the ETRecord's representative_inputs"));
-        else
-            inputsLabel->setText(tr("The ETRecord has no representative_inputs: choose a .pt file or a "
-                                    "BundledProgram test case."));
-        buttons->button(QDialogButtonBox::Ok)->setEnabled(files->isChecked() || *haveInputs);
-    };
-    connect(files, &QRadioButton::toggled, &dlg, refresh);
-    connect(chooseInputs, &QPushButton::clicked, &dlg, [&, choice, haveInputs, refresh] {
-        const QString path
-            = askOpenFileName(&dlg, tr("Inputs: torch.save'd tuple of tensors (.pt) or a BundledProgram (.bpte)"),
-                tr("Inputs (*.pt *.pth *.bpte);;All files (*)"));
-        if (path.isEmpty())
-            return;
-        *choice = {};
-        if (sniffFile(path).kind == FileKind::BundledProgram) {
-            bool ok = false;
-            const int tc
-                = QInputDialog::getInt(&dlg, tr("BundledProgram test case"), tr("Test case:"), 0, -1000, 1000, 1, &ok);
-            if (!ok)
-                return;
-            choice->bundledProgram = path.toStdString();
-            choice->testCase = tc;
-        } else {
-            choice->inputsFile = path.toStdString();
-        }
-        *haveInputs = true;
-        graph->setChecked(true);
-        refresh();
-    });
-    refresh();
-    if (dlg.exec() != QDialog::Accepted)
+    const auto choice = askGapReference(dialogParent(), offer == ReferenceOffer::ETRecordGraph);
+    if (!choice)
         return;
-    if (files->isChecked()) {
+    if (choice->files) {
         chooseFiles();
         return;
     }
@@ -372,7 +366,7 @@ void GapDocks::chooseReference()
                 QMessageBox::warning(dialogParent(), tr("Numeric gap"), message);
         },
         Qt::SingleShotConnection);
-    compareWithEvaluator(*choice);
+    compareWithEvaluator(choice->inputs);
 }
 
 void GapDocks::chooseFiles()
@@ -393,8 +387,8 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
             *error = message;
         return false;
     };
-    if (!m_session)
-        return fail(tr("no session loaded"));
+    if (!m_session || !m_session->etdump)
+        return fail(tr("no recording loaded"));
     cancelEvaluator(); // a late evaluator result must not replace this one
     analysis::ReferenceInputs ref;
     for (const QString &f : referenceFiles) {
@@ -409,13 +403,17 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
         case FileKind::BundledProgram:
             ref.bundledProgram = path;
             break;
-        default:
-            // A zip that is not an ETRecord is a torch.save file (AOT outputs); anything else is
-            // the reference run's debug buffer, which has no header of its own.
-            if (isZip(f))
-                ref.aotOutputs = path;
-            else
-                ref.debugBuffer = path;
+        case FileKind::Program:
+            return fail(
+                tr("%1: a program (.pte) holds no reference values; open it with the recording instead").arg(f));
+        case FileKind::TorchSave:
+            ref.aotOutputs = path;
+            break;
+        case FileKind::DebugBuffer: // the reference run's, which has no header of its own
+            ref.debugBuffer = path;
+            break;
+        case FileKind::Unreadable:
+            return fail(sniffFile(f).error);
         }
     }
     if (!ref.debugBuffer.empty() && ref.etdump.empty())
@@ -423,21 +421,17 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
     auto set = analysis::loadReference(ref);
     if (!set)
         return fail(toQString(set.error().message()));
+    auto computed = analysis::computeGapTables(*m_session, *set, nullptr, kMetrics);
+    if (!computed)
+        return fail(toQString(computed.error().message()));
     auto tables = std::make_shared<Tables>();
-    for (analysis::Metric m : kMetrics) {
-        analysis::GapOptions opt;
-        opt.metric = m;
-        auto table = analysis::computeNumericGap(*m_session, *set, opt);
-        if (!table)
-            return fail(toQString(table.error().message()));
-        tables->tables.push_back(std::move(table.value()));
-    }
+    static_cast<analysis::GapTables &>(*tables) = std::move(*computed);
     m_tables = tables;
     m_referenceFiles = referenceFiles;
     m_evaluatorReference.reset();
     // Blank cells need their reason next to them: the same warnings as `etscope-cli gap`.
     m_warnings.clear();
-    for (const std::string &w : tables->tables.front().warnings)
+    for (const std::string &w : tables->accumulated.front().warnings)
         m_warnings << toQString(w);
     if (!m_warnings.isEmpty())
         m_controller->notify(MessageKind::Warning,
@@ -453,7 +447,7 @@ void GapDocks::arrangeTables()
 {
     // The primary metric first (what the triage, the chart and the graph read), judged by the
     // user's threshold; the other metrics by their noise level.
-    for (auto *list : { &m_tables->tables, &m_tables->isolated }) {
+    for (auto *list : { &m_tables->accumulated, &m_tables->isolated }) {
         std::stable_partition(
             list->begin(), list->end(), [this](const analysis::GapTable &t) { return t.metric == m_primary; });
         for (analysis::GapTable &t : *list) {
@@ -495,16 +489,16 @@ void GapDocks::setThreshold(std::optional<double> threshold)
 
 void GapDocks::showTables()
 {
-    if (!m_tables || !m_session || m_tables->tables.empty())
+    if (!m_tables || !m_session || m_tables->accumulated.empty())
         return;
     arrangeTables();
-    Q_EMIT tablesChanged();
+    emitGapChanged();
     const auto &tables = m_tables->current(m_isolated);
     m_heatmap->setTables(tables);
     m_heatmap->resize(m_heatmap->sizeHint());
     m_triage->setData(*m_session, tables.front());
     m_trend->setTables(
-        m_tables->tables.front(), m_tables->isolated.empty() ? analysis::GapTable {} : m_tables->isolated.front());
+        m_tables->accumulated.front(), m_tables->isolated.empty() ? analysis::GapTable {} : m_tables->isolated.front());
     m_accumulatedButton->setEnabled(!m_tables->isolated.empty());
     m_isolatedButton->setEnabled(!m_tables->isolated.empty());
     m_heatmapDock->show();
@@ -585,24 +579,14 @@ void GapDocks::compareWithEvaluator(const eval::InputChoice &inputs, const QStri
             }
             for (const auto &w : ref->warnings)
                 out->warnings << toQString(w);
-            auto tables = std::make_shared<Tables>();
-            for (analysis::Metric m : kMetrics) {
-                analysis::GapOptions go;
-                go.metric = m;
-                auto acc = analysis::computeNumericGap(*session, ref->accumulated, go);
-                if (!acc) {
-                    out->error = toQString(acc.error().message());
-                    return out;
-                }
-                tables->tables.push_back(std::move(*acc));
-                if (ref->isolated) {
-                    auto iso = analysis::computeNumericGap(*session, *ref->isolated, go);
-                    if (iso)
-                        tables->isolated.push_back(std::move(*iso));
-                }
+            auto computed = analysis::computeGapTables(
+                *session, ref->accumulated, ref->isolated ? &*ref->isolated : nullptr, kMetrics);
+            if (!computed) {
+                out->error = toQString(computed.error().message());
+                return out;
             }
-            if (tables->isolated.size() != tables->tables.size())
-                tables->isolated.clear();
+            auto tables = std::make_shared<Tables>();
+            static_cast<analysis::GapTables &>(*tables) = std::move(*computed);
             out->tables = tables;
             return out;
         },

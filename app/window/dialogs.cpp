@@ -24,6 +24,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace etscope {
 
 QList<QPair<QString, QString>> parseSourceRoots(const QStringList &lines)
@@ -142,19 +144,24 @@ QMenu *addHelpMenu(QMainWindow *window)
 void fillRecentMenu(QMenu *menu, const QStringList &recent, const std::function<void(const QStringList &)> &open)
 {
     menu->clear();
-    // Runs are often all called etdump.etdp: each ETDump is named by the shortest part of its
-    // path that no other entry's ETDump shares.
-    std::vector<std::string> etdumps;
+    // Runs are often all called etdump.etdp and buffers debug_output.bin: every file is named by
+    // the shortest part of its path that no other file of the list shares, so that two sets that
+    // differ in any file read differently.
+    std::vector<std::string> paths;
     for (const QString &entry : recent)
-        etdumps.push_back(entry.section(QLatin1Char('\n'), 0, 0).toStdString());
-    const std::vector<std::string> distinct = distinguishingNames(etdumps);
-    for (std::size_t i = 0; i < std::size_t(recent.size()); ++i) {
-        const QStringList files = recent[qsizetype(i)].split(QLatin1Char('\n'));
+        for (const QString &f : entry.split(QLatin1Char('\n')))
+            if (std::find(paths.begin(), paths.end(), f.toStdString()) == paths.end())
+                paths.push_back(f.toStdString());
+    const std::vector<std::string> distinct = distinguishingNames(paths);
+    auto nameOf = [&](const QString &f) {
+        const auto it = std::find(paths.begin(), paths.end(), f.toStdString());
+        return toQString(distinct[std::size_t(it - paths.begin())]);
+    };
+    for (const QString &entry : recent) {
+        const QStringList files = entry.split(QLatin1Char('\n'));
         QStringList names;
         for (const QString &f : files)
-            names << QFileInfo(f).fileName();
-        if (!files.isEmpty())
-            names.front() = toQString(distinct[i]);
+            names << nameOf(f);
         QAction *a = menu->addAction(names.join(QStringLiteral(" + ")));
         a->setToolTip(files.join(QLatin1Char('\n')));
         QObject::connect(a, &QAction::triggered, menu, [open, files] { open(files); });
@@ -162,10 +169,12 @@ void fillRecentMenu(QMenu *menu, const QStringList &recent, const std::function<
     menu->setEnabled(!recent.isEmpty());
 }
 
-std::function<bool(const QString &title, const QString &text)> dialogConfirmer(QWidget *parent)
+SessionController::Confirmer dialogConfirmer(QWidget *parent)
 {
-    return [parent](const QString &title, const QString &text) {
-        return QMessageBox::question(parent, title, text) == QMessageBox::Yes;
+    return [parent](const QString &title, const QString &text, SessionController::DefaultAnswer defaultAnswer) {
+        return QMessageBox::question(parent, title, text, QMessageBox::Yes | QMessageBox::No,
+                   defaultAnswer == SessionController::DefaultAnswer::Yes ? QMessageBox::Yes : QMessageBox::No)
+            == QMessageBox::Yes;
     };
 }
 

@@ -31,7 +31,6 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     const QStringList &files, const QStringList &reference, const QStringList &compareFiles)
 {
     etscope::MainWindow::Options options;
-    options.interactive = false;
     options.persistSettings = false;
     etscope::MainWindow window(options);
     if (auto t = etscope::parseTimeScale(unit.toStdString()))
@@ -39,7 +38,7 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     window.resize(windowSize); // by default 1500×920: what a user sees first
     window.show();
     QString error;
-    QList<QStringList> recordings = etscope::splitRecordings(window.openPrograms(files));
+    QList<QStringList> recordings = etscope::splitRecordings(files);
     QStringList compare = compareFiles;
     if (recordings.size() > 1 && compare.isEmpty())
         compare = recordings.takeAt(1); // two ETDumps: a comparison, as in the window
@@ -183,7 +182,7 @@ int main(int argc, char **argv)
     window.show();
     // Two ETDumps on the command line: the second recording is B of a comparison, never dropped.
     QStringList b = parser.values(compare);
-    QList<QStringList> recordings = etscope::splitRecordings(window.openPrograms(parser.positionalArguments()));
+    QList<QStringList> recordings = etscope::splitRecordings(parser.positionalArguments());
     if (recordings.size() > 1 && b.isEmpty())
         b = recordings.takeAt(1);
     for (int i = 1; i < recordings.size(); ++i)

@@ -1,6 +1,7 @@
 #include "filesniffer.h"
 
 #include "etdump/etdumpfile.h"
+#include "program/program.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -22,6 +23,8 @@ SniffResult sniffFile(const QString &path)
         return { FileKind::ETDump, {} };
     if (head.size() >= 8 && head.mid(4, 4) == QByteArrayLiteral("BP08"))
         return { FileKind::BundledProgram, {} };
+    if (looksLikeProgram(reinterpret_cast<const std::uint8_t *>(head.constData()), std::size_t(head.size())))
+        return { FileKind::Program, {} };
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("etdp") || suffix == QLatin1String("etdump"))
         // Named like an ETDump but not one: a debug buffer is never saved under that name.
@@ -33,6 +36,7 @@ SniffResult sniffFile(const QString &path)
         file.seek(size - tail);
         if (file.read(tail).contains(QByteArrayLiteral("ETRECORD_V0")))
             return { FileKind::ETRecord, {} };
+        return { FileKind::TorchSave, {} };
     }
     return { FileKind::DebugBuffer, {} };
 }
@@ -46,6 +50,10 @@ QString fileKindName(FileKind kind)
         return QStringLiteral("ETRecord");
     case FileKind::BundledProgram:
         return QStringLiteral("BundledProgram");
+    case FileKind::Program:
+        return QStringLiteral("program");
+    case FileKind::TorchSave:
+        return QStringLiteral("torch.save file");
     case FileKind::DebugBuffer:
         return QStringLiteral("debug buffer");
     case FileKind::Unreadable:
@@ -74,8 +82,17 @@ ClassifiedFiles classifyFiles(const QStringList &paths)
         case FileKind::BundledProgram:
             take(out.bundledProgram, path);
             break;
+        case FileKind::Program:
+            take(out.program, path);
+            break;
         case FileKind::DebugBuffer:
             take(out.debugBuffer, path);
+            break;
+        case FileKind::TorchSave:
+            // AOT outputs or inputs belong to a numeric gap, not to a recording.
+            out.errors << path
+                    + QStringLiteral(": a torch.save file, not a companion of an ETDump (use it as a "
+                                     "reference in Analysis ▸ Numeric gap)");
             break;
         case FileKind::Unreadable:
             out.errors << r.error;

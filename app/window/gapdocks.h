@@ -13,6 +13,7 @@
 class QAction;
 class QComboBox;
 class QDockWidget;
+class QLabel;
 class QLineEdit;
 class QProgressDialog;
 class QRadioButton;
@@ -74,7 +75,9 @@ public:
 
 Q_SIGNALS:
     void evaluatorFinished(bool ok, const QString &message);
-    void tablesChanged();
+    // The gap shown for `session` changed (null: none); the graph overlays it.
+    void gapChanged(
+        std::shared_ptr<const etscope::Session> session, std::shared_ptr<const etscope::analysis::GapTable> table);
 
 public:
     gapui::GapHeatmapWidget *heatmap() const { return m_heatmap; }
@@ -85,6 +88,9 @@ public:
     QStringList referenceFiles() const { return m_referenceFiles; }
     // The comparison's warnings (as `etscope-cli gap` prints them), also shown in the window.
     QStringList referenceWarnings() const { return m_warnings; }
+    // The warning every gap view shows above its figures while the session's inputs are doubtful
+    // (a debug buffer that is probably not the run's); "" when there is none.
+    QString caveatText() const;
 
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
@@ -92,6 +98,8 @@ private:
     void chooseFiles();
     void showRow(int blockIndex, int eventIndex);
     void showTables();
+    void emitGapChanged();
+    void updateCaveats();
     void arrangeTables();
 
     QWidget *dialogParent() const;
@@ -120,6 +128,7 @@ private:
     std::shared_ptr<Tables> m_tables;
     QStringList m_referenceFiles;
     QStringList m_warnings;
+    QList<QLabel *> m_caveats; // one above each gap view
     int m_tensorBlock = -1, m_tensorEvent = -1; // row shown in the tensor inspector
     std::optional<eval::InputChoice> m_evaluatorReference; // the ETRecord graph is the reference
     struct Outcome;

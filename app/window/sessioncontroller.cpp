@@ -48,17 +48,34 @@ QString SessionController::summary() const
 {
     if (!m_session)
         return {};
-    const RecordingCounts counts = countRecording(m_session->blocks);
     // Counts that say what they count: "1 run", never "1 runs".
     auto count = [](std::size_t n, const QString &one, const QString &many) { return n == 1 ? one : many.arg(n); };
-    QString summary = displayName(m_session->inputs.etdump) + QStringLiteral(" · ")
-        + count(m_session->blocks.size(), tr("1 block"), tr("%1 blocks")) + QStringLiteral(" · ")
-        + count(counts.events, tr("1 event"), tr("%1 events")) + QStringLiteral(" · ")
-        + count(counts.runs, tr("1 run"), tr("%1 runs"));
-    if (m_session->debugBuffer)
-        summary += tr(" · debug buffer %1").arg(displayName(m_session->debugBuffer->path()));
-    if (!m_session->inputs.etrecord.empty())
-        summary += tr(" · ETRecord %1").arg(displayName(m_session->inputs.etrecord));
+    const Session &s = *m_session;
+    QString summary = displayName(s.primaryPath());
+    if (s.etdump) {
+        const RecordingCounts counts = countRecording(s.blocks);
+        summary += QStringLiteral(" · ") + count(s.blocks.size(), tr("1 block"), tr("%1 blocks"))
+            + QStringLiteral(" · ") + count(counts.events, tr("1 event"), tr("%1 events")) + QStringLiteral(" · ")
+            + count(counts.runs, tr("1 run"), tr("%1 runs"));
+    }
+    if (s.debugBuffer)
+        summary += s.hasWarning(SessionWarningKind::SuspectDebugBuffer)
+            ? tr(" · debug buffer %1 (probably not this run's)").arg(displayName(s.debugBuffer->path()))
+            : tr(" · debug buffer %1").arg(displayName(s.debugBuffer->path()));
+    if (!s.inputs.etrecord.empty())
+        summary += tr(" · ETRecord %1").arg(displayName(s.inputs.etrecord));
+    if (!s.inputs.bundledProgram.empty())
+        summary += tr(" · BundledProgram %1").arg(displayName(s.inputs.bundledProgram));
+    if (s.program) {
+        if (s.etdump)
+            summary += tr(" · program %1").arg(displayName(s.program->path()));
+        else
+            summary += tr(" · program · %1").arg(count(s.program->methods().size(), tr("1 method"), tr("%1 methods")));
+        if (s.method)
+            summary += QStringLiteral(" · %1: %2")
+                           .arg(toQString(s.method->name()),
+                               count(s.method->instructionCount(), tr("1 instruction"), tr("%1 instructions")));
+    }
     return summary;
 }
 
@@ -100,60 +117,79 @@ SessionInputs SessionController::composeInputs(const QStringList &paths, bool *r
         notify(MessageKind::Error, *error);
     }
     if (!files.errors.isEmpty() && files.etdump.isEmpty() && files.debugBuffer.isEmpty() && files.etrecord.isEmpty()
-        && files.bundledProgram.isEmpty())
+        && files.bundledProgram.isEmpty() && files.program.isEmpty())
         return {};
     if (!files.ignored.isEmpty())
         notify(MessageKind::Status,
             tr("Ignored (another file of the same kind was given): %1").arg(files.ignored.join(QStringLiteral(", "))),
             8000);
 
+    // The companions of a recording, each with the slot it fills in the inputs and the one where
+    // it waits for its ETDump.
+    struct Companion {
+        const QString &given;
+        std::string SessionInputs::*slot;
+        QString *waiting;
+        QString what;
+    };
+    const Companion companions[] = {
+        { files.debugBuffer, &SessionInputs::debugBuffer, &m_waitingDebugBuffer, tr("debug buffer") },
+        { files.etrecord, &SessionInputs::etrecord, &m_waitingETRecord, tr("ETRecord") },
+        { files.bundledProgram, &SessionInputs::bundledProgram, &m_waitingBundledProgram, tr("BundledProgram") },
+        { files.program, &SessionInputs::program, &m_waitingProgram, tr("program") },
+    };
+    const bool recordingOpen = m_session && m_session->etdump;
     SessionInputs inputs;
     if (!files.etdump.isEmpty()) {
-        // Companions opened earlier wait for this ETDump; files given with it take precedence.
+        // Companions opened earlier wait for this ETDump (a program shown alone is one of them);
+        // files given with it take precedence.
         inputs.etdump = files.etdump.toStdString();
-        inputs.debugBuffer = (!files.debugBuffer.isEmpty() ? files.debugBuffer : m_waitingDebugBuffer).toStdString();
-        inputs.etrecord = (!files.etrecord.isEmpty() ? files.etrecord : m_waitingETRecord).toStdString();
-        inputs.bundledProgram
-            = (!files.bundledProgram.isEmpty() ? files.bundledProgram : m_waitingBundledProgram).toStdString();
-        m_waitingDebugBuffer.clear();
-        m_waitingETRecord.clear();
-        m_waitingBundledProgram.clear();
-    } else if (m_session) {
-        // Companions dropped onto an open session are paired with the ETDump it shows (never
+        for (const Companion &c : companions) {
+            inputs.*c.slot = (!c.given.isEmpty() ? c.given : *c.waiting).toStdString();
+            c.waiting->clear();
+        }
+    } else if (recordingOpen) {
+        // Companions dropped onto an open recording are paired with the ETDump it shows (never
         // with one that failed to open).
         inputs = m_session->inputs;
         // Replacing a companion that is already paired asks first, naming both files in full.
-        bool declined = false;
-        for (auto [given, slot, what] : { std::tuple { &files.debugBuffer, &inputs.debugBuffer, tr("debug buffer") },
-                 std::tuple { &files.etrecord, &inputs.etrecord, tr("ETRecord") },
-                 std::tuple { &files.bundledProgram, &inputs.bundledProgram, tr("BundledProgram") } }) {
-            if (given->isEmpty())
+        bool declined = false, changed = false;
+        for (const Companion &c : companions) {
+            if (c.given.isEmpty())
                 continue;
-            const QString current = toQString(*slot);
-            if (!current.isEmpty() && QFileInfo(current) != QFileInfo(*given)
-                && !confirm(tr("Replace the %1?").arg(what),
+            const QString current = toQString(inputs.*c.slot);
+            if (!current.isEmpty() && QFileInfo(current) != QFileInfo(c.given)
+                && !confirm(tr("Replace the %1?").arg(c.what),
                     tr("%1 is paired with %2.\n\nReplace it with %3?")
                         .arg(QFileInfo(current).absoluteFilePath(), toQString(m_session->inputs.etdump),
-                            QFileInfo(*given).absoluteFilePath()))) {
-                notify(MessageKind::Status, tr("Kept the %1 %2").arg(what, current), 6000);
+                            QFileInfo(c.given).absoluteFilePath()))) {
+                notify(MessageKind::Status, tr("Kept the %1 %2").arg(c.what, current), 6000);
                 declined = true;
                 continue;
             }
-            *slot = given->toStdString();
+            inputs.*c.slot = c.given.toStdString();
+            changed = true;
         }
-        if (declined && inputs.debugBuffer == m_session->inputs.debugBuffer
-            && inputs.etrecord == m_session->inputs.etrecord
-            && inputs.bundledProgram == m_session->inputs.bundledProgram) {
+        if (declined && !changed) {
             *error = tr("kept the files already paired");
             return {}; // nothing new to load
         }
+        if (!files.program.isEmpty())
+            inputs.method.clear(); // the new program's method is chosen by the events
     } else {
         QStringList waiting;
-        for (auto [given, slot] : { std::pair { &files.debugBuffer, &m_waitingDebugBuffer },
-                 std::pair { &files.etrecord, &m_waitingETRecord },
-                 std::pair { &files.bundledProgram, &m_waitingBundledProgram } })
-            if (!given->isEmpty())
-                *slot = *given;
+        for (const Companion &c : companions)
+            if (!c.given.isEmpty())
+                *c.waiting = c.given;
+        if (!files.program.isEmpty()) {
+            // A program needs no ETDump to be shown: its methods, plan and instructions; it
+            // still pairs with the ETDump opened next.
+            inputs.program = files.program.toStdString();
+            inputs.time = m_time;
+            inputs.dropUnpairable = true;
+            *ready = true;
+            return inputs;
+        }
         for (const QString *w : { &m_waitingDebugBuffer, &m_waitingETRecord, &m_waitingBundledProgram })
             if (!w->isEmpty())
                 waiting << QFileInfo(*w).fileName();
@@ -164,6 +200,9 @@ SessionInputs SessionController::composeInputs(const QStringList &paths, bool *r
         return {};
     }
     inputs.time = m_time;
+    // A companion that does not belong is left out with a warning: it never keeps the rest from
+    // loading (a stray file waiting as "debug buffer" must not refuse a valid ETDump).
+    inputs.dropUnpairable = true;
     *ready = true;
     return inputs;
 }
@@ -211,6 +250,15 @@ void SessionController::reload(const TimeConversion &time)
     startLoad(inputs);
 }
 
+void SessionController::selectMethod(const QString &method)
+{
+    if (!m_session || !m_session->program || (m_session->method && toQString(m_session->method->name()) == method))
+        return;
+    SessionInputs inputs = m_session->inputs;
+    inputs.method = method.toStdString();
+    startLoad(inputs);
+}
+
 bool SessionController::isLoading() const
 {
     return m_job->isRunning();
@@ -228,7 +276,7 @@ void SessionController::cancel()
 void SessionController::startLoad(const SessionInputs &inputs)
 {
     cancel(); // a superseded load reports as cancelled
-    Q_EMIT loadStarted(toQString(inputs.etdump));
+    Q_EMIT loadStarted(toQString(inputs.etdump.empty() ? inputs.program : inputs.etdump));
     m_job->start(
         [inputs](BackgroundJob::Control &job) {
             return LoadOutcome::load(inputs,
@@ -262,10 +310,8 @@ void SessionController::restoreTimeConversion()
 void SessionController::setSession(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
-    if (m_session) {
-        m_lastInputs = m_session->inputs;
+    if (m_session)
         m_time = m_session->inputs.time;
-    }
     if (m_session)
         addRecentFiles(m_session->inputs);
     Q_EMIT sessionChanged(m_session);
@@ -275,7 +321,8 @@ void SessionController::addRecentFiles(const SessionInputs &inputs)
 {
     // One entry per session: the files are re-sniffed when reopened.
     QStringList group;
-    for (const std::string *p : { &inputs.etdump, &inputs.debugBuffer, &inputs.etrecord, &inputs.bundledProgram })
+    for (const std::string *p :
+        { &inputs.etdump, &inputs.debugBuffer, &inputs.etrecord, &inputs.bundledProgram, &inputs.program })
         if (!p->empty())
             group << QFileInfo(toQString(*p)).absoluteFilePath();
     const QString entry = group.join(QLatin1Char('\n'));

@@ -6,7 +6,15 @@
 namespace etscope {
 
 // What a file is, decided from its bytes (never from its extension).
-enum class FileKind { ETDump, ETRecord, BundledProgram, DebugBuffer, Unreadable };
+enum class FileKind {
+    ETDump,
+    ETRecord,
+    BundledProgram,
+    Program, // a .pte
+    TorchSave, // a zip that is not an ETRecord: a torch.save file (AOT outputs, inputs)
+    DebugBuffer, // anything else: a debug buffer has no header of its own
+    Unreadable,
+};
 
 struct SniffResult {
     FileKind kind = FileKind::Unreadable;
@@ -18,7 +26,7 @@ QString fileKindName(FileKind kind);
 
 // A dropped/opened set of files sorted by kind. Several ETDumps: the last one wins (reported).
 struct ClassifiedFiles {
-    QString etdump, debugBuffer, etrecord, bundledProgram;
+    QString etdump, debugBuffer, etrecord, bundledProgram, program;
     QStringList errors; // unreadable files
     QStringList ignored; // extra files of a kind already taken
 };

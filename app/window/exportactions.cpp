@@ -49,7 +49,7 @@ void exportInteractive(QWidget *parent, const Session *session, const QString &t
     const QString &filter, const std::function<QString(const QString &path)> &write, const QString &doneText,
     const ExportFeedback &feedback)
 {
-    if (!session) {
+    if (!session || !session->etdump) {
         feedback.error(QObject::tr("Nothing to export: open an ETDump first"));
         return;
     }

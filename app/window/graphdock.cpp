@@ -3,7 +3,6 @@
 
 #include "analysis/numericgap.h"
 #include "etrecord/etrecord.h"
-#include "gapdocks.h"
 #include "graph/programgraph.h"
 #include "graphview.h"
 #include "program/program.h"
@@ -15,9 +14,8 @@
 
 namespace etscope {
 
-GraphDock::GraphDock(SessionController *controller, EventSelection *selection, GapDocks *gap, QObject *parent)
+GraphDock::GraphDock(SessionController *controller, EventSelection *selection, QObject *parent)
     : Panel(controller, selection, parent)
-    , m_gap(gap)
 {
     m_view = new GraphView;
     m_dock = makeDock(m_view, tr("Graph"), QStringLiteral("GraphDock"));
@@ -29,8 +27,6 @@ GraphDock::GraphDock(SessionController *controller, EventSelection *selection, G
         if (!m_selecting && event >= 0)
             m_view->centerOnEvent(block, event);
     });
-    if (m_gap)
-        connect(m_gap, &GapDocks::tablesChanged, this, &GraphDock::onGapChanged);
     // A graph in a 150-px tab is boxes of two pixels: the first time a session's graph comes into
     // view, the bottom area grows to give it room (the view refits as it does).
     connect(m_dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
@@ -55,19 +51,18 @@ void GraphDock::onSessionChanged(std::shared_ptr<const Session> session)
     showProgram({}, false);
 }
 
-void GraphDock::setProgram(std::shared_ptr<const Program> program, const QString &method)
+void GraphDock::setGap(std::shared_ptr<const Session> session, std::shared_ptr<const analysis::GapTable> gap)
 {
-    m_program = std::move(program);
-    m_programMethod = method;
-    if (m_session && !m_session->etrecord)
-        showProgram({}, false);
+    m_gapSession = std::move(session);
+    m_gap = std::move(gap);
+    onGapChanged();
 }
 
 void GraphDock::showProgram(const QString &entry, bool placeholders)
 {
-    if (m_session && !m_session->etrecord && m_program) {
+    if (m_session && !m_session->etrecord && m_session->program && m_session->method) {
         // etscope's own view: the instruction graph of the .pte, labelled as such.
-        auto g = graph::ProgramGraph::fromProgram(m_program, m_programMethod.toStdString());
+        auto g = graph::ProgramGraph::fromProgram(m_session->program, m_session->method->name());
         if (!g) {
             m_view->clear(toQString(g.error().message()));
             return;
@@ -108,11 +103,11 @@ void GraphDock::showProgram(const QString &entry, bool placeholders)
 
 void GraphDock::onGapChanged()
 {
-    if (!m_graph || !m_session || !m_gap)
+    if (!m_graph || !m_session)
         return;
     graph::OverlayData data = graph::overlayFromEvents(*m_graph, m_session->blocks);
-    if (const analysis::GapTable *t = m_gap->activeTable()) {
-        graph::addGap(data, *m_graph, m_session->blocks, *t);
+    if (m_gap && m_gapSession == m_session) {
+        graph::addGap(data, *m_graph, m_session->blocks, *m_gap);
         m_view->setOverlayData(std::move(data));
         m_view->setOverlay(graph::Overlay::Gap);
         return;

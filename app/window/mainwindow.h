@@ -17,6 +17,7 @@ namespace etscope {
 
 class CompareDocks;
 class DetailsPanel;
+class EventDetailsDocks;
 class EventTableView;
 class GapDocks;
 class GraphDock;
@@ -24,9 +25,12 @@ class MemoryPanel;
 class HistogramWidget;
 class MessageBar;
 class ModuleRollupView;
+class ModulesDock;
 class TimeControls;
+class TimelineDock;
 class TimelineWidget;
 class TopEventsChart;
+class TopEventsDock;
 
 // The window (after hotspot's MainWindow): menus, toolbar, docks, settings and the message bar.
 // Opening lives in SessionController, the table in EventTableView, analysis docks in Panels.
@@ -35,7 +39,6 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     struct Options {
-        bool interactive = true; // errors also pop up a dialog
         bool persistSettings = true; // read/write QSettings (off for --screenshot)
     };
     explicit MainWindow(const Options &options, QWidget *parent = nullptr);
@@ -50,14 +53,11 @@ public:
     CompareDocks *compareDocks() const { return m_compare; }
     GraphDock *graphDock() const { return m_graph; }
     MemoryPanel *memoryPanel() const { return m_memory; }
-    // Opens the .pte programs among `paths` (sniffed by content) in the Memory panel, where they
-    // pair with the ETDump; returns the other paths, for the session controller.
-    QStringList openPrograms(const QStringList &paths);
-    DetailsPanel *detailsPanel() const { return m_details; }
-    HistogramWidget *histogram() const { return m_histogram; }
-    TopEventsChart *topEventsChart() const { return m_topChart; }
-    TimelineWidget *timeline() const { return m_timeline; }
-    ModuleRollupView *moduleRollup() const { return m_modules; }
+    DetailsPanel *detailsPanel() const;
+    HistogramWidget *histogram() const;
+    TopEventsChart *topEventsChart() const;
+    TimelineWidget *timeline() const;
+    ModuleRollupView *moduleRollup() const;
     QMenu *helpMenu() const { return m_helpMenu; }
     MessageBar *messageBar() const { return m_messageBar; }
 
@@ -68,7 +68,7 @@ public:
         return m_messageBar->isVisible() ? m_messageBar->text() : statusBar()->currentMessage();
     }
     QString summaryText() const { return m_summary->text(); } // "etdump.etdp · 2 blocks · 1 run …"
-    // Puts docks and toolbars back where a fresh install has them.
+    // Puts docks and toolbars back where a fresh install has them; the window keeps its size.
     void resetLayout();
     // Renders a chart ("histogram", "top-events", "timeline") itself at `size` to PNG or SVG.
     bool exportChart(const QString &name, const QString &path, QSize size, QString *error = nullptr);
@@ -80,16 +80,16 @@ protected:
 
 private:
     void createCentral();
-    void createDocks();
+    void createPanels();
     void createActions();
     void addPanel(Panel *panel);
     void placeDock(const Panel::Dock &dock);
+    void addChart(const Panel::Chart &chart);
     void restoreSettings();
     void saveSettings();
     void showMessage(MessageKind kind, const QString &text, int timeoutMs = 0);
     void hideMessage();
     void showSession(const std::shared_ptr<const Session> &session);
-    void showCurrentEvent(int blockIndex, int eventIndex);
     void updateRecentMenu();
     ExportFeedback exportFeedback();
     void exportChartInteractive(const QString &name);
@@ -97,8 +97,10 @@ private:
     Options m_options;
     SessionController *m_controller;
     EventSelection *m_selection;
-    QByteArray m_defaultState; // saveState() right after the window's own docks were created
-    QByteArray m_restoredState; // the saved layout restored at start (empty: none)
+    QByteArray m_defaultState; // saveState() once every panel's docks were placed
+    QList<Panel *> m_panels;
+    QList<Panel::Chart> m_charts;
+    QList<QDockWidget *> m_startHidden; // docks a panel shows once it has something to show
     QString m_lastError;
 
     EventTableView *m_table = nullptr;
@@ -106,17 +108,17 @@ private:
     MessageBar *m_messageBar = nullptr;
     QLabel *m_summary = nullptr;
     QMenu *m_fileMenu = nullptr;
+    QMenu *m_chartMenu = nullptr;
     QAction *m_afterRecent = nullptr; // File-menu actions of panels go before this
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;
     QMenu *m_analysisMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
 
-    DetailsPanel *m_details = nullptr;
-    HistogramWidget *m_histogram = nullptr;
-    TopEventsChart *m_topChart = nullptr;
-    TimelineWidget *m_timeline = nullptr;
-    ModuleRollupView *m_modules = nullptr;
+    EventDetailsDocks *m_details = nullptr;
+    TimelineDock *m_timeline = nullptr;
+    TopEventsDock *m_topEvents = nullptr;
+    ModulesDock *m_modules = nullptr;
     GapDocks *m_gap = nullptr;
     CompareDocks *m_compare = nullptr;
     GraphDock *m_graph = nullptr;
