@@ -89,6 +89,14 @@ std::string gapLegend(const GapTable &t);
 // ("MSE · SNR · MAXABS, accumulated, flagged above the noise level (…)").
 std::string gapLegend(const std::vector<GapTable> &tables);
 
+// A row's runtime ops as the gap views name them: "native_call_addmm.out", "DELEGATE_CALL
+// [XnnpackBackend]".
+std::string gapOpText(const GapRow &r);
+// The sentence every gap view ends with: "error enters: instruction 3 native_call_mul.out" (the
+// first flagged row in execution order), else "no op exceeds the noise level" (or "… the
+// threshold" when the user gave one).
+std::string gapVerdict(const GapTable &t);
+
 // Worst first in the metric's direction; rows without a gap last; stable.
 void sortWorstFirst(GapTable &t);
 
