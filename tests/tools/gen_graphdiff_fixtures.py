@@ -18,7 +18,8 @@ with make_fx three times and packed into one ETRecord with four graphs:
                                    from the gelu node).
   edge_unrelated/forward           neg(abs(x)): no operator, debug handle or from_node in common
                                    with the others (graph-diff refuses the pair).
-All graphs share the weights; representative_inputs holds one [4, 16] input.
+All graphs share the weights; representative_inputs holds one [4, 16] input;
+graphdiff_inputs.pt another ("with_inputs_file" in the expected values).
 
 Expected values are PyTorch's: every node of every graph is run with torch.fx.Interpreter, and
 for each comparison listed in COMPARISONS the generator pairs the nodes it built to correspond
@@ -124,7 +125,7 @@ def main():
     for variant in ("float", "fakequant", "swapped"):
         m, gm = trace(variant, state, x)
         text, st, consts, expected = g.serialize(gm, m, [x], "aten" if variant == "float" else "edge")
-        graphs[variant] = {"doc": json.loads(text), "state": st, "consts": consts, "expected": expected,
+        graphs[variant] = {"doc": json.loads(text), "state": st, "consts": consts, "expected": expected, "gm": gm,
                            "nodes": call_nodes(gm)}
 
     # The float graph: ATen (names as traced, no handles) and Edge (renamed, handles, from_node).
@@ -190,17 +191,27 @@ def main():
     gt_doc, gt_corr, gt_inserted, gt_fx = transformed("swapped")
     assert not gt_inserted
 
-    # Per-node PyTorch values by final node name, per graph.
-    def values(variant, fx_of):
+    # Per-node PyTorch values by final node name, per graph: those of the representative input
+    # (serialize's), or of another input file (graphdiff_inputs.pt, a second seed, 3x the scale).
+    x2 = torch.randn(4, 16, generator=torch.Generator().manual_seed(77)) * 3
+
+    def values(variant, fx_of, inputs=None):
         exp = graphs[variant]["expected"]
+        if inputs is not None:
+            run = g.capture(graphs[variant]["gm"], inputs)
+            exp = {n.name: [t for t in v if t is not None] if isinstance(v, (tuple, list)) else [v]
+                   for n, v in run.items()}
         return {final: exp[fx] for final, fx in fx_of.items()}
     float_fx = {n["name"]: n["name"] for n in aten_nodes}
-    val = {
-        "exported_program": values("float", float_fx),
-        "edge_dialect_exported_program/forward": values("float", {"aten_" + k: k for k in float_fx}),
-        "edge_after_transform/forward": values("fakequant", fq_fx),
-        "edge_swapped/forward": values("swapped", gt_fx),
-    }
+
+    def all_values(inputs=None):
+        return {
+            "exported_program": values("float", float_fx, inputs),
+            "edge_dialect_exported_program/forward": values("float", {"aten_" + k: k for k in float_fx}, inputs),
+            "edge_after_transform/forward": values("fakequant", fq_fx, inputs),
+            "edge_swapped/forward": values("swapped", gt_fx, inputs),
+        }
+    val = all_values()
     order = {
         "exported_program": [n["name"] for n in aten_nodes],
         "edge_dialect_exported_program/forward": ["aten_" + n["name"] for n in aten_nodes],
@@ -231,14 +242,7 @@ def main():
     def text(v):
         return v if math.isfinite(v) else repr(v)
 
-    comparisons = {}
-    for a_name, b_name, by in [
-        ("exported_program", "edge_dialect_exported_program/forward", "from_node"),
-        ("exported_program", "edge_after_transform/forward", "from_node"),
-        ("edge_dialect_exported_program/forward", "edge_after_transform/forward", "debug_handle"),
-        ("exported_program", "edge_swapped/forward", "from_node"),
-        ("edge_after_transform/forward", "edge_after_transform/forward", "debug_handle"),
-    ]:
+    def compare(a_name, b_name, by, val):
         rows = []
         first = None
         # Execution order of graph a: the float graph's nodes, or every node of a graph compared
@@ -255,9 +259,20 @@ def main():
                          "MSE": [text(p[0]["MSE"]) for p in per], "SNR": [text(p[0]["SNR"]) for p in per],
                          "MAXABS": [text(p[0]["MAXABS"]) for p in per],
                          "noise_MSE": [p[1]["MSE"] for p in per], "flagged": flagged})
-        comparisons[f"{a_name} vs {b_name}"] = {
-            "a": a_name, "b": b_name, "rows": rows, "first_parting": first,
-            "unaligned_a": [], "unaligned_b": inserted.get(b_name, []) if a_name != b_name else []}
+        return {"a": a_name, "b": b_name, "rows": rows, "first_parting": first,
+                "unaligned_a": [], "unaligned_b": inserted.get(b_name, []) if a_name != b_name else []}
+
+    comparisons = {}
+    for a_name, b_name, by in [
+        ("exported_program", "edge_dialect_exported_program/forward", "from_node"),
+        ("exported_program", "edge_after_transform/forward", "from_node"),
+        ("edge_dialect_exported_program/forward", "edge_after_transform/forward", "debug_handle"),
+        ("exported_program", "edge_swapped/forward", "from_node"),
+        ("edge_after_transform/forward", "edge_after_transform/forward", "debug_handle"),
+    ]:
+        comparisons[f"{a_name} vs {b_name}"] = compare(a_name, b_name, by, val)
+    with_inputs = compare("exported_program", "edge_after_transform/forward", "from_node", all_values([x2]))
+    torch.save((x2,), os.path.join(OUT, "graphdiff_inputs.pt"))
 
     # A graph with nothing to align with the others: operators the float model does not use,
     # debug handles from 101, no from_node.
@@ -288,7 +303,8 @@ def main():
         for name, data in entries:
             z.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED)
     summary = {"generator": "tests/tools/gen_graphdiff_fixtures.py", "torch": torch.__version__, "scale": SCALE,
-               "tau": TAU, "order": order, "comparisons": comparisons}
+               "tau": TAU, "order": order, "comparisons": comparisons,
+               "with_inputs_file": {"inputs": "graphdiff_inputs.pt", **with_inputs}}
     with open(os.path.join(OUT, "graphdiff_expected.json"), "w") as f:
         json.dump(summary, f, indent=1)
         f.write("\n")
