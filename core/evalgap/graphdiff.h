@@ -4,7 +4,7 @@
 // the Edge program, graph_map entries such as edge_after_transform) evaluated by etscope's
 // evaluator on the same inputs, their nodes aligned, and every aligned layer compared with a
 // metric of core/analysis judged by the noise rule (analysis/noise.h). Where the graphs part is
-// the first flagged layer in graph a's execution order (docs/inspector-semantics.md §12).
+// the first flagged layer in graph a's execution order (docs/inspector-semantics.md §14).
 //
 // Alignment, strongest evidence first; a node is paired at most once and nodes that no rule
 // pairs are listed, never paired by guess:
@@ -12,9 +12,10 @@
 //      nodes of the same operator pair in order; otherwise the handle's last node on each side
 //      (the node whose output the handle stands for, §8 step 2) pairs with the other's last.
 //   2. from_node provenance: a node's `from_node` chain names the other node (by name, and by
-//      graph id when that graph's id is known), or both chains lead to the same origin node
-//      (name.graph_id). When several nodes descend from one node (a decomposition), its last
-//      descendant in execution order carries its output and is the one paired.
+//      graph id when that graph's id is known; the nearest ancestor found decides). When several
+//      nodes descend from one node (a decomposition), its last descendant in execution order
+//      carries its output and is the one paired. Then nodes whose nearest from_node entries name
+//      the same origin (name.graph_id) pair, the last of each side.
 //   3. position: among the nodes still unpaired, the k-th node of an operator in a pairs with
 //      the k-th node of that operator in b — only when both have the same number of unpaired
 //      nodes of that operator (otherwise none of them pairs).
@@ -89,8 +90,9 @@ struct GraphDiff {
 
     // Index into rows of the first flagged layer (where the graphs part); -1 when none.
     int firstParting() const;
-    // "the graphs part at a:linear (b:aten_linear) — MSE 0.0123, …" or
-    // "the graphs agree within noise at every aligned layer".
+    // "the graphs part at layer 5 a:native_layer_norm / b:aten_native_layer_norm (…): MSE 0.00086,
+    // beyond the noise level 1.19e-07", or "the graphs agree within noise at every aligned layer";
+    // says how many aligned layers could not be compared when some could not.
     std::string verdict() const;
 };
 
