@@ -130,6 +130,29 @@ private slots:
             s.out.constData());
     }
 
+    // A file written by ExecuTorch itself (2023 ETRecord, all-member unions): the graph_map
+    // entry and the Edge program hold one mul each; neither has from_node and only the Edge one
+    // a handle, so they pair by position and agree exactly. Without --inputs (the file has no
+    // representative_inputs) the one-line error names the three ways to give inputs.
+    void realUpstreamEtrecord()
+    {
+        const QString rec = QString::fromStdString(etscope::test::sharedFixture("upstream/example_etrecord_v0.bin"));
+        const QStringList args { u"graph-diff"_qs, u"--etrecord"_qs, rec, u"--a"_qs, u"aten_dialect_output"_qs,
+            u"--b"_qs, u"edge_dialect_exported_program"_qs };
+        const CliRun r
+            = etscope::test::runCli(args + QStringList { u"--inputs"_qs, data("analysis/upstream_v0_inputs.pt") });
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.out).contains(QRegularExpression(u"\n +1 +mul +aten_mul_tensor +position +0 "_qs)),
+            r.out.constData());
+        QVERIFY(r.out.contains("\nthe graphs agree within noise at every aligned layer\n"));
+        const CliRun none = etscope::test::runCli(args);
+        QCOMPARE(none.code, 1);
+        QCOMPARE(none.err.count('\n'), 1);
+        QVERIFY2(none.err.contains("representative_inputs") && none.err.contains("--inputs")
+                && none.err.contains("--bundled-program"),
+            none.err.constData());
+    }
+
     void missingEtrecord()
     {
         const CliRun r = etscope::test::runCli({ u"graph-diff"_qs, u"--etrecord"_qs, u"/nonexistent/r.bin"_qs });

@@ -21,6 +21,10 @@ with make_fx three times and packed into one ETRecord with four graphs:
 All graphs share the weights; representative_inputs holds one [4, 16] input;
 graphdiff_inputs.pt another ("with_inputs_file" in the expected values).
 
+Also written: upstream_v0_inputs.pt, two float32 [3, 2] tensors for the real upstream 2023 ETRecord
+(shared fixtures upstream/example_etrecord_v0.bin: one aten.mul.Tensor node in both its graphs,
+no representative_inputs), so that graph-diff runs on a file written by ExecuTorch itself.
+
 Expected values are PyTorch's: every node of every graph is run with torch.fx.Interpreter, and
 for each comparison listed in COMPARISONS the generator pairs the nodes it built to correspond
 (it knows them by construction, not by etscope's rules), computes MSE, SNR and MAXABS in float64
@@ -273,6 +277,9 @@ def main():
         comparisons[f"{a_name} vs {b_name}"] = compare(a_name, b_name, by, val)
     with_inputs = compare("exported_program", "edge_after_transform/forward", "from_node", all_values([x2]))
     torch.save((x2,), os.path.join(OUT, "graphdiff_inputs.pt"))
+    gv0 = torch.Generator().manual_seed(5)
+    torch.save((torch.randn(3, 2, generator=gv0), torch.randn(3, 2, generator=gv0)),
+               os.path.join(OUT, "upstream_v0_inputs.pt"))
 
     # A graph with nothing to align with the others: operators the float model does not use,
     # debug handles from 101, no from_node.
