@@ -356,6 +356,30 @@ private slots:
         QCOMPARE(d.verdict(), std::string("the graphs agree within the threshold 1 at every aligned layer"));
     }
 
+    // Progress runs 0..1000 over both evaluations (a in the first half); returning false cancels
+    // with ErrorCode::Cancelled, which a GUI job reports as cancelled rather than as a failure.
+    void progressAndCancel()
+    {
+        auto rec = readETRecord(test::testData("analysis/graphdiff_etrecord.bin"));
+        QVERIFY(rec);
+        evalgap::GraphDiffOptions o;
+        o.b = "edge_after_transform";
+        std::vector<int> seen;
+        o.progress = [&seen](int permille) {
+            seen.push_back(permille);
+            return true;
+        };
+        QVERIFY(evalgap::diffGraphs(**rec, o));
+        QVERIFY(!seen.empty());
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        QCOMPARE(seen.back(), 1000);
+        QVERIFY(std::find(seen.begin(), seen.end(), 500) != seen.end());
+        o.progress = [](int permille) { return permille < 500; };
+        auto cancelled = evalgap::diffGraphs(**rec, o);
+        QVERIFY(!cancelled);
+        QCOMPARE(cancelled.error().code, ErrorCode::Cancelled);
+    }
+
     // Unknown graph names and graphs with nothing to align fail with one line naming the file.
     void errors()
     {
