@@ -271,6 +271,14 @@ private slots:
         QCOMPARE(spelled, 5); // view→view_copy, t→permute_copy ×3, mul.Tensor→mul.Scalar
         QVERIFY(d.unalignedA.empty() && d.unalignedB.empty());
         QCOMPARE(d.verdict(), std::string("the graphs agree within noise at every aligned layer"));
+        // The other way round (a descends from b): the same 28 pairs.
+        auto back = diff("analysis/cnn_mlp_runtime_etrecord.bin", "edge_dialect_exported_program", "exported_program");
+        QCOMPARE(back.rows.size(), std::size_t(28));
+        for (std::size_t i = 0; i < back.rows.size(); ++i) {
+            QCOMPARE(back.rows[i].bNode, int(i));
+            QCOMPARE(back.rows[i].by, AlignedBy::FromNode);
+            QVERIFY(!back.rows[i].flagged);
+        }
     }
 
     // Every comparison of graphdiff_expected.json: pairs, how, MSE / SNR / MAXABS per output
