@@ -1,5 +1,5 @@
-// Issue 15: what the window says must agree with what it shows. One test per numbered item,
-// following the steps of the issue with the real fixtures.
+// What the window says must agree with what it shows (first listed in issue 15): one test per
+// item, following the steps a user takes with the real fixtures.
 // Expected values: fixture READMEs (instruction and event counts), etrecord_expected.json
 // (debug_handle_map sizes), tests/data/app/cnn_mlp_alloc_summary.json (flatc decode of the
 // ETDump by tests/tools/gen_alloc_summary.py), and the Inspector's unit rules
@@ -157,7 +157,7 @@ double avgOf(const MainWindow &w, const QString &event)
 }
 } // namespace
 
-class TestIssue15 : public QObject
+class TestWindowLabels : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
@@ -165,7 +165,7 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("etscope-tests"));
-        QApplication::setApplicationName(QStringLiteral("tst_issue15"));
+        QApplication::setApplicationName(QStringLiteral("tst_windowlabels"));
     }
 
     // 1. A good run, then a truncated ETDump (head -c 4000): the failed open leaves no trace.
@@ -901,5 +901,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestIssue15)
-#include "tst_issue15.moc"
+QTEST_MAIN(TestWindowLabels)
+#include "tst_windowlabels.moc"
