@@ -7,6 +7,7 @@
 #include "eventtableview.h"
 #include "eventtreemodel.h"
 #include "gapdocks.h"
+#include "graphdiffpanel.h"
 #include "graphdock.h"
 #include "memorypanel.h"
 #include "messagebar.h"
@@ -153,6 +154,7 @@ void MainWindow::createPanels()
     addPanel(m_compare = new CompareDocks(m_controller, m_selection, this));
     addPanel(m_graph = new GraphDock(m_controller, m_selection, this));
     addPanel(m_memory = new MemoryPanel(m_controller, m_selection, this));
+    addPanel(m_graphDiff = new GraphDiffPanel(m_controller, m_selection, this));
     connect(m_details, &EventDetailsDocks::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_modules, &ModulesDock::moduleActivated, m_table, &EventTableView::setFilter);
     connect(m_gap, &GapDocks::gapChanged, m_graph, &GraphDock::setGap);

@@ -20,6 +20,7 @@ class DetailsPanel;
 class EventDetailsDocks;
 class EventTableView;
 class GapDocks;
+class GraphDiffPanel;
 class GraphDock;
 class MemoryPanel;
 class HistogramWidget;
@@ -53,6 +54,7 @@ public:
     CompareDocks *compareDocks() const { return m_compare; }
     GraphDock *graphDock() const { return m_graph; }
     MemoryPanel *memoryPanel() const { return m_memory; }
+    GraphDiffPanel *graphDiffPanel() const { return m_graphDiff; }
     DetailsPanel *detailsPanel() const;
     HistogramWidget *histogram() const;
     TopEventsChart *topEventsChart() const;
@@ -123,6 +125,7 @@ private:
     CompareDocks *m_compare = nullptr;
     GraphDock *m_graph = nullptr;
     MemoryPanel *m_memory = nullptr;
+    GraphDiffPanel *m_graphDiff = nullptr;
 };
 
 } // namespace etscope
