@@ -278,7 +278,7 @@ std::string programText(const Program &p)
             m.valueCount(), m.instructionCount(), m.operators().size(), m.delegates().size());
         if (m.externalCount() > 0)
             out += fmt::format(
-                ", {} external ({} bytes)", plural(m.externalCount(), "tensor", "tensors"), m.externalBytes());
+                ", {} ({} bytes)", plural(m.externalCount(), "external tensor", "external tensors"), m.externalBytes());
         out += "\n";
         for (std::size_t a = 1; a < m.arenaSizes().size(); ++a)
             out += fmt::format("  arena {}: {} bytes, {}\n", a, m.arenaSizes()[a], deviceName(m.arenaDevices()[a]));
