@@ -460,6 +460,9 @@ Result<std::shared_ptr<const Program>> Program::fromFile(std::shared_ptr<const M
         return makeError(ErrorCode::Empty, path, "file is empty");
     if (size < 8)
         return makeError(ErrorCode::Truncated, path, "too short for a program header");
+    if (looksLikeFlatTensor(data, size))
+        return makeError(ErrorCode::BadIdentifier, path,
+            "FlatTensor data (.ptd), not a program: it holds a program's external tensors; give it with its .pte");
     if (!looksLikeProgram(data, size))
         return makeError(ErrorCode::BadIdentifier, path,
             fmt::format("not an ExecuTorch program (identifier '{}', expected 'ET12')",

@@ -354,6 +354,11 @@ private Q_SLOTS:
         QVERIFY(!unrelated.ok());
         QCOMPARE(unrelated.error().reason,
             "none of the 3 names in " + ptd("external.ptd") + " is an external tensor of the program");
+        // A .ptd opened as a program says what it is.
+        auto asProgram = Program::open(ptd("external.ptd"));
+        QVERIFY(!asProgram.ok());
+        QCOMPARE(asProgram.error().code, ErrorCode::BadIdentifier);
+        QVERIFY(asProgram.error().reason.starts_with("FlatTensor data (.ptd), not a program"));
         // A hostile .ptd: its own one line.
         auto bad = pair({ ptd("hostile/bad_magic.ptd") });
         QVERIFY(!bad.ok());
