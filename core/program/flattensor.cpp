@@ -271,10 +271,36 @@ Result<std::shared_ptr<const Program>> pairProgramData(
                 return refuse(fmt::format("external tensor '{}' needs {} bytes ({}) but its data in {} has {}", name,
                     t.nbytes, where, printable(file.path()), e.size));
         }
-    for (std::size_t f = 0; f < used.size(); ++f)
-        if (!used[f])
-            return refuse(fmt::format("none of the {} names in {} is an external tensor of the program",
-                paired->m_dataFiles[f]->entries().size(), printable(paired->m_dataFiles[f]->path())));
+    // Names without a tensor layout are delegate data (XNNPACK constants, the CUDA/AOTI weight
+    // blob: backends/*/ add_named_data upstream), read by the program's delegates through
+    // their opaque blobs: they cannot be matched by name, only counted.
+    const bool hasDelegates = std::any_of(paired->methods().begin(), paired->methods().end(),
+        [](const ProgramMethod &m) { return !m.delegates().empty(); });
+    paired->m_delegateDataCount = 0;
+    paired->m_delegateDataBytes = 0;
+    for (std::size_t f = 0; f < used.size(); ++f) {
+        const FlatTensorFile &file = *paired->m_dataFiles[f];
+        std::vector<bool> segmentCounted(file.segments().size(), false);
+        std::size_t blobs = 0;
+        for (const FlatTensorEntry &e : file.entries()) {
+            if (e.hasLayout)
+                continue;
+            ++blobs;
+            if (!segmentCounted[e.segment])
+                paired->m_delegateDataBytes += e.size;
+            segmentCounted[e.segment] = true;
+        }
+        paired->m_delegateDataCount += blobs;
+        if (used[f] || file.entries().empty())
+            continue;
+        if (blobs == 0)
+            return refuse(fmt::format("none of the {} tensors in {} is an external tensor of the program",
+                file.entries().size(), printable(file.path())));
+        if (!hasDelegates)
+            return refuse(fmt::format("{} holds only delegate data ({} without a tensor layout) but the program has "
+                                      "no delegates",
+                printable(file.path()), blobs == 1 ? "1 name" : fmt::format("{} names", blobs)));
+    }
     for (ProgramExternalTensor &x : paired->m_external) {
         const auto it = owner.find(x.name);
         const FlatTensorEntry &e = *paired->m_dataFiles[it->second]->find(x.name);

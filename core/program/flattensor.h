@@ -94,9 +94,12 @@ bool looksLikeFlatTensor(const std::uint8_t *data, std::size_t size);
 // Pairs a program with the .ptd files that hold its external tensors (what the runtime's
 // load_program(..., data_path=...) does): every external tensor's fully qualified name must be
 // in exactly one file and agree there in dtype, sizes and dim order, and its segment must hold
-// its bytes; every file must hold at least one name the program uses. Returns the program with
-// the data attached (Program::dataFiles(), ProgramExternalTensor::file/offset), or an error
-// whose one line names the program, the .ptd file and the reason.
+// its bytes. Names without a tensor layout are delegate data (counted, not matched). A file is
+// refused as not the program's when it holds tensors of which the program uses none and no
+// delegate data, or only delegate data while the program has no delegates. Returns the program
+// with the data attached (Program::dataFiles(), ProgramExternalTensor::file/offset,
+// Program::delegateDataCount/Bytes), or an error whose one line names the program, the .ptd
+// file and the reason.
 Result<std::shared_ptr<const Program>> pairProgramData(
     const std::shared_ptr<const Program> &program, const std::vector<std::shared_ptr<const FlatTensorFile>> &files);
 // Opens each path first (errors name that file).

@@ -231,6 +231,10 @@ public:
     std::size_t externalMutableCount() const;
     // The .ptd files attached by pairProgramData (flattensor.h); empty for a program alone.
     const std::vector<std::shared_ptr<const FlatTensorFile>> &dataFiles() const { return m_dataFiles; }
+    // Names in those files without a tensor layout (delegate data: the program's delegates read
+    // them through their own blobs) and their bytes (each segment once).
+    std::size_t delegateDataCount() const { return m_delegateDataCount; }
+    std::uint64_t delegateDataBytes() const { return m_delegateDataBytes; }
 
 private:
     friend Result<std::shared_ptr<const Program>> pairProgramData(
@@ -251,6 +255,8 @@ private:
     std::vector<ProgramExternalTensor> m_external;
     std::uint64_t m_externalBytes = 0;
     std::vector<std::shared_ptr<const FlatTensorFile>> m_dataFiles;
+    std::size_t m_delegateDataCount = 0;
+    std::uint64_t m_delegateDataBytes = 0;
 };
 
 // "float32[1, 3, 16, 16]" for a tensor, "[1, 2]" for an int list, "1" for an int, … .

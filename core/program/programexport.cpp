@@ -162,14 +162,20 @@ std::string externalSummary(const Program &p)
     std::vector<std::string> names;
     for (const auto &f : p.dataFiles())
         names.push_back(printable(f->path()));
-    return out + fmt::format(" in {}", fmt::join(names, ", "));
+    out += fmt::format(" in {}", fmt::join(names, ", "));
+    if (p.delegateDataCount() > 0)
+        out += fmt::format("; delegate data there: {}, {} bytes", plural(p.delegateDataCount(), "name", "names"),
+            p.delegateDataBytes());
+    return out;
 }
 
 void appendExternalJson(Buf &b, const Program &p)
 {
     fmt::format_to(std::back_inserter(b),
-        ",\"external\":{{\"count\":{},\"bytes\":{},\"mutable_buffers\":{},\"tensors\":[", p.externalTensors().size(),
-        p.externalBytes(), p.externalMutableCount());
+        ",\"external\":{{\"count\":{},\"bytes\":{},\"mutable_buffers\":{},\"delegate_data_names\":{},"
+        "\"delegate_data_bytes\":{},\"tensors\":[",
+        p.externalTensors().size(), p.externalBytes(), p.externalMutableCount(), p.delegateDataCount(),
+        p.delegateDataBytes());
     for (std::size_t i = 0; i < p.externalTensors().size(); ++i) {
         const ProgramExternalTensor &x = p.externalTensors()[i];
         put(b, i ? ",{\"name\":" : "{\"name\":");
@@ -269,7 +275,7 @@ std::string programText(const Program &p)
             p.segments().size(), p.segmentBase());
     out += fmt::format("\nconstants: {} tensors, {} bytes {}\n", p.constantCount(), p.constantBytes(),
         p.constantsInSegment() ? "in the constant segment" : "inline (constant_buffer)");
-    if (!p.externalTensors().empty())
+    if (!p.externalTensors().empty() || !p.dataFiles().empty())
         out += externalSummary(p) + "\n";
     for (const auto &f : p.dataFiles())
         out += flatTensorText(*f);
@@ -430,7 +436,7 @@ std::string memoryText(const MemoryReport &r)
             out += fmt::format("  delegate {}: {} bytes\n", printable(d.backendId), d.blobBytes);
     }
     out += fmt::format("constant data: {} bytes; delegate blobs: {} bytes\n", p.constantBytes(), p.delegateBlobBytes());
-    if (!p.externalTensors().empty())
+    if (!p.externalTensors().empty() || !p.dataFiles().empty())
         out += externalSummary(p) + "\n";
     if (!r.etdumpPath.empty()) {
         if (r.allocations.empty())

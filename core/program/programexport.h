@@ -15,8 +15,8 @@ class FlatTensorFile;
 
 std::string programText(const Program &program);
 // {"file", "version", "constants": {...}, "segments": [...], "external": {"count", "bytes",
-// "mutable_buffers", "tensors": [{"name", "dtype", "shape", "nbytes", "mutable", "device",
-// "method", "value", "file"?, "segment"?, "offset"?, "data_bytes"?}], "data_files": [...]},
+// "mutable_buffers", "delegate_data_names", "delegate_data_bytes", "tensors": [{"name", "dtype", "shape", "nbytes",
+// "mutable", "device", "method", "value", "file"?, "segment"?, "offset"?, "data_bytes"?}], "data_files": [...]},
 // "methods": [{"name", "inputs", "outputs", "values", "instructions": [{"index", "kind",
 // "operator", "args"}], "operators", "delegates", "external_tensors", "external_bytes",
 // "arenas": [{"id", "size", "device"}]}]}

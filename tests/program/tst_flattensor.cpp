@@ -76,7 +76,7 @@ private Q_SLOTS:
     void matchesItsJson_data()
     {
         QTest::addColumn<QString>("name");
-        for (const char *n : { "external", "missing_name", "wrong_size" })
+        for (const char *n : { "external", "missing_name", "wrong_size", "delegate_blob" })
             QTest::newRow(n) << QString(n);
     }
 
@@ -101,7 +101,8 @@ private Q_SLOTS:
         const json &last = segs.back();
         QCOMPARE(f.segmentDataSize(), last["offset"].get<std::uint64_t>() + last["size"].get<std::uint64_t>());
         QCOMPARE(f.fileSize(), f.segmentBase() + f.segmentDataSize());
-        QCOMPARE(f.segmentAlignment(), 128u);
+        // Written with 128-byte alignment: every segment offset is a multiple of 128 (or more).
+        QVERIFY(f.segmentAlignment() >= 128 && f.segmentAlignment() % 128 == 0);
         QCOMPARE(f.segments().size(), segs.size());
         for (std::size_t s = 0; s < segs.size(); ++s) {
             QCOMPARE(f.segments()[s].offset, f.segmentBase() + segs[s]["offset"].get<std::uint64_t>());
@@ -116,7 +117,12 @@ private Q_SLOTS:
             QCOMPARE(f.find(key), &e);
             QCOMPARE(e.segment, nd["segment_index"].get<std::uint32_t>());
             QCOMPARE(e.size, segs[e.segment]["size"].get<std::uint64_t>());
-            QVERIFY(e.hasLayout);
+            QCOMPARE(e.hasLayout, nd.contains("tensor_layout"));
+            if (!e.hasLayout) { // a delegate's blob
+                QVERIFY(!e.layoutBytes);
+                QCOMPARE(e.describe(), std::string("(no layout)"));
+                continue;
+            }
             const json &l = nd["tensor_layout"];
             QCOMPARE(l["scalar_type"].get<std::string>(), std::string("FLOAT"));
             QVERIFY(e.dtype() == ScalarType::Float);
@@ -353,7 +359,7 @@ private Q_SLOTS:
         auto unrelated = pairProgramData(*reuse, std::vector<std::string> { ptd("external.ptd") });
         QVERIFY(!unrelated.ok());
         QCOMPARE(unrelated.error().reason,
-            "none of the 3 names in " + ptd("external.ptd") + " is an external tensor of the program");
+            "none of the 3 tensors in " + ptd("external.ptd") + " is an external tensor of the program");
         // A .ptd opened as a program says what it is.
         auto asProgram = Program::open(ptd("external.ptd"));
         QVERIFY(!asProgram.ok());
@@ -363,6 +369,33 @@ private Q_SLOTS:
         auto bad = pair({ ptd("hostile/bad_magic.ptd") });
         QVERIFY(!bad.ok());
         QCOMPARE(bad.error().file, ptd("hostile/bad_magic.ptd"));
+    }
+
+    // A .ptd of delegate data (names without a layout, as the XNNPACK and CUDA backends write):
+    // paired with a program that has delegates, counted; with one that has none, refused.
+    void delegateData()
+    {
+        auto xnn = Program::open(etscope::test::sharedFixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"));
+        QVERIFY(xnn.ok());
+        auto paired = pairProgramData(*xnn, std::vector<std::string> { ptd("delegate_blob.ptd") });
+        QVERIFY2(paired.ok(), paired.ok() ? "" : paired.error().message().c_str());
+        QCOMPARE((*paired)->dataFiles().size(), 1u);
+        QCOMPARE((*paired)->delegateDataCount(), 1u);
+        QCOMPARE((*paired)->delegateDataBytes(), 64u); // delegate_blob.flat_tensor.json: one 64-byte segment
+        QVERIFY((*paired)->externalTensors().empty());
+        const std::string text = programText(**paired);
+        QVERIFY2(text.find("external data: 0 tensors, 0 bytes (0 constants, 0 mutable buffers) in "
+                     + ptd("delegate_blob.ptd") + "; delegate data there: 1 name, 64 bytes\n")
+                != std::string::npos,
+            text.c_str());
+
+        auto reuse = Program::open(ETSCOPE_PROGRAM_BUILD_DIR "/reuse.pte");
+        QVERIFY(reuse.ok());
+        auto refused = pairProgramData(*reuse, std::vector<std::string> { ptd("delegate_blob.ptd") });
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().reason,
+            ptd("delegate_blob.ptd")
+                + " holds only delegate data (1 name without a tensor layout) but the program has no delegates");
     }
 
     // An external tensor without a name is refused, as the runtime refuses it.

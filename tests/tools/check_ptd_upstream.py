@@ -76,6 +76,8 @@ def main():
         Serializer, DataEntry, DataPayload, TensorLayout, ScalarType = load_serializer(src)
 
         def entry(index, sizes):
+            if sizes is None:
+                return DataEntry(index, 1, None)
             return DataEntry(index, 16, TensorLayout(ScalarType.FLOAT, sizes, list(range(len(sizes)))))
 
         # Per fixture: (key, sizes) in the order of its named_data; one buffer each.
@@ -83,13 +85,15 @@ def main():
             "external.ptd": [("linear.weight", [3, 4]), ("linear.bias", [3]), ("state.cache", [2, 3])],
             "missing_name.ptd": [("linear.weight", [3, 4]), ("state.cache", [2, 3])],
             "wrong_size.ptd": [("linear.weight", [4, 4]), ("linear.bias", [3]), ("state.cache", [2, 3])],
+            # A delegate's blob: no tensor layout, alignment 1 (as backends/aoti/aoti_backend.py adds it).
+            "delegate_blob.ptd": [("5d41402abc4b2a76b9719d911017c592_weights_blob", None)],
         }
         failed = False
         for name, tensors in fixtures.items():
             buffers, named = [], {}
             for i, (key, sizes) in enumerate(tensors):
-                numel = 1
-                for d in sizes:
+                numel = 16 if sizes is None else 1  # the blob: 16 floats, 64 bytes
+                for d in sizes or []:
                     numel *= d
                 buffers.append(floats(numel))
                 named[key] = entry(i, sizes)

@@ -88,7 +88,7 @@ def main():
     if not shutil.which("flatc"):
         sys.exit("flatc not found")
     docs = {}
-    for name in ("external", "missing_name", "wrong_size"):
+    for name in ("external", "missing_name", "wrong_size", "delegate_blob"):
         with open(os.path.join(DATA, name + ".flat_tensor.json")) as f:
             docs[name] = json.load(f)
         write(name + ".ptd", build(docs[name]))
