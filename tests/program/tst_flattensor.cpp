@@ -398,23 +398,44 @@ private Q_SLOTS:
                 + " holds only delegate data (1 name without a tensor layout) but the program has no delegates");
     }
 
-    // An external tensor without a name is refused, as the runtime refuses it.
-    void externalWithoutName()
+    void hostileExternalFields_data()
     {
+        QTest::addColumn<QString>("edit");
+        QTest::addColumn<QString>("reason");
+        // The runtime refuses an external tensor without a name (tensor_parser_exec_aten.cpp).
+        QTest::newRow("no name") << "noname"
+                                 << "method 'forward': value 2 is external but has no fully qualified name";
+        QTest::newRow("empty name") << "emptyname"
+                                    << "method 'forward': value 2 is external but has no fully qualified name";
+        // forward has non_const_buffer_sizes [0, 64, 64]: memory ids 0..2.
+        QTest::newRow("device of a missing arena") << "device"
+                                                   << "method 'forward': device given for arena 7 (3 arenas)";
+    }
+
+    // The external program edited into something broken: one line naming the file and the reason.
+    void hostileExternalFields()
+    {
+        QFETCH(QString, edit);
+        QFETCH(QString, reason);
         json j = loadJson(ETSCOPE_TEST_DATA_DIR "/program/external.program.json");
-        j["execution_plan"][0]["values"][2]["val"]["extra_tensor_info"].erase("fully_qualified_name");
+        json &plan = j["execution_plan"][0];
+        if (edit == "noname")
+            plan["values"][2]["val"]["extra_tensor_info"].erase("fully_qualified_name");
+        else if (edit == "emptyname")
+            plan["values"][2]["val"]["extra_tensor_info"]["fully_qualified_name"] = "";
+        else if (edit == "device")
+            plan["non_const_buffer_device"][0]["buffer_idx"] = 7;
         QTemporaryDir dir;
-        const QString jsonPath = dir.path() + "/noname.json";
+        const QString jsonPath = dir.path() + "/hostile.json";
         std::ofstream(jsonPath.toStdString()) << j.dump();
         QProcess flatc;
         flatc.start(QStringLiteral(ETSCOPE_FLATC),
             { "-b", "-o", dir.path(), QStringLiteral(ETSCOPE_PROGRAM_SCHEMA), jsonPath });
         QVERIFY(flatc.waitForFinished(30000) && flatc.exitCode() == 0);
-        const std::string pte = (dir.path() + "/noname.pte").toStdString();
+        const std::string pte = (dir.path() + "/hostile.pte").toStdString();
         auto prog = Program::open(pte);
         QVERIFY(!prog.ok());
-        QCOMPARE(
-            prog.error().message(), pte + ": method 'forward': value 2 is external but has no fully qualified name");
+        QCOMPARE(prog.error().message(), pte + ": " + reason.toStdString());
     }
 };
 
