@@ -119,6 +119,13 @@ private slots:
             = etscope::test::runCli({ u"program"_qs, kPte, u"--data"_qs, ptd("hostile/truncated_segments.ptd") });
         QCOMPARE(hostile.code, 1);
         QVERIFY(hostile.err.contains("truncated_segments.ptd: header claims 280 bytes of segment data at 512"));
+        // --data is repeatable; one name in two files is refused.
+        const auto twice = etscope::test::runCli(
+            { u"memory"_qs, kPte, u"--data"_qs, ptd("external.ptd"), u"--data"_qs, ptd("wrong_size.ptd") });
+        QCOMPARE(twice.code, 1);
+        QVERIFY2(twice.err.contains("'linear.weight' is in both " + ptd("external.ptd").toUtf8() + " and "
+                     + ptd("wrong_size.ptd").toUtf8()),
+            twice.err.constData());
         const auto noProgram
             = etscope::test::runCli({ u"program"_qs, ptd("external.ptd"), u"--data"_qs, ptd("external.ptd") });
         QCOMPARE(noProgram.code, 1);
