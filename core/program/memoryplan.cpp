@@ -101,9 +101,11 @@ MemoryPlan analyzeMemoryPlan(const ProgramMethod &method)
     plan.method = method.name();
     const std::size_t n = method.instructionCount();
     plan.instructionCount = n;
+    plan.externalTensors = method.externalCount();
+    plan.externalBytes = method.externalBytes();
     const auto &sizes = method.arenaSizes();
     for (std::size_t id = 1; id < sizes.size(); ++id) {
-        plan.arenas.push_back({ std::uint32_t(id), std::uint64_t(sizes[id]), 0, -1, 0 });
+        plan.arenas.push_back({ std::uint32_t(id), std::uint64_t(sizes[id]), 0, -1, 0, method.arenaDevices()[id] });
         plan.plannedBytes += std::uint64_t(sizes[id]);
     }
 
@@ -115,7 +117,14 @@ MemoryPlan analyzeMemoryPlan(const ProgramMethod &method)
             continue;
         if (pv.tensor.isPlanned()) {
             slot[v] = std::int32_t(plan.tensors.size());
-            plan.tensors.push_back({ std::int32_t(v), pv.tensor.arena, pv.tensor.offset, pv.tensor.nbytes });
+            PlannedTensor t;
+            t.value = std::int32_t(v);
+            t.arena = pv.tensor.arena;
+            t.offset = pv.tensor.offset;
+            t.nbytes = pv.tensor.nbytes;
+            t.external = pv.tensor.external;
+            t.device = pv.tensor.device;
+            plan.tensors.push_back(t);
         } else if (pv.tensor.isConstant()) {
             ++plan.constantTensors;
         } else {
