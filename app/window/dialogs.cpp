@@ -3,23 +3,31 @@
 
 #include "common/pathnames.h"
 
+#include "session/session.h"
 #include "sourceviewer.h"
+#include "stacktrace.h"
 
 #include "etdump/etdumpfile.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMainWindow>
+#include <QMap>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSet>
 #include <QSettings>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -47,7 +55,36 @@ void loadSourceRoots()
     SourceViewer::setSourceRoots(parseSourceRoots(QSettings().value(QStringLiteral("sourceRoots")).toStringList()));
 }
 
-void editSourceRoots(QWidget *parent, bool persist)
+QStringList unresolvedSourceFolders(const Session *session)
+{
+    if (!session)
+        return {};
+    QMap<QString, int> frames; // folder -> frames in it that cannot be opened here
+    QSet<QString> seenTraces;
+    for (const EventBlock &b : session->blocks)
+        for (const Event &e : b.events)
+            for (const LinkedNode &n : e.linkedNodes()) {
+                if (!n.stackTrace)
+                    continue;
+                const QString trace = toQString(*n.stackTrace);
+                if (seenTraces.contains(trace))
+                    continue;
+                seenTraces.insert(trace);
+                for (const StackFrame &f : parsePythonTraceback(trace))
+                    if (!f.file.isEmpty() && SourceViewer::resolve(f.file).isEmpty())
+                        ++frames[QFileInfo(f.file).path()];
+            }
+    QList<QPair<int, QString>> byCount;
+    for (auto it = frames.cbegin(); it != frames.cend(); ++it)
+        byCount.append({ -it.value(), it.key() });
+    std::sort(byCount.begin(), byCount.end());
+    QStringList out;
+    for (const auto &[count, folder] : byCount)
+        out << folder;
+    return out;
+}
+
+void editSourceRoots(QWidget *parent, bool persist, const QStringList &unresolved)
 {
     QDialog dialog(parent);
     dialog.setWindowTitle(QObject::tr("Source roots"));
@@ -59,12 +96,33 @@ void editSourceRoots(QWidget *parent, bool persist)
     for (const auto &[recorded, local] : SourceViewer::sourceRoots())
         lines << recorded + QStringLiteral(" = ") + local;
     edit->setPlainText(lines.join(QLatin1Char('\n')));
+    // The recorded folders that no file here answers, to map one of them to a local folder.
+    auto *prefixRow = new QHBoxLayout;
+    auto *prefix = new QComboBox(&dialog);
+    prefix->setEditable(true);
+    prefix->addItems(unresolved);
+    prefix->setToolTip(QObject::tr("Recorded folders whose source files cannot be found here"));
+    auto *browse = new QPushButton(QObject::tr("Browse…"), &dialog);
+    browse->setToolTip(QObject::tr("Choose the local folder the recorded folder maps to"));
+    prefixRow->addWidget(new QLabel(unresolved.isEmpty() ? QObject::tr("Recorded folder:")
+                                                         : QObject::tr("Not found here (%1):").arg(unresolved.size()),
+        &dialog));
+    prefixRow->addWidget(prefix, 1);
+    prefixRow->addWidget(browse);
+    QObject::connect(browse, &QPushButton::clicked, &dialog, [&dialog, edit, prefix] {
+        const QString local
+            = QFileDialog::getExistingDirectory(&dialog, QObject::tr("Local folder for %1").arg(prefix->currentText()));
+        if (local.isEmpty() || prefix->currentText().trimmed().isEmpty())
+            return;
+        edit->appendPlainText(prefix->currentText().trimmed() + QStringLiteral(" = ") + local);
+    });
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     auto *layout = new QVBoxLayout(&dialog);
     layout->addWidget(help);
     layout->addWidget(edit, 1);
+    layout->addLayout(prefixRow);
     layout->addWidget(buttons);
     dialog.resize(560, 300);
     if (dialog.exec() != QDialog::Accepted)

@@ -10,6 +10,9 @@
 #include <functional>
 
 class QMainWindow;
+namespace etscope {
+struct Session;
+}
 class QMenu;
 class QWidget;
 
@@ -20,7 +23,11 @@ namespace etscope {
 // "recorded prefix = local folder" lines of the Source Roots setting.
 QList<QPair<QString, QString>> parseSourceRoots(const QStringList &lines);
 // View ▸ Source Roots…: edits the mapping (saved to QSettings "sourceRoots" when `persist`).
-void editSourceRoots(QWidget *parent, bool persist);
+// `unresolved`: folders of recorded stack frames that exist neither as recorded nor mapped
+// (offered as prefixes to map; Browse… picks the local folder).
+void editSourceRoots(QWidget *parent, bool persist, const QStringList &unresolved = {});
+// The folders of the session's stack frames whose files cannot be found here, most frames first.
+QStringList unresolvedSourceFolders(const Session *session);
 // Loads the saved mapping into the source viewer.
 void loadSourceRoots();
 

@@ -1,6 +1,7 @@
 #include "filesniffer.h"
 
 #include "etdump/etdumpfile.h"
+#include "program/flattensor.h"
 #include "program/program.h"
 
 #include <QFile>
@@ -25,6 +26,8 @@ SniffResult sniffFile(const QString &path)
         return { FileKind::BundledProgram, {} };
     if (looksLikeProgram(reinterpret_cast<const std::uint8_t *>(head.constData()), std::size_t(head.size())))
         return { FileKind::Program, {} };
+    if (looksLikeFlatTensor(reinterpret_cast<const std::uint8_t *>(head.constData()), std::size_t(head.size())))
+        return { FileKind::ProgramData, {} };
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("etdp") || suffix == QLatin1String("etdump"))
         // Named like an ETDump but not one: a debug buffer is never saved under that name.
@@ -52,6 +55,8 @@ QString fileKindName(FileKind kind)
         return QStringLiteral("BundledProgram");
     case FileKind::Program:
         return QStringLiteral("program");
+    case FileKind::ProgramData:
+        return QStringLiteral("program data (.ptd)");
     case FileKind::TorchSave:
         return QStringLiteral("torch.save file");
     case FileKind::DebugBuffer:
@@ -84,6 +89,9 @@ ClassifiedFiles classifyFiles(const QStringList &paths)
             break;
         case FileKind::Program:
             take(out.program, path);
+            break;
+        case FileKind::ProgramData:
+            out.programData << path;
             break;
         case FileKind::DebugBuffer:
             take(out.debugBuffer, path);

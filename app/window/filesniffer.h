@@ -11,6 +11,7 @@ enum class FileKind {
     ETRecord,
     BundledProgram,
     Program, // a .pte
+    ProgramData, // a .ptd (FlatTensor): the program's weights kept outside it
     TorchSave, // a zip that is not an ETRecord: a torch.save file (AOT outputs, inputs)
     DebugBuffer, // anything else: a debug buffer has no header of its own
     Unreadable,
@@ -27,6 +28,7 @@ QString fileKindName(FileKind kind);
 // A dropped/opened set of files sorted by kind. Several ETDumps: the last one wins (reported).
 struct ClassifiedFiles {
     QString etdump, debugBuffer, etrecord, bundledProgram, program;
+    QStringList programData; // every .ptd given (a program may take several)
     QStringList errors; // unreadable files
     QStringList ignored; // extra files of a kind already taken
 };

@@ -404,6 +404,7 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
             ref.bundledProgram = path;
             break;
         case FileKind::Program:
+        case FileKind::ProgramData:
             return fail(
                 tr("%1: a program (.pte) holds no reference values; open it with the recording instead").arg(f));
         case FileKind::TorchSave:

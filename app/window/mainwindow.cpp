@@ -248,7 +248,7 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     connect(open, &QAction::triggered, this, [this] {
         const QStringList files = askOpenFileNames(this, tr("Open ETDump and companions"),
-            tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.pte *.bpte *.zip *.etrecord);;All files (*)"));
+            tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.pte *.ptd *.bpte *.zip *.etrecord);;All files (*)"));
         if (!files.isEmpty())
             m_controller->openFiles(files);
     });
@@ -293,7 +293,9 @@ void MainWindow::createActions()
     connect(reset, &QAction::triggered, this, &MainWindow::resetLayout);
     auto *roots = view->addAction(tr("&Source Roots…"));
     roots->setToolTip(tr("Map the folder a model was exported from to a folder on this machine, so stack frames open"));
-    connect(roots, &QAction::triggered, this, [this] { editSourceRoots(this, m_options.persistSettings); });
+    connect(roots, &QAction::triggered, this, [this] {
+        editSourceRoots(this, m_options.persistSettings, unresolvedSourceFolders(m_controller->session().get()));
+    });
     if (m_options.persistSettings)
         loadSourceRoots();
     m_panelsMenu = view->addMenu(tr("&Panels")); // each panel's docks (placeDock)

@@ -71,6 +71,8 @@ QString SessionController::summary() const
             summary += tr(" · program %1").arg(displayName(s.program->path()));
         else
             summary += tr(" · program · %1").arg(count(s.program->methods().size(), tr("1 method"), tr("%1 methods")));
+        for (const std::string &d : s.inputs.programData)
+            summary += tr(" · data %1").arg(displayName(d));
         if (s.method)
             summary += QStringLiteral(" · %1: %2")
                            .arg(toQString(s.method->name()),
@@ -117,8 +119,14 @@ SessionInputs SessionController::composeInputs(const QStringList &paths, bool *r
         notify(MessageKind::Error, *error);
     }
     if (!files.errors.isEmpty() && files.etdump.isEmpty() && files.debugBuffer.isEmpty() && files.etrecord.isEmpty()
-        && files.bundledProgram.isEmpty() && files.program.isEmpty())
+        && files.bundledProgram.isEmpty() && files.program.isEmpty() && files.programData.isEmpty())
         return {};
+    auto asStd = [](const QStringList &l) {
+        std::vector<std::string> v;
+        for (const QString &s : l)
+            v.push_back(s.toStdString());
+        return v;
+    };
     if (!files.ignored.isEmpty())
         notify(MessageKind::Status,
             tr("Ignored (another file of the same kind was given): %1").arg(files.ignored.join(QStringLiteral(", "))),
@@ -140,14 +148,22 @@ SessionInputs SessionController::composeInputs(const QStringList &paths, bool *r
     };
     const bool recordingOpen = m_session && m_session->etdump;
     SessionInputs inputs;
+    // Files opened together must belong together: one that does not is refused with the reason
+    // and nothing changes. Files that were waiting from earlier are only candidates: one that
+    // does not belong is left out with a warning, and never keeps the ETDump from loading.
+    bool usedWaiting = false;
     if (!files.etdump.isEmpty()) {
         // Companions opened earlier wait for this ETDump (a program shown alone is one of them);
         // files given with it take precedence.
         inputs.etdump = files.etdump.toStdString();
         for (const Companion &c : companions) {
+            usedWaiting |= c.given.isEmpty() && !c.waiting->isEmpty();
             inputs.*c.slot = (!c.given.isEmpty() ? c.given : *c.waiting).toStdString();
             c.waiting->clear();
         }
+        usedWaiting |= files.programData.isEmpty() && !m_waitingProgramData.isEmpty();
+        inputs.programData = asStd(!files.programData.isEmpty() ? files.programData : m_waitingProgramData);
+        m_waitingProgramData.clear();
     } else if (recordingOpen) {
         // Companions dropped onto an open recording are paired with the ETDump it shows (never
         // with one that failed to open).
@@ -170,6 +186,10 @@ SessionInputs SessionController::composeInputs(const QStringList &paths, bool *r
             inputs.*c.slot = c.given.toStdString();
             changed = true;
         }
+        if (!files.programData.isEmpty()) {
+            inputs.programData = asStd(files.programData);
+            changed = true;
+        }
         if (declined && !changed) {
             *error = tr("kept the files already paired");
             return {}; // nothing new to load
@@ -181,15 +201,24 @@ SessionInputs SessionController::composeInputs(const QStringList &paths, bool *r
         for (const Companion &c : companions)
             if (!c.given.isEmpty())
                 *c.waiting = c.given;
-        if (!files.program.isEmpty()) {
+        if (!files.programData.isEmpty())
+            m_waitingProgramData = files.programData;
+        const bool programShown = m_session && !m_session->inputs.program.empty();
+        if (!files.program.isEmpty() || (!files.programData.isEmpty() && programShown)) {
             // A program needs no ETDump to be shown: its methods, plan and instructions; it
-            // still pairs with the ETDump opened next.
-            inputs.program = files.program.toStdString();
+            // still pairs with the ETDump opened next (and the .ptd files with it).
+            inputs.program = !files.program.isEmpty() ? files.program.toStdString() : m_session->inputs.program;
+            inputs.programData = asStd(m_waitingProgramData);
+            m_waitingProgram = toQString(inputs.program);
             inputs.time = m_time;
-            inputs.dropUnpairable = true;
+            inputs.dropUnpairable = files.programData.isEmpty() && !m_waitingProgramData.isEmpty();
             *ready = true;
             return inputs;
         }
+        if (!files.programData.isEmpty() && files.errors.isEmpty())
+            notify(MessageKind::Info,
+                tr("%1 waiting for its program — drop or open the matching .pte.")
+                    .arg(QFileInfo(files.programData.front()).fileName()));
         for (const QString *w : { &m_waitingDebugBuffer, &m_waitingETRecord, &m_waitingBundledProgram })
             if (!w->isEmpty())
                 waiting << QFileInfo(*w).fileName();
@@ -200,9 +229,8 @@ SessionInputs SessionController::composeInputs(const QStringList &paths, bool *r
         return {};
     }
     inputs.time = m_time;
-    // A companion that does not belong is left out with a warning: it never keeps the rest from
-    // loading (a stray file waiting as "debug buffer" must not refuse a valid ETDump).
-    inputs.dropUnpairable = true;
+    // A stray file waiting as "debug buffer" must not refuse a valid ETDump opened later.
+    inputs.dropUnpairable = usedWaiting;
     *ready = true;
     return inputs;
 }
@@ -325,6 +353,8 @@ void SessionController::addRecentFiles(const SessionInputs &inputs)
         { &inputs.etdump, &inputs.debugBuffer, &inputs.etrecord, &inputs.bundledProgram, &inputs.program })
         if (!p->empty())
             group << QFileInfo(toQString(*p)).absoluteFilePath();
+    for (const std::string &p : inputs.programData)
+        group << QFileInfo(toQString(p)).absoluteFilePath();
     const QString entry = group.join(QLatin1Char('\n'));
     m_recentFiles.removeAll(entry);
     m_recentFiles.prepend(entry);

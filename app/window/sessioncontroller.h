@@ -111,6 +111,7 @@ private:
     QString m_waitingETRecord;
     QString m_waitingBundledProgram;
     QString m_waitingProgram; // shown alone until an ETDump is opened, then paired with it
+    QStringList m_waitingProgramData; // .ptd files of that program
     QStringList m_recentFiles;
     Confirmer m_confirm;
 };

@@ -3,6 +3,7 @@
 #include "bundled/bundledprogram.h"
 #include "etdump/bufferprovenance.h"
 #include "etrecord/etrecord.h"
+#include "program/flattensor.h"
 #include "program/memoryplan.h"
 
 #include <fmt/format.h>
@@ -57,7 +58,8 @@ Status loadDebugBuffer(Session &s)
 
 // Reads the program (the .pte, else the BundledProgram's) and chooses the method to show: the one
 // the ETDump's events match, else the one asked for, else the first.
-Status loadProgram(Session &s)
+// `alone`: the program is all the session has, so failing to read it fails the load.
+Status loadProgram(Session &s, bool alone)
 {
     const bool fromBundled = s.inputs.program.empty();
     std::string &input = fromBundled ? s.inputs.bundledProgram : s.inputs.program;
@@ -65,7 +67,20 @@ Status loadProgram(Session &s)
     if (!program) {
         if (fromBundled) // the BundledProgram still serves its test cases to the numeric gap
             return Ok {};
-        return dropOrFail(s, input, program.error());
+        return alone ? Status(program.error()) : dropOrFail(s, input, program.error());
+    }
+    if (!s.inputs.programData.empty()) {
+        // The weights in .ptd files (FlatTensor): paired by names and sizes, as the runtime
+        // loads them (flattensor.h). A file that does not belong is left out (or refused).
+        auto paired = pairProgramData(*program, s.inputs.programData);
+        if (paired) {
+            program = paired;
+        } else {
+            if (!s.inputs.dropUnpairable)
+                return paired.error();
+            warn(s, SessionWarningKind::Dropped, fmt::format("left out {}", paired.error().message()));
+            s.inputs.programData.clear();
+        }
     }
     const Program &p = **program;
     const ProgramMethod *asked = s.inputs.method.empty() ? nullptr : p.method(s.inputs.method);
@@ -158,11 +173,12 @@ Result<std::shared_ptr<const Session>> loadSession(
     if (inputs.etdump.empty() && !sources.etdumpBytes) {
         // A program opened alone: its methods, plan and instructions, no events.
         if (inputs.program.empty())
-            return makeError(ErrorCode::InvalidArgument, inputs.bundledProgram, "no ETDump and no program to show");
-        s.inputs.dropUnpairable = false; // the program is all there is: its error is the load's
-        if (auto st = loadProgram(s); !st)
+            return makeError(ErrorCode::InvalidArgument,
+                inputs.programData.empty() ? inputs.bundledProgram : inputs.programData.front(),
+                inputs.programData.empty() ? "no ETDump and no program to show"
+                                           : "program data (.ptd) needs its program (.pte)");
+        if (auto st = loadProgram(s, true); !st)
             return st.error();
-        s.inputs.dropUnpairable = inputs.dropUnpairable;
         report(1000, "done");
         return std::shared_ptr<const Session>(std::move(session));
     }
@@ -222,7 +238,7 @@ Result<std::shared_ptr<const Session>> loadSession(
     if (!inputs.program.empty() || !inputs.bundledProgram.empty()) {
         if (!report(950, "reading program"))
             return cancelled(inputs.program);
-        if (auto st = loadProgram(s); !st)
+        if (auto st = loadProgram(s, false); !st)
             return st.error();
     }
 

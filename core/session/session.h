@@ -28,6 +28,7 @@ struct SessionInputs {
     std::string etrecord;
     std::string bundledProgram;
     std::string program; // a .pte (or .bpte); without it, the program of `bundledProgram` is used
+    std::vector<std::string> programData; // .ptd files holding the program's external tensors
     std::string method; // the program's method to show; empty: the one the ETDump ran, else the first
     TimeConversion time;
     LinkOptions link; // how `etrecord` is linked to the events (method, reference graph, quirks)
@@ -52,6 +53,10 @@ struct SessionWarning : std::string {
     SessionWarning(SessionWarningKind k, std::string text)
         : std::string(std::move(text))
         , kind(k)
+    { }
+    // A bare line is a general warning (so that `cond ? "" : warning` reads as text does).
+    SessionWarning(const char *text) // NOLINT(google-explicit-constructor)
+        : std::string(text)
     { }
     SessionWarningKind kind = SessionWarningKind::General;
 };

@@ -1,5 +1,5 @@
 // The Program (memory) panel in the window: a .pte opened with its ETDump goes through the session,
-// is sniffed by content and paired (or left out with the reason, the ETDump still loading), the ETDump's allocations
+// is sniffed by content and paired (or refused with the reason), the ETDump's allocations
 // appear beside the plan, and a click on a tensor selects its instruction's event. Expected values:
 // tests/data/program/expected_memory.json (cnn_mlp: 32 planned tensors; %47 made by instruction 9, aten::gelu.out) and
 // the fixture READMEs.
@@ -86,15 +86,15 @@ private Q_SLOTS:
         const QString etdump = fixture("runtime/cnn_mlp_50runs/etdump.etdp");
         QVERIFY(w.controller()->openFilesSync({ etdump }));
         const QString pte = fixture("runtime/add_pte_50runs/add.pte");
-        QVERIFY(w.controller()->openFilesSync({ pte }));
-        // Left out with the reason (a warning that stays in the bar); the recording stays open.
-        QVERIFY2(w.messageText().contains(pte + QStringLiteral(": program does not match ") + etdump
-                     + QStringLiteral(
-                         ": kernel 'native_call_convolution.out' at instruction 0 but the program calls add.out "
-                         "there")),
-            qPrintable(w.messageText()));
-        QVERIFY(!w.controller()->session()->program);
+        // Opened onto the recording, it must belong to it: refused with the reason, nothing changes.
+        QVERIFY(!w.controller()->openFilesSync({ pte }));
+        QCOMPARE(w.lastError(),
+            pte + QStringLiteral(": program does not match ") + etdump
+                + QStringLiteral(
+                    ": kernel 'native_call_convolution.out' at instruction 0 but the program calls add.out "
+                    "there"));
         QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.etdump), etdump);
+        QVERIFY(!w.controller()->session()->program);
         QCOMPARE(w.memoryPanel()->view()->model()->rowCount(), 0);
     }
 
@@ -140,6 +140,24 @@ private Q_SLOTS:
         QCOMPARE(graph->programGraph()->nodes().size(), std::size_t(5));
         if (const QByteArray shot = qgetenv("ETSCOPE_PROGRAM_ALONE_SHOT"); !shot.isEmpty())
             w.grab().save(QString::fromLocal8Bit(shot));
+    }
+
+    // A program shown alone waits for its ETDump; an ETDump of another program still loads, the
+    // program left out with the reason (the same text as the refusal above).
+    void waitingProgramNeverBlocksTheETDump()
+    {
+        MainWindow w(quietOptions());
+        w.show();
+        const QString pte = fixture("runtime/add_pte_50runs/add.pte");
+        const QString etdump = fixture("runtime/cnn_mlp_50runs/etdump.etdp");
+        QVERIFY(w.controller()->openFilesSync({ pte }));
+        QVERIFY(!w.controller()->session()->etdump);
+        QVERIFY(w.controller()->openFilesSync({ etdump }));
+        QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.etdump), etdump);
+        QVERIFY(!w.controller()->session()->program);
+        QVERIFY2(w.messageText().contains(pte + QStringLiteral(": program does not match ") + etdump),
+            qPrintable(w.messageText()));
+        QVERIFY(w.memoryPanel()->pairingText().contains(QStringLiteral("program does not match")));
     }
 
     // No ETRecord: the Graph dock draws the paired .pte's instruction graph (4 instructions of

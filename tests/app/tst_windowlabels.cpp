@@ -766,6 +766,18 @@ private Q_SLOTS:
         QVERIFY(darkPalette().color(QPalette::Text).lightness() > 200);
     }
 
+    // Issue 28, problem 10: Source Roots names the recorded folder that cannot be found here (the
+    // sample ETRecord's frames were recorded in /home/dev/models/cnn_mlp.py, a path that does not
+    // exist on a test machine), so the user maps that prefix rather than guessing it.
+    void unresolvedSourceFoldersNamed()
+    {
+        MainWindow w(quietOptions());
+        const QString sample = QStringLiteral(ETSCOPE_SOURCE_DIR "/resources/samples/xnnpack_mlp/");
+        QVERIFY(w.controller()->openFilesSync({ sample + u"etdump.etdp"_qs, sample + u"etrecord.bin"_qs }));
+        QVERIFY(!QFileInfo::exists(u"/home/dev/models/cnn_mlp.py"_qs));
+        QCOMPARE(unresolvedSourceFolders(w.controller()->session().get()), QStringList { u"/home/dev/models"_qs });
+    }
+
     void expected_sourceRootsAndViewer()
     {
         QTemporaryDir dir;

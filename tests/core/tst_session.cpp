@@ -69,6 +69,35 @@ private Q_SLOTS:
         QCOMPARE(none.error().message(), in.program + ": no method 'decode'");
     }
 
+    // Weights in a .ptd (issue 29 item 1): the program opens alone with its data paired; a .ptd
+    // that lacks a name is left out with the reason (interactive) or fails the load (CLI). The
+    // refusal text is the one tests/program/tst_flattensor.cpp checks (tests/data/program/ptd).
+    void programWithItsData()
+    {
+        SessionInputs in;
+        in.program = authored("external.pte");
+        in.programData = { test::testData("program/ptd/external.ptd") };
+        auto s = loadSession(in);
+        QVERIFY2(s, s ? "" : s.error().message().c_str());
+        QCOMPARE((*s)->program->dataFiles().size(), std::size_t(1));
+        QVERIFY((*s)->warnings.empty());
+
+        in.programData = { test::testData("program/ptd/missing_name.ptd") };
+        const std::string why = in.program
+            + ": external tensor 'linear.bias' (float32[3] (12 bytes), method 'forward' "
+              "value 2) is not in "
+            + in.programData.front();
+        auto refused = loadSession(in);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().message(), why);
+        in.dropUnpairable = true;
+        auto dropped = loadSession(in);
+        QVERIFY2(dropped, dropped ? "" : dropped.error().message().c_str());
+        QVERIFY((*dropped)->program && (*dropped)->program->dataFiles().empty());
+        QVERIFY((*dropped)->inputs.programData.empty());
+        QCOMPARE((*dropped)->warningsOf(SessionWarningKind::Dropped), std::vector<std::string> { "left out " + why });
+    }
+
     void programPairedWithItsETDump()
     {
         SessionInputs in;
