@@ -55,6 +55,7 @@ public:
         std::vector<AllocatorUsage> allocations = {});
     const MemoryPlanModel *model() const { return m_model; }
     MemoryPlanCanvas *canvas() const { return m_canvas; }
+    QTableView *table() const { return m_table; }
     QString figuresText() const;
     // Shows a tensor (from an event's Details, say): selects its row.
     void selectValue(int value);
