@@ -7,7 +7,7 @@
 #include "graphdiffpanel.h"
 #include "mainwindow.h"
 #include "sessioncontroller.h"
-#include "testpaths.h"
+#include "windowtest.h"
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -16,34 +16,18 @@
 
 using namespace etscope;
 
-namespace {
-QString data(const char *relative)
-{
-    return QString::fromStdString(test::testData(relative));
-}
-QString fixture(const char *relative)
-{
-    return QString::fromStdString(test::sharedFixture(relative));
-}
-MainWindow::Options quietOptions()
-{
-    MainWindow::Options o;
-    o.persistSettings = false;
-    return o;
-}
-} // namespace
-
 class TstGraphDiffPanel : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
     void equivalentGraphsAgree()
     {
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.resize(1280, 720);
         w.show();
-        QVERIFY(w.controller()->openFilesSync({ fixture("runtime/cnn_mlp_intermediates/etdump.etdp"),
-            fixture("runtime/cnn_mlp_intermediates/debug_output.bin"), data("analysis/cnn_mlp_runtime_etrecord.bin") }));
+        QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/cnn_mlp_intermediates/etdump.etdp"),
+            test::fixturePath("runtime/cnn_mlp_intermediates/debug_output.bin"),
+            test::testDataPath("analysis/cnn_mlp_runtime_etrecord.bin") }));
         GraphDiffPanel *panel = w.graphDiffPanel();
         QVERIFY(panel->graphChoices().contains(u"exported_program"_qs));
         QVERIFY(panel->graphChoices().contains(u"edge_dialect_exported_program"_qs));
@@ -62,12 +46,12 @@ private Q_SLOTS:
 
     void quantizedGraphPartsAtTheLayerNorm()
     {
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.resize(1920, 1080);
         w.show();
         // The ETRecord's own graphs are compared: any recording carries it into the session.
-        QVERIFY(w.controller()->openFilesSync(
-            { fixture("runtime/add_pte_50runs/etdump.etdp"), data("analysis/graphdiff_etrecord.bin") }));
+        QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/add_pte_50runs/etdump.etdp"),
+            test::testDataPath("analysis/graphdiff_etrecord.bin") }));
         GraphDiffPanel *panel = w.graphDiffPanel();
         QVERIFY(panel->graphChoices().contains(u"edge_after_transform"_qs)
             || panel->graphChoices().contains(u"edge_after_transform/forward"_qs));

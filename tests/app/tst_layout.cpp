@@ -11,7 +11,7 @@
 #include "memorypanel.h"
 #include "memoryview.h"
 #include "sessioncontroller.h"
-#include "testpaths.h"
+#include "windowtest.h"
 
 #include <QDockWidget>
 #include <QScrollArea>
@@ -21,16 +21,6 @@
 using namespace etscope;
 
 namespace {
-QString fixture(const char *relative)
-{
-    return QString::fromStdString(test::sharedFixture(relative));
-}
-MainWindow::Options quietOptions()
-{
-    MainWindow::Options o;
-    o.persistSettings = false;
-    return o;
-}
 int visibleRows(const QTableView *t)
 {
     int n = 0;
@@ -55,12 +45,12 @@ private Q_SLOTS:
     void memoryPlanReadable()
     {
         QFETCH(QSize, size);
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.resize(size);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.controller()->openFilesSync({ fixture("runtime/cnn_mlp_alloc_events/cnn_mlp.pte"),
-            fixture("runtime/cnn_mlp_alloc_events/etdump.etdp") }));
+        QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/cnn_mlp_alloc_events/cnn_mlp.pte"),
+            test::fixturePath("runtime/cnn_mlp_alloc_events/etdump.etdp") }));
         MemoryView *view = w.memoryPanel()->view();
         QTRY_VERIFY(view->isVisible());
         QTRY_VERIFY2(view->canvas()->height() >= 150, qPrintable(QString::number(view->canvas()->height())));
@@ -71,7 +61,7 @@ private Q_SLOTS:
     void graphReadable()
     {
         QFETCH(QSize, size);
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.resize(size);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -87,11 +77,11 @@ private Q_SLOTS:
     void gapHeatmapReadable()
     {
         QFETCH(QSize, size);
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.resize(size);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        const QString run = fixture("runtime/cnn_mlp_intermediates/");
+        const QString run = test::fixturePath("runtime/cnn_mlp_intermediates/");
         QVERIFY(w.controller()->openFilesSync({ run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs }));
         QString error;
         QVERIFY2(w.gapDocks()->compareWith({ run + u"etdump.etdp"_qs, run + u"debug_output.bin"_qs }, &error),

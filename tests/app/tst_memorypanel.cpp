@@ -13,27 +13,13 @@
 #include "panel.h"
 #include "program/memoryplan.h"
 #include "sessioncontroller.h"
-#include "testpaths.h"
+#include "windowtest.h"
 
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace etscope;
-
-namespace {
-QString fixture(const char *relative)
-{
-    return QString::fromStdString(test::sharedFixture(relative));
-}
-
-MainWindow::Options quietOptions()
-{
-    MainWindow::Options o;
-    o.persistSettings = false;
-    return o;
-}
-} // namespace
 
 class TestMemoryPanel : public QObject
 {
@@ -42,11 +28,11 @@ class TestMemoryPanel : public QObject
 private Q_SLOTS:
     void pairsAndSelects()
     {
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.resize(1500, 920);
         w.show();
-        const QString pte = fixture("runtime/cnn_mlp_alloc_events/cnn_mlp.pte");
-        const QString etdump = fixture("runtime/cnn_mlp_alloc_events/etdump.etdp");
+        const QString pte = test::fixturePath("runtime/cnn_mlp_alloc_events/cnn_mlp.pte");
+        const QString etdump = test::fixturePath("runtime/cnn_mlp_alloc_events/etdump.etdp");
         QVERIFY(w.controller()->openFilesSync({ pte, etdump }));
         QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.program), pte);
         MemoryView *view = w.memoryPanel()->view();
@@ -81,11 +67,11 @@ private Q_SLOTS:
 
     void refusesAnotherProgram()
     {
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.show();
-        const QString etdump = fixture("runtime/cnn_mlp_50runs/etdump.etdp");
+        const QString etdump = test::fixturePath("runtime/cnn_mlp_50runs/etdump.etdp");
         QVERIFY(w.controller()->openFilesSync({ etdump }));
-        const QString pte = fixture("runtime/add_pte_50runs/add.pte");
+        const QString pte = test::fixturePath("runtime/add_pte_50runs/add.pte");
         // Opened onto the recording, it must belong to it: refused with the reason, nothing changes.
         QVERIFY(!w.controller()->openFilesSync({ pte }));
         QCOMPARE(w.lastError(),
@@ -104,7 +90,7 @@ private Q_SLOTS:
     // has "forward" (7 KernelCall instructions) and "step" (8 instructions), counted in its JSON.
     void programAloneIsAWindow()
     {
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.resize(1280, 720);
         w.show();
         const QString pte = QStringLiteral(ETSCOPE_PROGRAM_BUILD_DIR "/two_methods.pte");
@@ -146,10 +132,10 @@ private Q_SLOTS:
     // program left out with the reason (the same text as the refusal above).
     void waitingProgramNeverBlocksTheETDump()
     {
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.show();
-        const QString pte = fixture("runtime/add_pte_50runs/add.pte");
-        const QString etdump = fixture("runtime/cnn_mlp_50runs/etdump.etdp");
+        const QString pte = test::fixturePath("runtime/add_pte_50runs/add.pte");
+        const QString etdump = test::fixturePath("runtime/cnn_mlp_50runs/etdump.etdp");
         QVERIFY(w.controller()->openFilesSync({ pte }));
         QVERIFY(!w.controller()->session()->etdump);
         QVERIFY(w.controller()->openFilesSync({ etdump }));
@@ -165,10 +151,10 @@ private Q_SLOTS:
     // instruction's node.
     void graphOfThePteWithoutETRecord()
     {
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.resize(1500, 920);
         w.show();
-        const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
+        const QString dir = test::fixturePath("runtime/xnnpack_mlp_intermediates/");
         QVERIFY(w.controller()->openFilesSync({ dir + u"xnn_mlp.pte"_qs, dir + u"etdump.etdp"_qs }));
         QVERIFY(!w.controller()->session()->etrecord);
         GraphView *view = w.graphDock()->view();
