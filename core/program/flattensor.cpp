@@ -1,4 +1,5 @@
 #include "program/flattensor.h"
+#include "common/littleendian.h"
 
 #include "common/printable.h"
 #include "program/program.h"
@@ -17,23 +18,7 @@ namespace etscope {
 
 namespace tf = etscope::ptdfb;
 
-static_assert(std::endian::native == std::endian::little);
-
 namespace {
-
-std::uint64_t readLe64(const std::uint8_t *p)
-{
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
-std::uint32_t readLe32(const std::uint8_t *p)
-{
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-}
 
 std::string layoutText(std::string_view dtype, std::span<const std::int32_t> sizes, std::optional<std::uint64_t> bytes)
 {

@@ -1,4 +1,5 @@
 #include "program/program.h"
+#include "common/littleendian.h"
 
 #include "bundled/bundledprogram.h"
 #include "common/printable.h"
@@ -20,7 +21,6 @@ namespace etscope {
 namespace pf = etscope::ptefb;
 
 // Spans over flatbuffer vectors are only the values on little-endian hosts.
-static_assert(std::endian::native == std::endian::little);
 
 namespace {
 
@@ -32,20 +32,6 @@ template <typename T> std::span<const T> spanOf(const flatbuffers::Vector<T> *v)
 std::string_view viewOf(const flatbuffers::String *s)
 {
     return s ? std::string_view(s->data(), s->size()) : std::string_view();
-}
-
-std::uint64_t readLe64(const std::uint8_t *p)
-{
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
-std::uint32_t readLe32(const std::uint8_t *p)
-{
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
 }
 
 const pf::ExecutionPlan *planOf(const void *p)
