@@ -533,4 +533,34 @@ Result<ExportedProgram> parseExportedProgram(std::string_view text, const std::s
     return p;
 }
 
+std::vector<NodeOrigin> fromNodeChain(const GraphNode &n)
+{
+    std::vector<NodeOrigin> chain;
+    if (!n.fromNode)
+        return chain;
+    auto doc = json::parse(*n.fromNode, nullptr, false);
+    if (doc.is_string()) // the metadata value may be JSON text of the list (serialized twice)
+        doc = json::parse(doc.get<std::string>(), nullptr, false);
+    const json *list = &doc;
+    // The last entry of each list is the node's direct source; its own from_node goes further back.
+    for (int depth = 0; depth < 1000 && list->is_array() && !list->empty(); ++depth) {
+        const auto &e = list->back();
+        if (!e.is_object())
+            break;
+        auto name = e.find("name");
+        if (name != e.end() && name->is_string()) {
+            NodeOrigin o { name->get<std::string>(), std::nullopt };
+            auto gid = e.find("graph_id");
+            if (gid != e.end() && gid->is_number_integer())
+                o.graphId = gid->get<std::int64_t>();
+            chain.push_back(std::move(o));
+        }
+        auto next = e.find("from_node");
+        if (next == e.end())
+            break;
+        list = &*next;
+    }
+    return chain;
+}
+
 } // namespace etscope

@@ -120,4 +120,13 @@ Result<ExportedProgram> parseExportedProgram(std::string_view json, const std::s
 // other dotted callables keep their last component ("_operator.getitem" -> "getitem").
 std::string inspectorOpName(std::string_view target);
 
+// One step of a node's `from_node` provenance: the node it came from and that node's graph.
+struct NodeOrigin {
+    std::string name;
+    std::optional<std::int64_t> graphId; // absent in older exports
+};
+// The node's provenance along the last entry of each `from_node` list, nearest first (the list
+// may be serialized twice, as JSON text of JSON; malformed or deeply nested text ends the chain).
+std::vector<NodeOrigin> fromNodeChain(const GraphNode &n);
+
 } // namespace etscope

@@ -1,7 +1,6 @@
 #include "evalgap/evalgap.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <map>
@@ -16,28 +15,8 @@ namespace {
 std::vector<std::string> ancestorIds(const GraphNode &n)
 {
     std::vector<std::string> ids;
-    if (!n.fromNode)
-        return ids;
-    auto doc = nlohmann::json::parse(*n.fromNode, nullptr, false);
-    // The metadata value may itself be JSON text of the list (serialized twice).
-    if (doc.is_string())
-        doc = nlohmann::json::parse(doc.get<std::string>(), nullptr, false);
-    const nlohmann::json *list = &doc;
-    for (int depth = 0; depth < 1000 && list->is_array() && !list->empty(); ++depth) {
-        const auto &e = list->back();
-        if (!e.is_object())
-            break;
-        auto name = e.find("name");
-        auto gid = e.find("graph_id");
-        if (name != e.end() && name->is_string()) {
-            std::string g = gid != e.end() && gid->is_number_integer() ? std::to_string(gid->get<std::int64_t>()) : "0";
-            ids.push_back(name->get<std::string>() + "." + g);
-        }
-        auto next = e.find("from_node");
-        if (next == e.end())
-            break;
-        list = &*next;
-    }
+    for (const NodeOrigin &o : fromNodeChain(n))
+        ids.push_back(o.name + "." + (o.graphId ? std::to_string(*o.graphId) : std::string("0")));
     return ids;
 }
 

@@ -22,33 +22,11 @@ struct Origin {
     std::string key() const { return name + "." + (graphId ? std::to_string(*graphId) : std::string("?")); }
 };
 
-std::vector<Origin> fromNodeChain(const GraphNode &n)
+std::vector<Origin> originChain(const GraphNode &n)
 {
     std::vector<Origin> chain;
-    if (!n.fromNode)
-        return chain;
-    auto doc = nlohmann::json::parse(*n.fromNode, nullptr, false);
-    if (doc.is_string()) // the metadata value may be JSON text of the list (serialized twice)
-        doc = nlohmann::json::parse(doc.get<std::string>(), nullptr, false);
-    const nlohmann::json *list = &doc;
-    // The last entry of each list is the node's direct source; its own from_node goes further back.
-    for (int depth = 0; depth < 1000 && list->is_array() && !list->empty(); ++depth) {
-        const auto &e = list->back();
-        if (!e.is_object())
-            break;
-        auto name = e.find("name");
-        if (name != e.end() && name->is_string()) {
-            Origin o { name->get<std::string>(), std::nullopt };
-            auto gid = e.find("graph_id");
-            if (gid != e.end() && gid->is_number_integer())
-                o.graphId = gid->get<std::int64_t>();
-            chain.push_back(std::move(o));
-        }
-        auto next = e.find("from_node");
-        if (next == e.end())
-            break;
-        list = &*next;
-    }
+    for (NodeOrigin &o : fromNodeChain(n))
+        chain.push_back(Origin { std::move(o.name), o.graphId });
     return chain;
 }
 
@@ -80,7 +58,7 @@ struct Side {
             const GraphNode &g = p.nodes[i];
             layer[i] = isLayer(g);
             op[i] = eval::operatorKey(g.target);
-            chain[i] = fromNodeChain(g);
+            chain[i] = originChain(g);
             byName.emplace(g.name, int(i));
         }
     }
