@@ -575,16 +575,22 @@ void describePairing(LatencyDiff &result, const DiffOptions &options)
         break;
     }
     // Few runs: a verdict is the ratio of medians of a handful of values, or of single values.
-    for (const auto &[side, runs] : { std::pair { "A", maxRunsA }, std::pair { "B", maxRunsB } }) {
-        if (runs == 0 || runs >= options.minRunsForTest)
-            continue;
+    auto fewRuns = [&options](const std::string &who, std::size_t runs) {
         if (runs == 1)
-            result.caveats.push_back(std::string(side)
-                + " has 1 run: no spread, verdicts are point comparisons of single durations (no significance test)");
-        else
-            result.caveats.push_back(std::string(side) + " has " + std::to_string(runs) + " runs (fewer than "
-                + std::to_string(options.minRunsForTest)
-                + "): verdicts from the ratio of medians alone (no significance test)");
+            return who + ": no spread, verdicts are point comparisons of single durations (no significance test)";
+        return who + " (fewer than " + std::to_string(options.minRunsForTest)
+            + "): verdicts from the ratio of medians alone (no significance test)";
+    };
+    const bool fewA = maxRunsA && maxRunsA < options.minRunsForTest;
+    const bool fewB = maxRunsB && maxRunsB < options.minRunsForTest;
+    auto runsText = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " run" : " runs"); };
+    if (fewA && fewB && maxRunsA == maxRunsB)
+        result.caveats.push_back(fewRuns("A and B have " + runsText(maxRunsA) + " each", maxRunsA));
+    else {
+        if (fewA)
+            result.caveats.push_back(fewRuns("A has " + runsText(maxRunsA), maxRunsA));
+        if (fewB)
+            result.caveats.push_back(fewRuns("B has " + runsText(maxRunsB), maxRunsB));
     }
 }
 

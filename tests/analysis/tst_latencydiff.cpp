@@ -240,6 +240,10 @@ private slots:
         QCOMPARE(delegateCalls, std::size_t(2));
         QCOMPARE(d.count(Verdict::OnlyA), std::size_t(10));
         QCOMPARE(d.count(Verdict::OnlyB), std::size_t(26));
+        // Both recordings hold one run (their READMEs: "Executed 1 time(s)").
+        QCOMPARE(d.caveats,
+            std::vector<std::string> { "A and B have 1 run each: no spread, verdicts are point comparisons of single "
+                                       "durations (no significance test)" });
         // The whole runs still compare: Method::execute on both sides.
         bool executeTotal = false;
         for (const BlockTotal &t : d.blockTotals)

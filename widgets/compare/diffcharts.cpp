@@ -50,9 +50,11 @@ QString shortName(const DiffRow &r)
         n = n.substr(12);
     if (n.size() > 4 && n.compare(n.size() - 4, 4, ".out") == 0)
         n.resize(n.size() - 4);
+    // Short enough that the slanted label fits under a short chart (a 1280×720 dock), not cut at
+    // its start: "max_pool2d_wit… #2".
     QString s = toQString(n);
-    if (s.size() > 22)
-        s = s.left(21) + QChar(0x2026);
+    if (s.size() > 15)
+        s = s.left(14) + QChar(0x2026);
     return s + QStringLiteral(" #%1").arg(r.instructionId);
 }
 
@@ -121,6 +123,11 @@ int DiffWaterfallChart::barsThatFit() const
 void DiffWaterfallChart::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    // Short (a 1280×720 window's dock): the slanted labels need the height more than the title
+    // and the legend do (the bars' colours say slower / faster / total).
+    const bool roomy = height() >= kRoomyHeight;
+    m_chart->legend()->setVisible(roomy);
+    m_chart->setTitle(roomy ? m_title : QString());
     if (const int n = barsThatFit(); n != int(m_barRows.size()))
         build(n);
 }
@@ -134,7 +141,9 @@ void DiffWaterfallChart::build(int bars)
         return;
     const LatencyDiff *diff = m_diff.get();
     const QString unit = toQString(timeScaleName(diff->unit));
-    m_chart->setTitle(tr("Where the total Δ comes from (sum of p50 over operator rows, %1)").arg(unit));
+    m_title = tr("Where the total Δ comes from (sum of p50 over operator rows, %1)").arg(unit);
+    m_chart->setTitle(height() >= kRoomyHeight ? m_title : QString());
+    setToolTip(m_title);
     const std::vector<int> rows(m_contributors.begin(), m_contributors.begin() + bars);
 
     auto *base = new QBarSet(QString());
@@ -296,8 +305,12 @@ void DiffHistogramWidget::setRow(const DiffRow *row, const QString &unit)
     int maxCount = 1;
     for (int i = 0; i < n; ++i)
         maxCount = std::max({ maxCount, int(ca[i]), int(cb[i]) });
-    y->setRange(0, maxCount);
-    y->setTickCount(std::min(maxCount, 5) + 1);
+    // Whole, evenly spaced run counts (0, 5, 10, …), never 0, 4, 9, 13.
+    const double step = std::max(1.0, std::ceil(niceStep(maxCount, 5)));
+    y->setRange(0, std::ceil(maxCount / step) * step);
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(0);
+    y->setTickInterval(step);
     y->setLabelFormat(QStringLiteral("%.0f"));
     y->setTitleText(tr("runs"));
     m_chart->addAxis(x, Qt::AlignBottom);
