@@ -59,7 +59,7 @@ public:
     QLabel *banner() const { return m_banner; }
 
     // Below this height the charts share one tab widget (see resizeEvent).
-    static constexpr int kCompactBelow = 560;
+    static constexpr int kCompactBelow = 720;
     bool isCompact() const { return m_compact; }
 
 protected:

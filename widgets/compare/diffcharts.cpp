@@ -7,6 +7,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QLabel>
@@ -61,6 +62,11 @@ QString shortName(const DiffRow &r)
 double sideP50(const DiffSide &s)
 {
     return s.perf ? s.perf->p50 : 0.0;
+}
+
+QString runsText(int n)
+{
+    return n == 1 ? QObject::tr("1 run") : QObject::tr("%1 runs").arg(n);
 }
 
 bool counted(const DiffRow &r)
@@ -276,13 +282,13 @@ void DiffHistogramWidget::setRow(const DiffRow *row, const QString &unit)
             cb[binOf(v)] += 1;
             ++m_countB;
         }
-    auto *sa = new QBarSet(tr("A (%1 runs, p50 %2)")
-                               .arg(m_countA)
+    auto *sa = new QBarSet(tr("A (%1, p50 %2)")
+                               .arg(runsText(m_countA))
                                .arg(row->a.perf ? QString::number(row->a.perf->p50, 'g', 4) : QStringLiteral("-")));
     sa->setColor(QColor(0x3b, 0x82, 0xc4, 170));
     sa->append(ca);
-    auto *sb = new QBarSet(tr("B (%1 runs, p50 %2)")
-                               .arg(m_countB)
+    auto *sb = new QBarSet(tr("B (%1, p50 %2)")
+                               .arg(runsText(m_countB))
                                .arg(row->b.perf ? QString::number(row->b.perf->p50, 'g', 4) : QStringLiteral("-")));
     sb->setColor(QColor(0xe0, 0x8a, 0x1e, 170));
     sb->append(cb);
@@ -291,16 +297,25 @@ void DiffHistogramWidget::setRow(const DiffRow *row, const QString &unit)
     series->append(sa);
     series->append(sb);
     m_chart->addSeries(series);
-    m_chart->setTitle(
-        toQString(row->eventName) + QStringLiteral(" — ") + QString::fromLatin1(verdictName(row->verdict)));
-    auto *x = new QBarCategoryAxis;
-    QStringList cats;
-    for (int i = 0; i < n; ++i)
-        cats << QString::number(bins.lower + (i + 0.5) * bins.binWidth, 'g', 3);
-    x->append(cats);
-    x->setLabelsAngle(-60);
-    x->setTruncateLabels(false);
-    x->setTitleText(tr("latency (%1), bin centres").arg(unit));
+    const QString title
+        = toQString(row->eventName) + QStringLiteral(" — ") + QString::fromLatin1(verdictName(row->verdict));
+    m_chart->setTitle(height() >= 240 ? title : QString()); // short: the selected row says which it is
+    setToolTip(title);
+    // Bars sit at bin indices 0..n−1; the axis labels nice latencies (about 5, level) at their
+    // place on that scale, never one slanted label per bin cut to "…" in a short chart.
+    auto *x = new QCategoryAxis;
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    x->setRange(-0.5, n - 0.5);
+    x->setStartValue(-0.5);
+    if (bins.binWidth > 0) {
+        const double lo = bins.lower, hi = bins.lower + n * bins.binWidth;
+        const NiceTicks ticks = niceTicks(lo, hi, std::clamp(width() / 90, 2, 6));
+        for (double t : ticks.values)
+            x->append(formatTick(t, ticks.decimals), (t - lo) / bins.binWidth - 0.5);
+    } else {
+        x->append(formatSignificant(bins.lower, 4), 0);
+    }
+    x->setTitleText(tr("latency (%1)").arg(unit));
     auto *y = new QValueAxis;
     int maxCount = 1;
     for (int i = 0; i < n; ++i)
