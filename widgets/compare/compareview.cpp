@@ -368,10 +368,10 @@ void CompareView::onCurrentChanged()
     const DiffRow &r = m_diff->rows[size_t(row)];
     m_histogram->setRow(&r, toQString(timeScaleName(m_diff->unit)));
     m_timelines->highlight(r.a.events, r.b.events);
-    QString text = tr("%1 — verdict %2%3, matched %4\n")
+    QString text = tr("%1 — verdict %2%3, paired by %4\n")
                        .arg(toQString(r.eventName), QString::fromLatin1(verdictName(r.verdict)),
                            r.ratioOnly ? tr(" (ratio only: fewer than 5 runs)") : QString(),
-                           QString::fromLatin1(matchModeName(r.match)));
+                           QString::fromLatin1(pairingName(m_diff->pairing)));
     if (r.pValue)
         text += tr("Mann–Whitney p = %1%2; 95% bootstrap CI of Δ median [%3, %4]\n")
                     .arg(*r.pValue, 0, 'g', 3)
