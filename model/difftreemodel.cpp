@@ -172,7 +172,7 @@ QVariant DiffTreeModel::rowData(const DiffRow &r, int column, int role, bool isG
         QString tip = toQString(r.a.label.empty() ? r.b.label : r.a.label);
         if (!r.a.label.empty() && !r.b.label.empty() && r.a.label != r.b.label)
             tip = tr("A: %1\nB: %2").arg(toQString(r.a.label), toQString(r.b.label));
-        return QString(tip + tr("\nmatched: %1").arg(QString::fromLatin1(matchModeName(r.match))));
+        return QString(tip + tr("\npaired by: %1").arg(QString::fromLatin1(pairingName(m_diff->pairing))));
     }
     if (role == Qt::TextAlignmentRole && column != Event && column != Verdict && column != Backend)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -1,5 +1,6 @@
 // `diff`: latency A/B of two recordings with per-row statistics and a CI gate
-// (core/analysis/latencydiff.h). Exits kExitGateTripped (3) when --fail-if-slower trips.
+// (core/analysis/latencydiff.h). Exits kExitGateTripped (3) when --fail-if-slower trips, and
+// kExitBadInput (1) when asked to gate two recordings of different programs.
 #include "command.h"
 #include "many.h"
 
@@ -101,8 +102,17 @@ const Registration diffCmd(
                 text = formatDiffText(diff, args->top);
             if (auto st = writeOutput(out, text); !st)
                 return reportError(st.error());
+            if (args->failIfSlower >= 0 && !diff.comparable()) {
+                // Verdicts between rows of unrelated programs would gate on noise: refuse.
+                std::fprintf(stderr,
+                    "etscope-cli: %s and %s ran different programs (%s): --fail-if-slower gates only recordings of "
+                    "the same program\n",
+                    args->a.etdump.c_str(), b.etdump.c_str(), diff.identity.reason.c_str());
+                return kExitBadInput;
+            }
             if (diff.heuristic())
-                std::fprintf(stderr, "etscope-cli: note: %s\n", diff.notes.front().c_str());
+                std::fprintf(stderr, "etscope-cli: note: %s (heuristic)\n",
+                    (diff.banner.empty() ? diff.notes.front() : diff.banner).c_str());
             if (args->failIfSlower >= 0) {
                 std::string why;
                 if (slowerThan(diff, args->failIfSlower, &why)) {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <set>
 #include <tuple>
 
 namespace etscope {
@@ -20,6 +21,21 @@ const char *matchModeName(MatchMode m)
         return "graph";
     case MatchMode::Heuristic:
         return "heuristic";
+    }
+    return "?";
+}
+
+const char *pairingName(Pairing p)
+{
+    switch (p) {
+    case Pairing::Instruction:
+        return "instruction";
+    case Pairing::Graph:
+        return "graph";
+    case Pairing::OperatorName:
+        return "operator_name";
+    case Pairing::TotalsOnly:
+        return "totals_only";
     }
     return "?";
 }
@@ -107,6 +123,12 @@ bool included(const Event &e, const DiffOptions &o)
 bool linked(const Event &e)
 {
     return e.debugHandles() && !e.debugHandles()->empty();
+}
+
+// Events that pair through the graph: linked top-level operator events (a DELEGATE_CALL, a kernel).
+bool graphEligible(const Event &e)
+{
+    return linked(e) && !e.isDelegatedOp && !e.isFramework() && !e.isOperatorCall();
 }
 
 // Per-run sums over a group of events of one block (all events of a block have one value per run).
@@ -268,8 +290,6 @@ void pairByGraph(const std::vector<EventPos> &as, const std::vector<EventPos> &b
     std::vector<DiffRow> &out)
 {
     std::vector<EventPos> la, lb, restA, restB;
-    auto graphEligible
-        = [](const Event &e) { return linked(e) && !e.isDelegatedOp && !e.isFramework() && !e.isOperatorCall(); };
     for (const EventPos &r : as)
         (graphEligible(sa.event(r)) ? la : restA).push_back(r);
     for (const EventPos &r : bs)
@@ -305,6 +325,127 @@ void pairByGraph(const std::vector<EventPos> &as, const std::vector<EventPos> &b
     // Framework events, delegate-internal events, OPERATOR_CALL and unlinked events by name.
     pairByKey(restA, restB, sa, sb, false, MatchMode::Graph, out);
 }
+
+bool anyLinked(const std::vector<EventBlock> &blocks)
+{
+    for (const auto &blk : blocks)
+        for (const auto &e : blk.events)
+            if (linked(e))
+                return true;
+    return false;
+}
+
+// (chain, instruction id) -> the kernel names of its top-level events. OPERATOR_CALL wraps every
+// kernel call, so it names the kernel only when nothing else was recorded for the instruction.
+using InstrKey = std::pair<std::int64_t, std::int32_t>;
+std::map<InstrKey, std::set<std::string>> kernelsByInstruction(const std::vector<EventBlock> &blocks)
+{
+    std::map<InstrKey, std::set<std::string>> kernels;
+    for (const EventBlock &blk : blocks)
+        for (const Event &e : blk.events)
+            if (!e.isFramework() && !e.isDelegatedOp && e.instructionId >= 0 && !e.name.empty())
+                kernels[{ e.chainIndex, e.instructionId }].emplace(e.name);
+    for (auto &[key, names] : kernels)
+        if (names.size() > 1)
+            names.erase(kOperatorCall);
+    return kernels;
+}
+
+std::string joinNames(const std::set<std::string> &names)
+{
+    std::string out;
+    for (const std::string &n : names)
+        out += (out.empty() ? "" : " + ") + n;
+    return out;
+}
+
+std::string instructionText(const InstrKey &k)
+{
+    return k.first == 0 ? "instruction " + std::to_string(k.second)
+                        : "chain " + std::to_string(k.first) + " instruction " + std::to_string(k.second);
+}
+
+// Empty when every instruction runs the same kernel in A and B, else the first difference.
+std::string instructionDifference(const std::vector<EventBlock> &a, const std::vector<EventBlock> &b)
+{
+    const auto ka = kernelsByInstruction(a), kb = kernelsByInstruction(b);
+    const std::set<std::string> unknown { kOperatorCall };
+    for (const auto &[key, names] : ka) {
+        auto it = kb.find(key);
+        if (it == kb.end())
+            return instructionText(key) + " runs " + joinNames(names) + " in A, nothing in B";
+        if (names != it->second && names != unknown && it->second != unknown)
+            return instructionText(key) + " runs " + joinNames(names) + " in A, " + joinNames(it->second) + " in B";
+    }
+    for (const auto &[key, names] : kb)
+        if (!ka.count(key))
+            return instructionText(key) + " runs " + joinNames(names) + " in B, nothing in A";
+    return {};
+}
+
+// True when both sides are linked to graphs that agree: the events of A and B that share a debug
+// handle (a connected group, as pairByGraph forms rows) cover the same operator types on both
+// sides, and such shared groups hold at least half of each side's linked instructions. Handle
+// numbers alone prove nothing: two unrelated exports both number their nodes from 1.
+bool graphsAgree(const std::vector<EventBlock> &a, const std::vector<EventBlock> &b)
+{
+    struct Linked {
+        const Event *event;
+        bool sideB;
+    };
+    std::vector<Linked> events;
+    for (const bool sideB : { false, true }) {
+        std::set<std::tuple<std::int64_t, std::int32_t, std::string_view>> seen; // once per instruction
+        for (const EventBlock &blk : sideB ? b : a)
+            for (const Event &e : blk.events)
+                if (graphEligible(e) && seen.emplace(e.chainIndex, e.instructionId, e.name).second)
+                    events.push_back({ &e, sideB });
+    }
+    Components comp(events.size());
+    std::map<std::int64_t, std::size_t> owner;
+    for (std::size_t i = 0; i < events.size(); ++i)
+        for (std::int64_t h : *events[i].event->debugHandles()) {
+            auto [it, inserted] = owner.emplace(h, i);
+            if (!inserted)
+                comp.unite(i, it->second);
+        }
+    struct Group {
+        std::set<std::string> opsA, opsB;
+        std::size_t countA = 0, countB = 0;
+    };
+    std::map<std::size_t, Group> groups;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        Group &g = groups[comp.find(i)];
+        const auto &ops = events[i].event->opTypes();
+        (events[i].sideB ? g.opsB : g.opsA).insert(ops.begin(), ops.end());
+        ++(events[i].sideB ? g.countB : g.countA);
+    }
+    std::size_t totalA = 0, totalB = 0, sharedA = 0, sharedB = 0;
+    for (const auto &[root, g] : groups) {
+        totalA += g.countA;
+        totalB += g.countB;
+        if (!g.countA || !g.countB)
+            continue;
+        if (g.opsA.empty() || g.opsB.empty() || g.opsA != g.opsB)
+            return false; // no graph to confirm the handles with, or different operators behind them
+        sharedA += g.countA;
+        sharedB += g.countB;
+    }
+    return totalA && totalB && 2 * sharedA >= totalA && 2 * sharedB >= totalB;
+}
+
+} // namespace
+
+ProgramIdentity judgeProgramIdentity(const std::vector<EventBlock> &a, const std::vector<EventBlock> &b)
+{
+    ProgramIdentity id;
+    id.reason = instructionDifference(a, b);
+    id.sameInstructions = id.reason.empty();
+    id.sameGraph = anyLinked(a) && anyLinked(b) && graphsAgree(a, b);
+    return id;
+}
+
+namespace {
 
 struct BlockPair {
     std::optional<std::size_t> a, b;
@@ -365,15 +506,6 @@ bool sameSignature(const std::vector<EventBlock> &a, const std::vector<EventBloc
     return true;
 }
 
-bool anyLinked(const std::vector<EventBlock> &blocks)
-{
-    for (const auto &blk : blocks)
-        for (const auto &e : blk.events)
-            if (linked(e))
-                return true;
-    return false;
-}
-
 void addTo(std::map<std::string, DiffTotal> &m, const std::string &key, const DiffRow &r)
 {
     DiffTotal &t = m[key];
@@ -399,6 +531,69 @@ bool counted(const DiffRow &r)
     return !r.framework && !r.nested && (r.a.perf || r.b.perf);
 }
 
+// Counts, pairing, banner and caveats of a finished diff.
+void describePairing(LatencyDiff &result, const DiffOptions &options)
+{
+    std::size_t maxRunsA = 0, maxRunsB = 0;
+    for (const DiffRow &r : result.rows) {
+        if (r.a.perf)
+            maxRunsA = std::max(maxRunsA, r.a.perf->raw.size());
+        if (r.b.perf)
+            maxRunsB = std::max(maxRunsB, r.b.perf->raw.size());
+        if (r.framework)
+            continue;
+        const bool inA = !r.a.events.empty(), inB = !r.b.events.empty();
+        result.pairedRows += inA && inB ? 1 : 0;
+        result.onlyARows += inA && !inB ? 1 : 0;
+        result.onlyBRows += inB && !inA ? 1 : 0;
+    }
+    switch (result.mode) {
+    case MatchMode::Exact:
+        result.pairing = Pairing::Instruction;
+        break;
+    case MatchMode::Graph:
+        result.pairing = Pairing::Graph;
+        break;
+    case MatchMode::Heuristic:
+        result.pairing = result.pairedRows ? Pairing::OperatorName : Pairing::TotalsOnly;
+        break;
+    }
+    const std::string counts = std::to_string(result.pairedRows) + " paired, " + std::to_string(result.onlyARows)
+        + " only in A, " + std::to_string(result.onlyBRows) + " only in B";
+    switch (result.pairing) {
+    case Pairing::Instruction:
+        break;
+    case Pairing::Graph:
+        result.banner = "same model, different programs: rows paired through both ETRecords' graphs (" + counts + ")";
+        break;
+    case Pairing::OperatorName:
+        result.banner = "different programs: rows paired by operator name (" + counts + ")";
+        break;
+    case Pairing::TotalsOnly:
+        result.banner = "different programs, no operator name in common: totals only (Method::execute per block; "
+            + std::to_string(result.onlyARows) + " rows only in A, " + std::to_string(result.onlyBRows) + " only in B)";
+        break;
+    }
+    // Few runs: a verdict is the ratio of medians of a handful of values, or of single values.
+    auto fewRuns = [&options](const std::string &who, std::size_t runs) {
+        if (runs == 1)
+            return who + ": no spread, verdicts are point comparisons of single durations (no significance test)";
+        return who + " (fewer than " + std::to_string(options.minRunsForTest)
+            + "): verdicts from the ratio of medians alone (no significance test)";
+    };
+    const bool fewA = maxRunsA && maxRunsA < options.minRunsForTest;
+    const bool fewB = maxRunsB && maxRunsB < options.minRunsForTest;
+    auto runsText = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " run" : " runs"); };
+    if (fewA && fewB && maxRunsA == maxRunsB)
+        result.caveats.push_back(fewRuns("A and B have " + runsText(maxRunsA) + " each", maxRunsA));
+    else {
+        if (fewA)
+            result.caveats.push_back(fewRuns("A has " + runsText(maxRunsA), maxRunsA));
+        if (fewB)
+            result.caveats.push_back(fewRuns("B has " + runsText(maxRunsB), maxRunsB));
+    }
+}
+
 } // namespace
 
 LatencyDiff diffLatency(const std::vector<EventBlock> &a, const std::vector<EventBlock> &b, const DiffOptions &options)
@@ -413,11 +608,15 @@ LatencyDiff diffLatency(const std::vector<EventBlock> &a, const std::vector<Even
     if (!a.empty() && !b.empty() && a.front().targetTimeScale != b.front().targetTimeScale)
         result.notes.push_back("A and B were loaded with different target time scales: durations are not comparable");
 
+    // Bare debug-handle numbers never pair two different programs: graph matching only when both
+    // graphs agree on the operators behind the shared handles (judgeProgramIdentity).
+    result.identity = judgeProgramIdentity(a, b);
+    const std::string why = result.identity.reason.empty() ? std::string() : " (" + result.identity.reason + ")";
     if (options.forceMode)
         result.mode = *options.forceMode;
-    else if (sameSignature(a, b, pairs, options))
+    else if (sameSignature(a, b, pairs, options) || result.identity.sameInstructions)
         result.mode = MatchMode::Exact;
-    else if (anyLinked(a) && anyLinked(b))
+    else if (result.identity.sameGraph)
         result.mode = MatchMode::Graph;
     else
         result.mode = MatchMode::Heuristic;
@@ -426,12 +625,13 @@ LatencyDiff diffLatency(const std::vector<EventBlock> &a, const std::vector<Even
         result.notes.push_back("events matched exactly by block, instruction id, name and occurrence");
         break;
     case MatchMode::Graph:
-        result.notes.push_back(
-            "programs differ: events matched through ETRecord debug handles (groups summed per run)");
+        result.notes.push_back("same model, different programs" + why
+            + ": events matched through both ETRecords' graphs, which agree on the operators behind every shared "
+              "debug handle (groups summed per run)");
         break;
     case MatchMode::Heuristic:
-        result.notes.push_back("programs differ and no ETRecord for both sides: events matched by operator name and "
-                               "order of occurrence (heuristic)");
+        result.notes.push_back((why.empty() ? std::string() : "different programs" + why + ": ")
+            + "events matched by operator name and order of occurrence (heuristic)");
         break;
     }
 
@@ -509,6 +709,8 @@ LatencyDiff diffLatency(const std::vector<EventBlock> &a, const std::vector<Even
     result.byBackend = sortedTotals(backends);
     if (anyModule)
         result.byModule = sortedTotals(modules);
+
+    describePairing(result, options);
 
     std::stable_sort(result.rows.begin(), result.rows.end(), [](const DiffRow &x, const DiffRow &y) {
         const bool cx = counted(x), cy = counted(y);

@@ -3,15 +3,22 @@
 // Latency A/B: pairs the Events of two recordings and compares their run durations with
 // statistics (Mann–Whitney U, bootstrap CI of the median difference) to give each row a verdict.
 //
-// Matching (see matchMode):
-//  - Exact: both recordings have the same event signatures; rows pair by block, event name,
-//    instruction id and occurrence (loops repeat an instruction id within a block).
-//  - Graph: both sides were linked to an ETRecord; events connected through shared debug handles
-//    form one row (a DELEGATE_CALL covering handles {1..5} in A against B's events carrying those
-//    handles, summed per run). Delegate-internal events and events without handles pair by name.
-//  - Heuristic: different programs without ETRecords; operators pair by name and order of
-//    occurrence within the block. Flagged in the result because it can be wrong.
-// Events present on one side only are kept as only_a / only_b rows.
+// Pairing follows whether A and B ran the same program (judgeProgramIdentity):
+//  - instruction (MatchMode::Exact): the same program, every (chain, instruction id) runs the same
+//    kernel in both; rows pair by block, event name, instruction id and occurrence (loops repeat
+//    an instruction id within a block).
+//  - graph (MatchMode::Graph): different programs of the same model (e.g. delegated vs portable),
+//    both linked to ETRecords whose graphs agree on the operators behind every shared debug
+//    handle; events connected through shared handles form one row (a DELEGATE_CALL covering
+//    handles {1..5} in A against B's events carrying those handles, summed per run).
+//    Delegate-internal events and events without handles pair by name.
+//  - operator_name (MatchMode::Heuristic): different programs; operators pair by event name and
+//    order of occurrence within the block (the n-th native_call_convolution.out of A with the
+//    n-th of B). Flagged in the result because it can be wrong.
+//  - totals_only (MatchMode::Heuristic): different programs that share no operator name; only the
+//    framework rows and block totals (Method::execute) compare.
+// Debug-handle numbers are never used to pair the events of two different programs unless their
+// graphs agree. Events present on one side only are kept as only_a / only_b rows.
 
 #include "analysis/diffstats.h"
 #include "events/event.h"
@@ -26,6 +33,25 @@ namespace etscope {
 
 enum class MatchMode { Exact, Graph, Heuristic };
 const char *matchModeName(MatchMode m); // "exact", "graph", "heuristic"
+
+// How the rows were paired (the `pairing` field of `etscope-cli diff --json/--tsv`).
+enum class Pairing { Instruction, Graph, OperatorName, TotalsOnly };
+const char *pairingName(Pairing p); // "instruction", "graph", "operator_name", "totals_only"
+
+// Whether two recordings ran the same program, judged from their events alone.
+struct ProgramIdentity {
+    // Every (chain, instruction id) runs the same kernel in both: the same top-level event names
+    // (native_call_<op>.<overload>, DELEGATE_CALL), OPERATOR_CALL standing for an unknown kernel.
+    bool sameInstructions = false;
+    // Both linked to ETRecords whose graphs agree: every group of events that shares a debug
+    // handle across A and B covers the same operator types on both sides (the same model exported
+    // two ways, e.g. delegated vs portable).
+    bool sameGraph = false;
+    std::string reason; // one line: why the instructions differ (empty when they do not)
+    bool sameProgram() const { return sameInstructions; }
+    bool comparable() const { return sameInstructions || sameGraph; }
+};
+ProgramIdentity judgeProgramIdentity(const std::vector<EventBlock> &a, const std::vector<EventBlock> &b);
 
 enum class Verdict { Slower, Faster, Unchanged, OnlyA, OnlyB, NoData };
 const char *verdictName(Verdict v); // "slower", "faster", "unchanged", "only_a", "only_b", "no_data"
@@ -97,7 +123,20 @@ struct BlockTotal {
 struct LatencyDiff {
     MatchMode mode = MatchMode::Exact;
     TimeScale unit = TimeScale::MS; // of every duration (A's target time scale)
+    Pairing pairing = Pairing::Instruction;
+    ProgramIdentity identity;
     bool heuristic() const { return mode == MatchMode::Heuristic; }
+    // Rows are paired by instruction or through agreeing graphs: verdicts compare like with like
+    // (what a CI gate may act on). False for operator_name and totals_only.
+    bool comparable() const { return pairing == Pairing::Instruction || pairing == Pairing::Graph; }
+    // Operator rows (not framework, not delegate-internal) paired on both sides / on one side only.
+    std::size_t pairedRows = 0, onlyARows = 0, onlyBRows = 0;
+    // One line to show above any result when the programs differ (empty for the same program):
+    // "different programs: rows paired by operator name (N paired, a only in A, b only in B)".
+    std::string banner;
+    // Limits of the verdicts, one line each, e.g. "B has 1 run: no spread, verdicts are point
+    // comparisons of single durations (no significance test)".
+    std::vector<std::string> caveats;
     std::vector<DiffRow> rows; // ranked: counted rows by |deltaP50| desc, then the others
     std::vector<BlockTotal> blockTotals;
     std::vector<DiffTotal> byOpType, byBackend, byModule; // |delta| desc; byModule empty unless linked

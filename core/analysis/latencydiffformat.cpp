@@ -122,7 +122,7 @@ std::vector<std::string> diffColumnNames(TimeScale unit)
     return { "event_block_name", "event_name", "instruction_id", "occurrence", "match", "runs_a", "runs_b", "p10_a" + u,
         "p50_a" + u, "p90_a" + u, "avg_a" + u, "p10_b" + u, "p50_b" + u, "p90_b" + u, "avg_b" + u, "delta_p50" + u,
         "ratio", "p_value", "ci_low" + u, "ci_high" + u, "verdict", "ratio_only", "contribution", "event_name_b",
-        "op_type", "backend", "module" };
+        "op_type", "backend", "module", "pairing" };
 }
 
 std::string formatDiffDelimited(const LatencyDiff &diff, char sep)
@@ -143,6 +143,7 @@ std::string formatDiffDelimited(const LatencyDiff &diff, char sep)
             return num(which == 0 ? p.p10 : which == 1 ? p.p50 : which == 2 ? p.p90 : p.avg);
         };
         const bool both = r.a.perf && r.b.perf;
+        // `pairing` is the same on every row: how A and B were paired.
         const std::vector<std::string> cells = {
             r.blockName,
             r.eventName,
@@ -171,6 +172,7 @@ std::string formatDiffDelimited(const LatencyDiff &diff, char sep)
             r.opType,
             r.backend,
             r.module,
+            pairingName(diff.pairing),
         };
         for (std::size_t i = 0; i < cells.size(); ++i) {
             if (i)
@@ -186,7 +188,15 @@ std::string formatDiffJson(const LatencyDiff &diff, const DiffOptions &options)
 {
     nlohmann::json o;
     o["match"] = matchModeName(diff.mode);
+    o["pairing"] = pairingName(diff.pairing);
     o["heuristic"] = diff.heuristic();
+    o["banner"] = diff.banner;
+    o["program_identity"] = { { "same_instructions", diff.identity.sameInstructions },
+        { "same_graph", diff.identity.sameGraph }, { "reason", diff.identity.reason } };
+    o["paired_rows"] = diff.pairedRows;
+    o["only_a_rows"] = diff.onlyARows;
+    o["only_b_rows"] = diff.onlyBRows;
+    o["caveats"] = diff.caveats;
     o["unit"] = std::string(timeScaleName(diff.unit));
     o["alpha"] = options.alpha;
     o["min_change"] = options.minChange;
@@ -221,9 +231,13 @@ std::string formatDiffText(const LatencyDiff &diff, std::size_t maxRows)
 {
     const std::string u(timeScaleName(diff.unit));
     std::string out;
+    if (!diff.banner.empty())
+        out += diff.banner + "\n";
     out += fmt::format("match: {}\n", matchModeName(diff.mode));
     for (const std::string &n : diff.notes)
         out += "note: " + n + "\n";
+    for (const std::string &c : diff.caveats)
+        out += "caveat: " + c + "\n";
     out += fmt::format("rows: {} slower, {} faster, {} unchanged, {} only in A, {} only in B\n\n",
         diff.count(Verdict::Slower), diff.count(Verdict::Faster), diff.count(Verdict::Unchanged),
         diff.count(Verdict::OnlyA), diff.count(Verdict::OnlyB));

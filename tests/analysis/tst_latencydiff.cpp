@@ -6,6 +6,8 @@
 //  - Delegated vs portable: A is the real XNNPACK recording with its ETRecord; B is a portable
 //    twin synthesized here with known per-run durations and the ETRecord written by
 //    tests/tools/gen_diff_fixtures.py (one instruction per graph node, same debug handles).
+//  - Different programs (issue 28): the instruction -> kernel tables of the fixtures, written
+//    by hand from their program.json files and READMEs (see differentProgramsPairByOperatorName).
 
 #include "analysis/latencydiff.h"
 #include "etdumprescale.h"
@@ -183,6 +185,125 @@ private slots:
         QCOMPARE(d.count(Verdict::OnlyA), std::size_t(0));
     }
 
+    // xnn_mlp (4 instructions: DELEGATE_CALL, native_layer_norm, DELEGATE_CALL, argmax; 8 XNNPACK
+    // profile events, its README) against cnn_mlp (28 portable instructions, cnn_mlp.program.json:
+    // 0 convolution, 1 relu, ..., 14 native_layer_norm, ..., 27 argmax): different programs, with
+    // or without their ETRecords (both number their graph nodes from 1, so bare debug handles
+    // would pair XNNPACK's fully-connected block with convolutions). Expected by hand: the only
+    // operator names in common are native_layer_norm.out (A 1 <-> B 14) and argmax.out (A 3 <-> B
+    // 27); A's 2 DELEGATE_CALLs and 8 delegate events and B's other 26 kernels are one-sided.
+    void differentProgramsPairByOperatorName_data()
+    {
+        QTest::addColumn<bool>("etrecords");
+        QTest::newRow("no ETRecords") << false;
+        QTest::newRow("both ETRecords") << true;
+    }
+    void differentProgramsPairByOperatorName()
+    {
+        QFETCH(bool, etrecords);
+        auto a = load(sharedFixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
+            etrecords ? testData("etrecord/xnn_mlp_etrecord.bin") : std::string());
+        auto b = load(sharedFixture("runtime/cnn_mlp_intermediates/etdump.etdp"),
+            etrecords ? testData("etrecord/cnn_mlp_etrecord.bin") : std::string());
+        const ProgramIdentity id = judgeProgramIdentity(a->blocks, b->blocks);
+        QVERIFY(!id.sameInstructions);
+        QVERIFY(!id.sameGraph);
+        QCOMPARE(id.reason, std::string("instruction 0 runs DELEGATE_CALL in A, native_call_convolution.out in B"));
+
+        const LatencyDiff d = diffLatency(a->blocks, b->blocks);
+        QCOMPARE(d.pairing, Pairing::OperatorName);
+        QCOMPARE(d.mode, MatchMode::Heuristic);
+        QVERIFY(!d.comparable());
+        QCOMPARE(d.banner,
+            std::string("different programs: rows paired by operator name (2 paired, 10 only in A, 26 only in B)"));
+        std::map<std::string, std::pair<int, int>> paired; // operator rows on both sides: A, B instruction
+        for (const DiffRow &r : d.rows) {
+            if (r.a.events.empty() || r.b.events.empty())
+                continue;
+            const Event &ea = a->blocks[r.a.events[0].block].events[r.a.events[0].event];
+            const Event &eb = b->blocks[r.b.events[0].block].events[r.b.events[0].event];
+            QCOMPARE(r.a.events.size(), std::size_t(1));
+            QCOMPARE(r.b.events.size(), std::size_t(1));
+            QCOMPARE(std::string(ea.name), std::string(eb.name)); // never DELEGATE_CALL <-> convolution
+            if (!r.framework)
+                paired[std::string(ea.name)] = { ea.instructionId, eb.instructionId };
+        }
+        const std::map<std::string, std::pair<int, int>> expected
+            = { { "native_call_native_layer_norm.out", { 1, 14 } }, { "native_call_argmax.out", { 3, 27 } } };
+        QCOMPARE(paired, expected);
+        std::size_t delegateCalls = 0;
+        for (const DiffRow &r : d.rows)
+            if (r.eventName == kDelegateCall) {
+                QCOMPARE(r.verdict, Verdict::OnlyA);
+                ++delegateCalls;
+            }
+        QCOMPARE(delegateCalls, std::size_t(2));
+        QCOMPARE(d.count(Verdict::OnlyA), std::size_t(10));
+        QCOMPARE(d.count(Verdict::OnlyB), std::size_t(26));
+        // Both recordings hold one run (their READMEs: "Executed 1 time(s)").
+        QCOMPARE(d.caveats,
+            std::vector<std::string> { "A and B have 1 run each: no spread, verdicts are point comparisons of single "
+                                       "durations (no significance test)" });
+        // The whole runs still compare: Method::execute on both sides.
+        bool executeTotal = false;
+        for (const BlockTotal &t : d.blockTotals)
+            executeTotal = executeTotal || (t.blockName == "Execute" && t.source == kMethodExecute);
+        QVERIFY(executeTotal);
+    }
+
+    // add.pte (one add.out) against xnn_mlp (DELEGATE_CALL, native_layer_norm, DELEGATE_CALL,
+    // argmax): not one operator name in common, so nothing pairs but the framework rows and the
+    // block totals (Method::execute).
+    void differentProgramsTotalsOnly()
+    {
+        auto a = load(sharedFixture("runtime/add_pte_50runs/etdump.etdp"));
+        auto b = load(sharedFixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"));
+        const LatencyDiff d = diffLatency(a->blocks, b->blocks);
+        QCOMPARE(d.pairing, Pairing::TotalsOnly);
+        QCOMPARE(d.pairedRows, std::size_t(0));
+        QCOMPARE(d.onlyARows, std::size_t(1));
+        QCOMPARE(d.onlyBRows, std::size_t(12)); // 2 DELEGATE_CALL + 8 XNNPACK events + layer_norm + argmax
+        QVERIFY(d.banner.starts_with("different programs, no operator name in common: totals only"));
+        for (const DiffRow &r : d.rows)
+            QVERIFY(r.framework || r.a.events.empty() || r.b.events.empty());
+        bool executeTotal = false;
+        for (const BlockTotal &t : d.blockTotals)
+            executeTotal = executeTotal || (t.blockName == "Execute" && t.source == kMethodExecute);
+        QVERIFY(executeTotal);
+    }
+
+    // The same program recorded twice (50 runs, profiling only; 1 run with intermediate outputs):
+    // instruction pairing as before, every row pairs the same kernel at the same instruction, and
+    // the verdicts against a single run carry a caveat.
+    void sameProgramKeepsInstructionPairing()
+    {
+        auto a = load(sharedFixture("runtime/cnn_mlp_50runs/etdump.etdp"));
+        auto b = load(sharedFixture("runtime/cnn_mlp_intermediates/etdump.etdp"));
+        const ProgramIdentity id = judgeProgramIdentity(a->blocks, b->blocks);
+        QVERIFY(id.sameInstructions);
+        QVERIFY(id.reason.empty());
+        const LatencyDiff d = diffLatency(a->blocks, b->blocks);
+        QCOMPARE(d.pairing, Pairing::Instruction);
+        QCOMPARE(d.mode, MatchMode::Exact);
+        QVERIFY(d.comparable());
+        QVERIFY(d.banner.empty());
+        QCOMPARE(d.rows.size(), std::size_t(31)); // 28 kernels + Method::execute + Method::init + load_method
+        for (const DiffRow &r : d.rows) {
+            QCOMPARE(r.a.events.size(), std::size_t(1));
+            QCOMPARE(r.b.events.size(), std::size_t(1));
+            const Event &ea = a->blocks[r.a.events[0].block].events[r.a.events[0].event];
+            const Event &eb = b->blocks[r.b.events[0].block].events[r.b.events[0].event];
+            QCOMPARE(std::string(ea.name), std::string(eb.name));
+            QCOMPARE(ea.instructionId, eb.instructionId);
+        }
+        QCOMPARE(d.pairedRows, std::size_t(28));
+        QCOMPARE(d.caveats,
+            std::vector<std::string> {
+                "B has 1 run: no spread, verdicts are point comparisons of single durations (no significance test)" });
+        // The same recording against itself: 50 runs on both sides, no caveat.
+        QVERIFY(diffLatency(a->blocks, a->blocks).caveats.empty());
+    }
+
     void delegatedVsPortable()
     {
         const QJsonObject exp = [] {
@@ -262,6 +383,11 @@ private slots:
         QCOMPARE(nestedOnlyA, std::size_t(8)); // "delegate profile events=8" in the fixture README
         QVERIFY(!d.byModule.empty());
         QVERIFY(findRow(d, "Execute", kMethodExecute, 0));
+        // Issue 28: different programs, but one model whose two graphs agree: still graph pairing.
+        QVERIFY(!d.identity.sameInstructions);
+        QVERIFY(d.identity.sameGraph);
+        QCOMPARE(d.pairing, Pairing::Graph);
+        QVERIFY(d.comparable());
     }
 };
 

@@ -2,6 +2,9 @@
 // recording re-encoded with conv #3 x2, addmm #13 x3 and mean #21 x0.5 (tests/common/etdumprescale.h),
 // so which rows change, by which ratio, and the waterfall's first bar (conv: +0.36666 ms, the
 // largest change; p50 0.36666 ms in the fixture's TSV) are known without the diff code.
+// Different programs (issue 28): xnn_mlp (DELEGATE_CALL, native_layer_norm, DELEGATE_CALL,
+// argmax; 8 XNNPACK events) against cnn_mlp (28 portable kernels): by hand from their
+// program.json files, only native_layer_norm.out and argmax.out are in both.
 #include "comparedocks.h"
 #include "compareview.h"
 #include "dialoganswers.h"
@@ -20,10 +23,13 @@
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -227,6 +233,105 @@ private slots:
         QCOMPARE(chart.levels().back(), diff->total.b);
         // The largest contributor (|Δ| 0.124 ms, convolution #3) leads at every width.
         QCOMPARE(diff->rows[std::size_t(chart.barRows().front())].instructionId, 3);
+    }
+
+    // The panel alone (no window), its view at the size the dock gets in a 1280×720 window.
+    void differentProgramsBanner()
+    {
+        SessionController controller(false);
+        EventSelection selection;
+        CompareDocks docks(&controller, &selection);
+        QString error;
+        const QString xnn = QString::fromStdString(sharedFixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"));
+        const QString cnn = QString::fromStdString(sharedFixture("runtime/cnn_mlp_intermediates/etdump.etdp"));
+        QVERIFY2(controller.openFilesSync(
+                     { xnn, QString::fromStdString(testData("etrecord/xnn_mlp_etrecord.bin")) }, &error),
+            qPrintable(error));
+        QVERIFY2(
+            docks.compareWithSync({ cnn, QString::fromStdString(testData("etrecord/cnn_mlp_etrecord.bin")) }, &error),
+            qPrintable(error));
+        CompareView *v = docks.view();
+        QDockWidget *dock = docks.dock();
+        dock->setFloating(true);
+        dock->resize(1270, 440);
+        dock->show();
+        QVERIFY(QTest::qWaitForWindowExposed(dock));
+        QVERIFY(v->width() >= 1200);
+
+        // The banner, above the tree, says how rows were paired and why.
+        QVERIFY(v->banner()->isVisible());
+        const QString banner = v->banner()->text();
+        QVERIFY2(banner.contains(QStringLiteral(
+                     "different programs: rows paired by operator name (2 paired, 10 only in A, 26 only in B)")),
+            qPrintable(banner));
+        QVERIFY(
+            banner.contains(QStringLiteral("instruction 0 runs DELEGATE_CALL in A, native_call_convolution.out in B")));
+        QVERIFY(v->banner()->mapTo(v, QPoint(0, 0)).y() < v->tree()->mapTo(v, QPoint(0, 0)).y());
+
+        // No row pairs two different events (DELEGATE_CALL ⇄ convolution, argmax ⇄ avg_pool2d):
+        // the pairs are exactly layer_norm (A 1, B 14) and argmax (A 3, B 27).
+        DiffTreeModel *m = v->model();
+        QStringList pairedNames;
+        int delegateCalls = 0;
+        for (int g = 0; g < m->rowCount(); ++g) {
+            const QModelIndex group = m->index(g, 0);
+            for (int r = 0; r < m->rowCount(group); ++r) {
+                const QString name = m->index(r, DiffTreeModel::Event, group).data().toString();
+                QVERIFY2(!name.contains(QStringLiteral("⇄")), qPrintable(name));
+                const DiffRow &row
+                    = v->diff()->rows[size_t(m->index(r, 0, group).data(DiffTreeModel::DiffRowRole).toInt())];
+                if (name == QLatin1String(kDelegateCall)) {
+                    ++delegateCalls;
+                    QCOMPARE(m->index(r, DiffTreeModel::Verdict, group).data().toString(), QStringLiteral("only_a"));
+                    QVERIFY(row.b.events.empty());
+                }
+                if (!row.framework && !row.a.events.empty() && !row.b.events.empty()) {
+                    const Event &eb = v->sessionB()->blocks[row.b.events[0].block].events[row.b.events[0].event];
+                    pairedNames << QStringLiteral("%1 %2-%3").arg(name).arg(row.instructionId).arg(eb.instructionId);
+                }
+            }
+        }
+        pairedNames.sort();
+        QCOMPARE(pairedNames,
+            QStringList({ QStringLiteral("native_call_argmax.out 3-27"),
+                QStringLiteral("native_call_native_layer_norm.out 1-14") }));
+        QCOMPARE(delegateCalls, 2);
+
+        // Verdict and CI show without horizontal scrolling.
+        QCoreApplication::processEvents();
+        const QHeaderView *h = v->tree()->header();
+
+        for (int c : { int(DiffTreeModel::Verdict), int(DiffTreeModel::CI) })
+            QVERIFY2(h->sectionViewportPosition(c) >= 0
+                    && h->sectionViewportPosition(c) + h->sectionSize(c) <= v->tree()->viewport()->width(),
+                qPrintable(QStringLiteral("column %1 at %2+%3 in %4")
+                               .arg(c)
+                               .arg(h->sectionViewportPosition(c))
+                               .arg(h->sectionSize(c))
+                               .arg(v->tree()->viewport()->width())));
+
+        // The banner stays while the comparison is shown: selecting rows does not remove it.
+        // At this height the charts share one tab widget; choosing a row shows its histogram at
+        // a readable height (not a 20 px strip).
+        QVERIFY(v->isCompact());
+        QVERIFY(v->waterfall()->isVisible());
+        QVERIFY(v->selectRow(v->diff()->rows.size() > 0 ? 0 : -1));
+        QVERIFY(v->banner()->isVisible());
+        QCoreApplication::processEvents();
+        QVERIFY(v->histogram()->isVisible());
+        QVERIFY2(v->histogram()->height() >= 150, qPrintable(QString::number(v->histogram()->height())));
+
+        // The same program against a 1-run recording: no pairing banner, the 1-run caveat instead.
+        QVERIFY2(controller.openFilesSync(
+                     { QString::fromStdString(sharedFixture("runtime/cnn_mlp_50runs/etdump.etdp")) }, &error),
+            qPrintable(error));
+        QVERIFY2(docks.compareWithSync({ cnn }, &error), qPrintable(error));
+        QVERIFY(v->banner()->isVisible());
+        QVERIFY(!v->banner()->text().contains(QStringLiteral("different programs")));
+        QVERIFY(v->banner()->text().contains(QStringLiteral("B has 1 run: no spread, verdicts are point comparisons")));
+        // The same program with enough runs on both sides: no banner at all.
+        QVERIFY2(docks.compareWithSync({ m_b }, &error), qPrintable(error));
+        QVERIFY(v->banner()->isHidden());
     }
 
     void backgroundCompare()

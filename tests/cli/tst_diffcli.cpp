@@ -2,6 +2,9 @@
 // operators slowed by a known factor (tests/common/etdumprescale.h), so the expected verdicts
 // and ratios are known without running the diff code: the rescaled rows `slower` with ratio =
 // factor, Method::execute (which contains them) `slower`, everything else `unchanged`.
+// Different programs (issue 28): xnn_mlp runs DELEGATE_CALL, native_layer_norm, DELEGATE_CALL,
+// argmax (+ 8 XNNPACK events, its README); cnn_mlp runs 28 portable kernels (cnn_mlp.program.json);
+// by hand, only native_layer_norm.out and argmax.out are in both; add.pte's one add.out is in neither.
 #include "clirun.h"
 #include "etdumprescale.h"
 #include "etdumpwriter.h"
@@ -168,6 +171,86 @@ private slots:
         QVERIFY(r.out.contains("match: heuristic"));
         QVERIFY(r.err.contains("heuristic"));
         QVERIFY(r.out.contains("only_b"));
+    }
+
+    void differentProgramsBannerAndRefusedGate()
+    {
+        const QString a = fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp");
+        const QString b = fixture("runtime/cnn_mlp_intermediates/etdump.etdp");
+        const QByteArray banner
+            = "different programs: rows paired by operator name (2 paired, 10 only in A, 26 only in B)\n";
+        const Run r = run({ "diff", "--etdump", a, "--etdump-b", b });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith(banner), r.out.left(200).constData());
+        QVERIFY(!r.out.contains(" ~ ")); // no row pairs two different names (DELEGATE_CALL ~ convolution)
+        QVERIFY(r.err.contains("heuristic"));
+
+        // The gate refuses: one line naming both files, exit 1 (not 0, not 3).
+        const Run g = run({ "diff", "--etdump", a, "--etdump-b", b, "--fail-if-slower", "5" });
+        QCOMPARE(g.code, 1);
+        QCOMPARE(g.err.count('\n'), 1);
+        QVERIFY2(g.err.startsWith("etscope-cli: " + a.toUtf8() + " and " + b.toUtf8() + " ran different programs"),
+            g.err.constData());
+
+        // With both ETRecords (their graphs number nodes from 1 too): still by operator name.
+        const QString ra = QString::fromStdString(testData("etrecord/xnn_mlp_etrecord.bin"));
+        const QString rb = QString::fromStdString(testData("etrecord/cnn_mlp_etrecord.bin"));
+        const Run j = run({ "diff", "--etdump", a, "--etrecord", ra, "--etdump-b", b, "--etrecord-b", rb, "--json" });
+        QCOMPARE(j.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(j.out).object();
+        QCOMPARE(o["pairing"].toString(), QString("operator_name"));
+        QCOMPARE(o["banner"].toString().toUtf8() + "\n", banner);
+        QCOMPARE(o["paired_rows"].toInt(), 2);
+        QCOMPARE(o["program_identity"].toObject()["same_graph"].toBool(), false);
+        for (const QJsonValue &v : o["rows"].toArray()) {
+            const QJsonObject row = v.toObject();
+            if (row["a"].toObject()["events"].toInt() && row["b"].toObject()["events"].toInt())
+                QCOMPARE(row["b"].toObject()["label"].toString(), row["event_name"].toString());
+        }
+        QCOMPARE(run({ "diff", "--etdump", a, "--etrecord", ra, "--etdump-b", b, "--etrecord-b", rb, "--fail-if-slower",
+                         "5" })
+                     .code,
+            1);
+
+        const Run t = run({ "diff", "--etdump", a, "--etdump-b", b, "--tsv", "-" });
+        const auto rows = parseTsv(t.out);
+        QCOMPARE(rows.size(), 41); // 2 + 10 + 26 operator rows, Method::execute, Method::init, load_method
+        for (const auto &row : rows)
+            QCOMPARE(row["pairing"], QString("operator_name"));
+    }
+
+    void differentProgramsTotalsOnly()
+    {
+        const Run r = run({ "diff", "--etdump", fixture("runtime/add_pte_50runs/etdump.etdp"), "--etdump-b",
+            fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"), "--json" });
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["pairing"].toString(), QString("totals_only"));
+        QCOMPARE(o["paired_rows"].toInt(), 0);
+        QVERIFY(o["banner"].toString().startsWith("different programs, no operator name in common: totals only"));
+        bool execute = false;
+        for (const QJsonValue &v : o["block_totals"].toArray())
+            execute = execute || v.toObject()["source"].toString() == "Method::execute";
+        QVERIFY(execute);
+    }
+
+    void sameProgramGatesAsBefore()
+    {
+        // A real regression of the same program still trips the gate (exit 3), pairing by instruction.
+        QTemporaryDir dir;
+        const QString b = slowedCnn(dir);
+        const Run r = run({ "diff", "--etdump", fixture(kCnn), "--etdump-b", b, "--fail-if-slower", "5" });
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.out.startsWith("match: exact\n")); // no banner for the same program
+        const Run j = run({ "diff", "--etdump", fixture(kCnn), "--etdump-b", b, "--json" });
+        QCOMPARE(QJsonDocument::fromJson(j.out).object()["pairing"].toString(), QString("instruction"));
+        const Run t = run({ "diff", "--etdump", fixture(kCnn), "--etdump-b", b, "--tsv", "-" });
+        for (const auto &row : parseTsv(t.out))
+            QCOMPARE(row["pairing"], QString("instruction"));
+        // 50 runs against a single run of the same program: the caveat is printed.
+        const Run one = run(
+            { "diff", "--etdump", fixture(kCnn), "--etdump-b", fixture("runtime/cnn_mlp_intermediates/etdump.etdp") });
+        QVERIFY(one.out.contains("caveat: B has 1 run: no spread, verdicts are point comparisons"));
     }
 };
 

@@ -11,7 +11,9 @@
 #include "widgetexport.h"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -25,6 +27,9 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <iterator>
 
 namespace etscope {
 
@@ -50,6 +55,14 @@ CompareView::CompareView(QWidget *parent)
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner = new QLabel(this);
+    m_banner->setObjectName(QStringLiteral("compareBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->setTextFormat(Qt::RichText);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->setStyleSheet(QStringLiteral(
+        "QLabel#compareBanner { background: #fff3cd; color: #4d3b00; border: 1px solid #d9b44a; padding: 4px 8px; }"));
+    m_banner->hide();
 
     m_tree = new QTreeView(this);
     m_tree->setModel(m_proxy);
@@ -59,6 +72,12 @@ CompareView::CompareView(QWidget *parent)
     m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tree->header()->setStretchLastSection(false);
     TreeViewUtil::addCopyAndColumnActions(m_tree, DiffTreeModel::Event, DiffTreeModel::Event);
+    m_tree->viewport()->installEventFilter(this);
+    connect(m_tree->header(), &QHeaderView::sectionResized, this, [this](int logical, int, int) {
+        // A drag on the header (not a model reset or our own fitting) keeps the user's width.
+        if (logical == DiffTreeModel::Event && !m_fittingColumns && QGuiApplication::mouseButtons() != Qt::NoButton)
+            m_eventColumnSizedByUser = true;
+    });
 
     m_waterfall = new DiffWaterfallChart(this);
     m_histogram = new DiffHistogramWidget(this);
@@ -80,25 +99,32 @@ CompareView::CompareView(QWidget *parent)
     leftLayout->addWidget(m_summary);
     leftLayout->addWidget(m_tree, 1);
 
-    auto *tabs = new QTabWidget(this);
-    tabs->addTab(m_histogram, tr("A/B histogram"));
-    tabs->addTab(m_details, tr("Details"));
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(m_histogram, tr("A/B histogram"));
+    m_tabs->addTab(m_details, tr("Details"));
     auto *right = new QSplitter(Qt::Vertical, this);
     right->addWidget(m_waterfall);
-    right->addWidget(tabs);
+    right->addWidget(m_tabs);
     right->setSizes({ 520, 480 });
+    m_right = right;
 
     auto *upper = new QSplitter(Qt::Horizontal, this);
     upper->addWidget(left);
     upper->addWidget(right);
-    upper->setSizes({ 880, 720 });
+    upper->setSizes({ 1000, 600 });
+    upper->setStretchFactor(0, 5);
+    upper->setStretchFactor(1, 3);
+    m_upper = upper;
     auto *main = new QSplitter(Qt::Vertical, this);
     main->addWidget(upper);
     main->addWidget(m_timelines);
     main->setSizes({ 800, 200 });
+    m_main = main;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(main);
+    layout->setSpacing(2);
+    layout->addWidget(m_banner);
+    layout->addWidget(main, 1);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &t) {
         m_proxy->setFilterText(t);
@@ -109,7 +135,11 @@ CompareView::CompareView(QWidget *parent)
         m_tree->expandAll();
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CompareView::onCurrentChanged);
-    connect(m_waterfall, &DiffWaterfallChart::rowClicked, this, &CompareView::selectRow);
+    connect(m_waterfall, &DiffWaterfallChart::rowClicked, this, [this](int row) {
+        m_selectingFromChart = true; // stay on the waterfall's tab
+        selectRow(row);
+        m_selectingFromChart = false;
+    });
     connect(exportTable, &QToolButton::clicked, this, &CompareView::exportTableInteractive);
     connect(chartMenu->addAction(tr("Waterfall…")), &QAction::triggered, this,
         [this] { exportChartInteractive(m_waterfall, QStringLiteral("waterfall")); });
@@ -129,15 +159,15 @@ void CompareView::setComparison(
     m_model->setDiff(m_diff);
     m_tree->sortByColumn(-1, Qt::AscendingOrder); // keep the ranked order until the user sorts
     m_tree->expandAll();
-    m_tree->header()->resizeSection(DiffTreeModel::Event, 330);
-    for (int c = 1; c < DiffTreeModel::ColumnCount; ++c)
-        m_tree->resizeColumnToContents(c);
+    arrangeColumns();
     m_waterfall->setDiff(m_diff);
     m_histogram->setRow(nullptr, {});
     m_timelines->setSessions(m_a, m_b);
     m_details->clear();
     if (!m_diff) {
         m_summary->clear();
+        m_banner->clear();
+        m_banner->hide();
         return;
     }
     // A and B by the shortest part of their paths that tells them apart (both are usually
@@ -158,9 +188,124 @@ void CompareView::setComparison(
               .arg(m_diff->count(Verdict::OnlyB))
               .arg(QString::number(m_diff->total.a, 'g', 5), QString::number(m_diff->total.b, 'g', 5),
                   toQString(timeScaleName(m_diff->unit)));
-    if (m_diff->mode != MatchMode::Exact)
-        text += QStringLiteral("<br><i>") + toQString(m_diff->notes.front()).toHtmlEscaped() + QStringLiteral("</i>");
     m_summary->setText(text);
+
+    // The pairing of different programs and the limits of the verdicts stay in sight (issue 28).
+    // One line for the pairing and why, one for the caveats; the consequence in the tooltip.
+    QStringList lines;
+    if (!m_diff->banner.empty()) {
+        QString line = QStringLiteral("<b>%1</b>").arg(toQString(m_diff->banner).toHtmlEscaped());
+        if (!m_diff->identity.reason.empty())
+            line += QStringLiteral(" — ") + toQString(m_diff->identity.reason).toHtmlEscaped();
+        lines << line;
+    }
+    QStringList caveats;
+    for (const std::string &c : m_diff->caveats)
+        caveats << toQString(c).toHtmlEscaped();
+    if (!caveats.isEmpty())
+        lines << caveats.join(QStringLiteral(" · "));
+    m_banner->setToolTip(m_diff->comparable()
+            ? QString()
+            : tr("A and B ran different programs: a verdict compares operators of unrelated programs, a hint "
+                 "rather than a regression (etscope-cli diff --fail-if-slower refuses to gate them)."));
+    m_banner->setText(lines.join(QStringLiteral("<br>")));
+    m_banner->setVisible(!lines.isEmpty());
+}
+
+void CompareView::arrangeColumns()
+{
+    // Verdict, ratio, Δ and CI next to the name, so that at 1280 px they show without scrolling;
+    // the medians, p and backend follow.
+    QHeaderView *h = m_tree->header();
+    const int order[] = { DiffTreeModel::Event, DiffTreeModel::Instruction, DiffTreeModel::Verdict,
+        DiffTreeModel::Ratio, DiffTreeModel::Delta, DiffTreeModel::CI, DiffTreeModel::A, DiffTreeModel::B,
+        DiffTreeModel::PValue, DiffTreeModel::Backend };
+    for (int visual = 0; visual < int(std::size(order)); ++visual)
+        h->moveSection(h->visualIndex(order[visual]), visual);
+    for (int c = 1; c < DiffTreeModel::ColumnCount; ++c)
+        m_tree->resizeColumnToContents(c);
+    m_eventColumnSizedByUser = false;
+    fitEventColumn();
+}
+
+void CompareView::fitEventColumn()
+{
+    // The name takes what the columns up to the CI leave (and up to B's median when that still
+    // leaves it 260 px), within [180, 340] px, until the user sizes it.
+    if (m_eventColumnSizedByUser)
+        return;
+    const QHeaderView *h = m_tree->header();
+    auto widthOf = [h](std::initializer_list<int> columns) {
+        int w = 0;
+        for (int c : columns)
+            w += h->isSectionHidden(c) ? 0 : h->sectionSize(c);
+        return w;
+    };
+    const int essential = widthOf({ DiffTreeModel::Instruction, DiffTreeModel::Verdict, DiffTreeModel::Ratio,
+        DiffTreeModel::Delta, DiffTreeModel::CI });
+    const int medians = widthOf({ DiffTreeModel::A, DiffTreeModel::B });
+    const int room = m_tree->viewport()->width() - 2;
+    const int width = room - essential - medians >= 260 ? room - essential - medians : room - essential;
+    m_fittingColumns = true;
+    m_tree->header()->resizeSection(DiffTreeModel::Event, std::clamp(width, 180, 340));
+    m_fittingColumns = false;
+}
+
+void CompareView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (isVisible())
+        sizeSplitOnce();
+    // Short (a 1280×720 window's bottom dock): waterfall, histogram, timelines and details share
+    // one tab widget, so each chart gets the full height instead of a sliver each.
+    setCompact(height() < kCompactBelow);
+}
+
+void CompareView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    sizeSplitOnce();
+}
+
+void CompareView::sizeSplitOnce()
+{
+    // The table gets 5/8 of the width the first time the view is shown with one (setSizes before
+    // the first layout only holds for the size hints); then the stretch factors keep the ratio.
+    if (m_splitSized || width() < 200)
+        return;
+    m_splitSized = true;
+    m_upper->setSizes({ width() * 5 / 8, width() - width() * 5 / 8 });
+}
+
+void CompareView::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    QWidget *shown = m_tabs->currentWidget();
+    if (compact) {
+        m_tabs->insertTab(0, m_waterfall, tr("Waterfall"));
+        m_tabs->insertTab(2, m_timelines, tr("Timelines"));
+        m_tabs->setCurrentWidget(m_selected >= 0 ? shown : m_waterfall); // the overview until a row is chosen
+    } else {
+        m_tabs->removeTab(m_tabs->indexOf(m_waterfall));
+        m_tabs->removeTab(m_tabs->indexOf(m_timelines));
+        m_right->insertWidget(0, m_waterfall);
+        m_main->addWidget(m_timelines);
+        m_waterfall->show();
+        m_timelines->show();
+        m_right->setSizes({ 520, 480 });
+        m_main->setSizes({ 800, 200 });
+        if (shown == m_waterfall || shown == m_timelines)
+            m_tabs->setCurrentWidget(m_histogram);
+    }
+}
+
+bool CompareView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_tree->viewport() && event->type() == QEvent::Resize)
+        fitEventColumn();
+    return QWidget::eventFilter(watched, event);
 }
 
 bool CompareView::selectRow(int diffRow)
@@ -218,13 +363,15 @@ void CompareView::onCurrentChanged()
         return;
     }
     m_selected = row;
+    if (m_compact && !m_selectingFromChart && m_tabs->currentWidget() == m_waterfall)
+        m_tabs->setCurrentWidget(m_histogram); // the chosen row's distributions
     const DiffRow &r = m_diff->rows[size_t(row)];
     m_histogram->setRow(&r, toQString(timeScaleName(m_diff->unit)));
     m_timelines->highlight(r.a.events, r.b.events);
-    QString text = tr("%1 — verdict %2%3, matched %4\n")
+    QString text = tr("%1 — verdict %2%3, paired by %4\n")
                        .arg(toQString(r.eventName), QString::fromLatin1(verdictName(r.verdict)),
                            r.ratioOnly ? tr(" (ratio only: fewer than 5 runs)") : QString(),
-                           QString::fromLatin1(matchModeName(r.match)));
+                           QString::fromLatin1(pairingName(m_diff->pairing)));
     if (r.pValue)
         text += tr("Mann–Whitney p = %1%2; 95% bootstrap CI of Δ median [%3, %4]\n")
                     .arg(*r.pValue, 0, 'g', 3)

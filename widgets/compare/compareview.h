@@ -11,6 +11,8 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QSplitter;
+class QTabWidget;
 class QTreeView;
 
 namespace etscope {
@@ -52,6 +54,18 @@ public:
     DualTimelineWidget *timelines() const { return m_timelines; }
     QPlainTextEdit *details() const { return m_details; }
     QLabel *summary() const { return m_summary; }
+    // Above everything while a comparison is shown: how A and B were paired when their programs
+    // differ, and the limits of the verdicts (LatencyDiff::banner, caveats). Hidden otherwise.
+    QLabel *banner() const { return m_banner; }
+
+    // Below this height the charts share one tab widget (see resizeEvent).
+    static constexpr int kCompactBelow = 720;
+    bool isCompact() const { return m_compact; }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 Q_SIGNALS:
     // The selected row's first event in A and in B (-1, -1 when that side has none).
@@ -59,6 +73,10 @@ Q_SIGNALS:
 
 private:
     void onCurrentChanged();
+    void arrangeColumns();
+    void fitEventColumn();
+    void setCompact(bool compact);
+    void sizeSplitOnce();
     void exportTableInteractive();
     void exportChartInteractive(QWidget *chart, const QString &name);
     QString describeSide(const char *label, const std::shared_ptr<const Session> &s, const DiffSide &side) const;
@@ -72,6 +90,16 @@ private:
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_changedOnly = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_banner = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QSplitter *m_upper = nullptr; // the table beside the charts
+    bool m_splitSized = false;
+    QSplitter *m_right = nullptr; // waterfall over the tabs (when not compact)
+    QSplitter *m_main = nullptr; // the upper part over the timelines (when not compact)
+    bool m_compact = false;
+    bool m_selectingFromChart = false;
+    bool m_fittingColumns = false;
+    bool m_eventColumnSizedByUser = false;
     DiffWaterfallChart *m_waterfall = nullptr;
     DiffHistogramWidget *m_histogram = nullptr;
     DualTimelineWidget *m_timelines = nullptr;

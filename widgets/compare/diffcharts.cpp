@@ -7,6 +7,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QLabel>
@@ -50,15 +51,22 @@ QString shortName(const DiffRow &r)
         n = n.substr(12);
     if (n.size() > 4 && n.compare(n.size() - 4, 4, ".out") == 0)
         n.resize(n.size() - 4);
+    // Short enough that the slanted label fits under a short chart (a 1280×720 dock), not cut at
+    // its start: "max_pool2d_wit… #2".
     QString s = toQString(n);
-    if (s.size() > 22)
-        s = s.left(21) + QChar(0x2026);
+    if (s.size() > 15)
+        s = s.left(14) + QChar(0x2026);
     return s + QStringLiteral(" #%1").arg(r.instructionId);
 }
 
 double sideP50(const DiffSide &s)
 {
     return s.perf ? s.perf->p50 : 0.0;
+}
+
+QString runsText(int n)
+{
+    return n == 1 ? QObject::tr("1 run") : QObject::tr("%1 runs").arg(n);
 }
 
 bool counted(const DiffRow &r)
@@ -121,6 +129,11 @@ int DiffWaterfallChart::barsThatFit() const
 void DiffWaterfallChart::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    // Short (a 1280×720 window's dock): the slanted labels need the height more than the title
+    // and the legend do (the bars' colours say slower / faster / total).
+    const bool roomy = height() >= kRoomyHeight;
+    m_chart->legend()->setVisible(roomy);
+    m_chart->setTitle(roomy ? m_title : QString());
     if (const int n = barsThatFit(); n != int(m_barRows.size()))
         build(n);
 }
@@ -134,7 +147,9 @@ void DiffWaterfallChart::build(int bars)
         return;
     const LatencyDiff *diff = m_diff.get();
     const QString unit = toQString(timeScaleName(diff->unit));
-    m_chart->setTitle(tr("Where the total Δ comes from (sum of p50 over operator rows, %1)").arg(unit));
+    m_title = tr("Where the total Δ comes from (sum of p50 over operator rows, %1)").arg(unit);
+    m_chart->setTitle(height() >= kRoomyHeight ? m_title : QString());
+    setToolTip(m_title);
     const std::vector<int> rows(m_contributors.begin(), m_contributors.begin() + bars);
 
     auto *base = new QBarSet(QString());
@@ -267,13 +282,13 @@ void DiffHistogramWidget::setRow(const DiffRow *row, const QString &unit)
             cb[binOf(v)] += 1;
             ++m_countB;
         }
-    auto *sa = new QBarSet(tr("A (%1 runs, p50 %2)")
-                               .arg(m_countA)
+    auto *sa = new QBarSet(tr("A (%1, p50 %2)")
+                               .arg(runsText(m_countA))
                                .arg(row->a.perf ? QString::number(row->a.perf->p50, 'g', 4) : QStringLiteral("-")));
     sa->setColor(QColor(0x3b, 0x82, 0xc4, 170));
     sa->append(ca);
-    auto *sb = new QBarSet(tr("B (%1 runs, p50 %2)")
-                               .arg(m_countB)
+    auto *sb = new QBarSet(tr("B (%1, p50 %2)")
+                               .arg(runsText(m_countB))
                                .arg(row->b.perf ? QString::number(row->b.perf->p50, 'g', 4) : QStringLiteral("-")));
     sb->setColor(QColor(0xe0, 0x8a, 0x1e, 170));
     sb->append(cb);
@@ -282,22 +297,35 @@ void DiffHistogramWidget::setRow(const DiffRow *row, const QString &unit)
     series->append(sa);
     series->append(sb);
     m_chart->addSeries(series);
-    m_chart->setTitle(
-        toQString(row->eventName) + QStringLiteral(" — ") + QString::fromLatin1(verdictName(row->verdict)));
-    auto *x = new QBarCategoryAxis;
-    QStringList cats;
-    for (int i = 0; i < n; ++i)
-        cats << QString::number(bins.lower + (i + 0.5) * bins.binWidth, 'g', 3);
-    x->append(cats);
-    x->setLabelsAngle(-60);
-    x->setTruncateLabels(false);
-    x->setTitleText(tr("latency (%1), bin centres").arg(unit));
+    const QString title
+        = toQString(row->eventName) + QStringLiteral(" — ") + QString::fromLatin1(verdictName(row->verdict));
+    m_chart->setTitle(height() >= 240 ? title : QString()); // short: the selected row says which it is
+    setToolTip(title);
+    // Bars sit at bin indices 0..n−1; the axis labels nice latencies (about 5, level) at their
+    // place on that scale, never one slanted label per bin cut to "…" in a short chart.
+    auto *x = new QCategoryAxis;
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    x->setRange(-0.5, n - 0.5);
+    x->setStartValue(-0.5);
+    if (bins.binWidth > 0) {
+        const double lo = bins.lower, hi = bins.lower + n * bins.binWidth;
+        const NiceTicks ticks = niceTicks(lo, hi, std::clamp(width() / 90, 2, 6));
+        for (double t : ticks.values)
+            x->append(formatTick(t, ticks.decimals), (t - lo) / bins.binWidth - 0.5);
+    } else {
+        x->append(formatSignificant(bins.lower, 4), 0);
+    }
+    x->setTitleText(tr("latency (%1)").arg(unit));
     auto *y = new QValueAxis;
     int maxCount = 1;
     for (int i = 0; i < n; ++i)
         maxCount = std::max({ maxCount, int(ca[i]), int(cb[i]) });
-    y->setRange(0, maxCount);
-    y->setTickCount(std::min(maxCount, 5) + 1);
+    // Whole, evenly spaced run counts (0, 5, 10, …), never 0, 4, 9, 13.
+    const double step = std::max(1.0, std::ceil(niceStep(maxCount, 5)));
+    y->setRange(0, std::ceil(maxCount / step) * step);
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(0);
+    y->setTickInterval(step);
     y->setLabelFormat(QStringLiteral("%.0f"));
     y->setTitleText(tr("runs"));
     m_chart->addAxis(x, Qt::AlignBottom);

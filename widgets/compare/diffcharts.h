@@ -39,7 +39,9 @@ protected:
 
 private:
     void build(int bars);
+    static constexpr int kRoomyHeight = 240; // below: no title and legend, room for the labels
 
+    QString m_title;
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     std::shared_ptr<const LatencyDiff> m_diff;
