@@ -1,0 +1,532 @@
+#include "analysis/runs.h"
+
+#include "events/blockstats.h"
+#include "events/perfdata.h"
+#include "program/program.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+namespace etscope {
+
+const char *phaseRuleName(PhaseRule r)
+{
+    switch (r) {
+    case PhaseRule::Auto:
+        return "auto";
+    case PhaseRule::Method:
+        return "method";
+    case PhaseRule::Duration:
+        return "duration";
+    case PhaseRule::PrefillRuns:
+        return "prefill-runs";
+    case PhaseRule::None:
+        break;
+    }
+    return "none";
+}
+
+std::string phaseOfMethodName(std::string_view method)
+{
+    std::string lower(method);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (lower.find("prefill") != std::string::npos)
+        return "prefill";
+    if (lower.find("decode") != std::string::npos || lower.find("kv_forward") != std::string::npos)
+        return "decode";
+    return {};
+}
+
+const PhaseFigures *RunsReport::phase(std::string_view name) const
+{
+    for (const PhaseFigures &p : phases)
+        if (p.name == name)
+            return &p;
+    return nullptr;
+}
+
+namespace {
+
+constexpr const char *kPhaseOrder[] = { "prefill", "decode", "other", "all" };
+
+double medianOf(std::vector<double> v) // numpy's median: mean of the two middle values
+{
+    if (v.empty())
+        return std::nan("");
+    const std::size_t n = v.size(), h = n / 2;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(h), v.end());
+    const double hi = v[h];
+    if (n % 2)
+        return hi;
+    return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(h)) + hi) / 2;
+}
+
+// Durations in the target unit → milliseconds; ticks → nanoseconds.
+struct Clock {
+    double msPerUnit = 1;
+    double nsPerTick = 1;
+};
+
+Result<Clock> clockOf(const TimeConversion &t, const std::string &file)
+{
+    auto factor = [&](TimeScale s) -> std::optional<double> {
+        switch (s) {
+        case TimeScale::NS:
+            return 1e9;
+        case TimeScale::US:
+            return 1e6;
+        case TimeScale::MS:
+            return 1e3;
+        case TimeScale::S:
+            return 1;
+        case TimeScale::Cycles:
+            if (t.cyclesPerSecond && *t.cyclesPerSecond > 0)
+                return *t.cyclesPerSecond;
+            return std::nullopt;
+        }
+        return std::nullopt;
+    };
+    const auto src = factor(t.source), dst = factor(t.target);
+    if (!src || !dst)
+        return makeError(ErrorCode::InvalidArgument, file,
+            "timestamps are in cycles; give the clock rate (--cycles-per-second) to time the runs");
+    Clock c;
+    c.msPerUnit = 1e3 / *dst;
+    c.nsPerTick = 1e9 / *src;
+    return c;
+}
+
+// The event whose durations are the block's run durations: its (last) Method::execute.
+const Event *executeEvent(const EventBlock &b)
+{
+    const Event *found = nullptr;
+    for (const Event &e : b.events)
+        if (e.name == kMethodExecute && e.perfData && e.perfData->raw.size() == b.runIndices.size())
+            found = &e;
+    return found;
+}
+
+// Theil's estimator with pairs half the sample apart (Theil 1950, the "incomplete" method):
+// slope = median of (y[i+h] − y[i]) / h for i < n − h, h = ceil(n/2), x = 0, 1, …; intercept =
+// median of y[i] − slope·i. Each run enters at most one pair, so an outlier moves one slope.
+struct Fit {
+    double slope = 0, intercept = 0;
+};
+std::optional<Fit> theilFit(const std::vector<double> &y)
+{
+    const std::size_t n = y.size();
+    if (n < 2)
+        return std::nullopt;
+    const std::size_t h = (n + 1) / 2;
+    std::vector<double> slopes;
+    slopes.reserve(n - h);
+    for (std::size_t i = 0; i + h < n; ++i)
+        slopes.push_back((y[i + h] - y[i]) / double(h));
+    Fit f;
+    f.slope = medianOf(std::move(slopes));
+    std::vector<double> rest(n);
+    for (std::size_t i = 0; i < n; ++i)
+        rest[i] = y[i] - f.slope * double(i);
+    f.intercept = medianOf(std::move(rest));
+    return f;
+}
+
+// Leading runs, fewer than half of the phase, each > kWarmupFactor × the median of the runs after it.
+std::size_t warmupCount(const std::vector<double> &d)
+{
+    const std::size_t n = d.size();
+    std::size_t w = 0;
+    while (n > 0 && w < (n - 1) / 2) {
+        const double rest = medianOf(std::vector<double>(d.begin() + std::ptrdiff_t(w + 1), d.end()));
+        if (!(d[w] > kWarmupFactor * rest))
+            break;
+        ++w;
+    }
+    return w;
+}
+
+// What a profile event counts as in the share tables.
+struct Counted {
+    bool counted = false;
+    bool delegated = false;
+    std::string name;
+};
+
+// Kernels and delegate events count with their own time; OPERATOR_CALL wraps the kernel
+// (native_call_*) of its instruction and DELEGATE_CALL the delegate events of its instruction,
+// so a wrapper counts only when the run logged nothing inside it (then under the instruction's
+// operator or backend when the method is known). Method-level events never count.
+std::vector<Counted> classify(const EventBlock &b, const ProgramMethod *method)
+{
+    constexpr std::string_view kNative = "native_call_";
+    std::unordered_map<std::int32_t, bool> hasKernel, hasDelegate;
+    for (const Event &e : b.events) {
+        if (e.chainIndex < 0 || e.isFramework())
+            continue;
+        if (e.isDelegatedOp)
+            hasDelegate[e.instructionId] = true;
+        else if (e.name.starts_with(kNative))
+            hasKernel[e.instructionId] = true;
+    }
+    auto instructionLabel = [&](const Event &e, bool kernel) -> std::string {
+        if (!method || e.instructionId < 0 || std::size_t(e.instructionId) >= method->instructionCount())
+            return std::string(e.name);
+        const ProgramInstruction ins = method->instruction(std::size_t(e.instructionId));
+        if (kernel && ins.kind == InstructionKind::KernelCall && ins.operatorIndex >= 0
+            && std::size_t(ins.operatorIndex) < method->operators().size())
+            return method->operators()[std::size_t(ins.operatorIndex)].kernelName();
+        if (!kernel && ins.kind == InstructionKind::DelegateCall && ins.delegateIndex >= 0
+            && std::size_t(ins.delegateIndex) < method->delegates().size())
+            return method->delegates()[std::size_t(ins.delegateIndex)].backendId;
+        return std::string(e.name);
+    };
+    std::vector<Counted> out(b.events.size());
+    for (std::size_t i = 0; i < b.events.size(); ++i) {
+        const Event &e = b.events[i];
+        Counted &c = out[i];
+        if (!e.perfData || e.perfData->raw.size() != b.runIndices.size() || e.chainIndex < 0 || e.isFramework())
+            continue;
+        if (e.isDelegatedOp) {
+            c = { true, true, std::string(e.name) };
+        } else if (e.name.starts_with(kNative)) {
+            c = { true, false, std::string(e.name.substr(kNative.size())) };
+        } else if (e.name == kOperatorCall) {
+            if (!hasKernel.contains(e.instructionId))
+                c = { true, false, instructionLabel(e, true) };
+        } else if (e.name == kDelegateCall) {
+            if (!hasDelegate.contains(e.instructionId))
+                c = { true, true, instructionLabel(e, false) };
+        } else {
+            c = { true, false, std::string(e.name) }; // JF_CALL, MOVE_CALL, FREE_CALL, custom scopes
+        }
+    }
+    return out;
+}
+
+// Tokens in one run of the prefill method: the last dimension of its first integer input.
+std::optional<std::int64_t> promptTokensFromShape(const ProgramMethod &m)
+{
+    for (std::int32_t v : m.inputs()) {
+        if (v < 0 || std::size_t(v) >= m.valueCount())
+            continue;
+        const ProgramValue value = m.value(std::size_t(v));
+        if (value.kind != ProgramValueKind::Tensor)
+            continue;
+        const ScalarType t = value.tensor.dtype;
+        if ((t == ScalarType::Long || t == ScalarType::Int) && !value.tensor.sizes.empty()
+            && value.tensor.sizes.back() > 0)
+            return value.tensor.sizes.back();
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<RunsReport> analyzeRuns(
+    const std::vector<EventBlock> &blocks, const Program *program, const RunsOptions &options, const std::string &file)
+{
+    auto clock = clockOf(options.time, file);
+    if (!clock)
+        return clock.error();
+    if (!program && !options.method.empty())
+        return makeError(ErrorCode::InvalidArgument, file, "--method needs the program (--program P.pte)");
+    if (!program && options.phaseBy == PhaseRule::Method)
+        return makeError(ErrorCode::InvalidArgument, file, "--phase-by method needs the program (--program P.pte)");
+    if (program && !options.method.empty() && !program->method(options.method))
+        return makeError(
+            ErrorCode::InvalidArgument, file, fmt::format("the program has no method named '{}'", options.method));
+
+    RunsReport report;
+    report.file = file;
+    if (program)
+        report.program = program->path();
+    std::vector<RunAttribution> attribution;
+    if (program)
+        attribution = attributeRuns(blocks, *program);
+
+    // Every executed run, in file order.
+    std::vector<const Event *> execute(blocks.size());
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        execute[b] = executeEvent(blocks[b]);
+        if (!execute[b])
+            continue;
+        const RunAttribution *a = program ? &attribution[b] : nullptr;
+        if (!options.method.empty() && !a->fits(options.method))
+            continue;
+        for (std::size_t r = 0; r < blocks[b].runIndices.size(); ++r) {
+            RunRow row;
+            row.runDataIndex = blocks[b].runIndices[r];
+            row.block = b;
+            row.runInBlock = r;
+            if (a) {
+                row.methodNote = a->label();
+                if (!options.method.empty())
+                    row.method = options.method; // the user resolved an ambiguity
+                else if (a->kind == RunAttribution::Kind::Matched)
+                    row.method = a->method->name();
+            }
+            row.durationMs = execute[b]->perfData->raw[r] * clock->msPerUnit;
+            row.startNs = std::llround(double(execute[b]->startTimes()[r]) * clock->nsPerTick);
+            report.runs.push_back(std::move(row));
+        }
+    }
+    std::sort(report.runs.begin(), report.runs.end(),
+        [](const RunRow &x, const RunRow &y) { return x.runDataIndex < y.runDataIndex; });
+    for (std::size_t i = 0; i < report.runs.size(); ++i)
+        report.runs[i].index = i;
+
+    // Phases.
+    auto methodPhase = [&](const RunRow &row) -> std::string {
+        if (!row.method.empty())
+            return phaseOfMethodName(row.method);
+        const RunAttribution &a = attribution[row.block];
+        std::string common; // ambiguous: the phase all candidates agree on
+        for (std::size_t i = 0; i < a.candidates.size(); ++i) {
+            const std::string p = phaseOfMethodName(a.candidates[i]->name());
+            if (i == 0)
+                common = p;
+            else if (p != common)
+                return {};
+        }
+        return common;
+    };
+    PhaseRule rule = options.phaseBy;
+    if (rule == PhaseRule::Auto) {
+        rule = PhaseRule::None;
+        if (program)
+            for (const RunRow &row : report.runs)
+                if (!methodPhase(row).empty()) {
+                    rule = PhaseRule::Method;
+                    break;
+                }
+    }
+    switch (rule) {
+    case PhaseRule::Method: {
+        bool any = false;
+        for (RunRow &row : report.runs) {
+            row.phase = methodPhase(row);
+            any = any || !row.phase.empty();
+            if (row.phase.empty())
+                row.phase = "other";
+        }
+        if (!any) {
+            report.notes.push_back("no method of the program names a phase (prefill, decode, kv_forward): one phase");
+            rule = PhaseRule::None;
+        }
+        break;
+    }
+    case PhaseRule::PrefillRuns:
+        for (RunRow &row : report.runs)
+            row.phase = row.index < options.prefillRuns ? "prefill" : "decode";
+        break;
+    case PhaseRule::Duration: {
+        std::vector<double> d;
+        for (const RunRow &row : report.runs)
+            d.push_back(row.durationMs);
+        const double median = medianOf(d);
+        bool any = false;
+        for (RunRow &row : report.runs) {
+            row.phase = row.durationMs >= kPrefillDurationFactor * median ? "prefill" : "decode";
+            any = any || row.phase == "prefill";
+        }
+        if (!any) {
+            report.notes.push_back(fmt::format(
+                "no run lasts {}x the median run ({:.6g} ms): no prefill, one phase", kPrefillDurationFactor, median));
+            rule = PhaseRule::None;
+        }
+        break;
+    }
+    case PhaseRule::Auto:
+    case PhaseRule::None:
+        break;
+    }
+    if (rule == PhaseRule::None)
+        for (RunRow &row : report.runs)
+            row.phase = "all";
+    report.rule = rule;
+
+    // Prompt tokens: given, else the prefill method's input shape (per prefill run).
+    std::optional<std::int64_t> tokensPerPrefillRun;
+    if (!options.promptTokens && program)
+        for (const RunRow &row : report.runs)
+            if (row.phase == "prefill" && !row.method.empty()) {
+                if (const ProgramMethod *m = program->method(row.method))
+                    tokensPerPrefillRun = promptTokensFromShape(*m);
+                if (tokensPerPrefillRun)
+                    report.notes.push_back(
+                        fmt::format("prompt tokens per prefill run: {}, from the input shape of '{}'",
+                            *tokensPerPrefillRun, row.method));
+                break;
+            }
+
+    // Per phase: warm-up, fit, outliers, figures.
+    std::map<std::string, std::size_t> phaseIndex;
+    for (const char *name : kPhaseOrder) {
+        std::vector<RunRow *> rows;
+        for (RunRow &row : report.runs)
+            if (row.phase == name)
+                rows.push_back(&row);
+        if (rows.empty())
+            continue;
+        PhaseFigures f;
+        f.name = name;
+        f.runs = rows.size();
+        std::vector<double> all;
+        for (const RunRow *r : rows)
+            all.push_back(r->durationMs);
+        f.warmupRuns = warmupCount(all);
+        std::vector<double> d(all.begin() + std::ptrdiff_t(f.warmupRuns), all.end());
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            rows[i]->warmup = i < f.warmupRuns;
+            if (!rows[i]->warmup)
+                rows[i]->position = i - f.warmupRuns;
+        }
+        const std::size_t n = d.size();
+        for (double x : d)
+            f.totalMs += x;
+        f.meanMs = f.totalMs / double(n);
+        std::vector<double> sorted = d;
+        std::sort(sorted.begin(), sorted.end());
+        f.medianMs = numpyPercentileSorted(sorted, 50);
+        f.p90Ms = numpyPercentileSorted(sorted, 90);
+        if (const auto fit = theilFit(d)) {
+            f.slopeMsPerPosition = fit->slope;
+            f.interceptMs = fit->intercept;
+            if (n >= 3) {
+                std::vector<double> res(n);
+                for (std::size_t i = 0; i < n; ++i)
+                    res[i] = d[i] - (fit->intercept + fit->slope * double(i));
+                const double med = medianOf(res);
+                std::vector<double> dev(n);
+                for (std::size_t i = 0; i < n; ++i)
+                    dev[i] = std::abs(res[i] - med);
+                const double mad = std::max(medianOf(dev), kMadFloor * f.medianMs);
+                for (std::size_t i = 0; i < n; ++i)
+                    if (mad > 0 && 0.6745 * dev[i] / mad > kOutlierZ) {
+                        rows[f.warmupRuns + i]->outlier = true;
+                        ++f.outlierRuns;
+                    }
+            }
+        }
+        if (n >= 3) {
+            const std::size_t k = n / 3;
+            const double first = medianOf(std::vector<double>(d.begin(), d.begin() + std::ptrdiff_t(k)));
+            const double last = medianOf(std::vector<double>(d.end() - std::ptrdiff_t(k), d.end()));
+            if (first > 0)
+                f.driftPct = 100 * (last - first) / first;
+        }
+        if (f.name == "decode") {
+            f.tokens = std::int64_t(n);
+            for (std::size_t i = f.warmupRuns; i < rows.size(); ++i)
+                rows[i]->tokens = 1;
+            if (f.totalMs > 0)
+                f.tokensPerS = double(n) / (f.totalMs / 1000);
+            if (f.medianMs > 0)
+                f.tokensPerSP50 = 1000 / f.medianMs;
+            if (f.p90Ms > 0)
+                f.tokensPerSP90 = 1000 / f.p90Ms;
+        } else if (f.name == "prefill") {
+            if (options.promptTokens) {
+                f.tokens = *options.promptTokens;
+                const std::int64_t steady = std::int64_t(n);
+                for (std::size_t i = f.warmupRuns; i < rows.size(); ++i)
+                    if (steady == 1)
+                        rows[i]->tokens = *options.promptTokens;
+                    else if (steady == *options.promptTokens)
+                        rows[i]->tokens = 1;
+            } else if (tokensPerPrefillRun) {
+                f.tokens = *tokensPerPrefillRun * std::int64_t(n);
+                for (std::size_t i = f.warmupRuns; i < rows.size(); ++i)
+                    rows[i]->tokens = *tokensPerPrefillRun;
+            }
+            if (f.tokens && f.totalMs > 0)
+                f.tokensPerS = double(*f.tokens) / (f.totalMs / 1000);
+        }
+        phaseIndex[name] = report.phases.size();
+        report.phases.push_back(std::move(f));
+    }
+
+    // Time to first token: from the first steady prefill run to the end of the prefill runs that
+    // follow it without a steady run of another phase in between.
+    for (std::size_t i = 0; i < report.runs.size(); ++i) {
+        const RunRow &first = report.runs[i];
+        if (first.phase != "prefill" || first.warmup)
+            continue;
+        const RunRow *last = &first;
+        for (std::size_t j = i + 1; j < report.runs.size(); ++j) {
+            const RunRow &r = report.runs[j];
+            if (r.phase == "prefill")
+                last = &r;
+            else if (!r.warmup)
+                break;
+        }
+        report.timeToFirstTokenMs = double(last->startNs - first.startNs) / 1e6 + last->durationMs;
+        break;
+    }
+
+    // Shares: each block's events once classified, summed over the block's steady runs per phase.
+    std::vector<std::map<std::string, ShareRow>> acc(report.phases.size());
+    std::vector<double> delegatedMs(report.phases.size());
+    std::vector<std::vector<int>> phaseOfRun(blocks.size());
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+        phaseOfRun[b].assign(blocks[b].runIndices.size(), -1);
+    for (const RunRow &row : report.runs)
+        if (!row.warmup)
+            phaseOfRun[row.block][row.runInBlock] = int(phaseIndex[row.phase]);
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        const auto &ph = phaseOfRun[b];
+        if (std::none_of(ph.begin(), ph.end(), [](int p) { return p >= 0; }))
+            continue;
+        const ProgramMethod *method = nullptr;
+        if (program && attribution[b].kind == RunAttribution::Kind::Matched)
+            method = attribution[b].method;
+        else if (program && !options.method.empty())
+            method = program->method(options.method);
+        const std::vector<Counted> counted = classify(blocks[b], method);
+        for (std::size_t i = 0; i < counted.size(); ++i) {
+            const Counted &c = counted[i];
+            if (!c.counted)
+                continue;
+            const auto raw = blocks[b].events[i].perfData->raw;
+            std::vector<ShareRow *> rowOf(report.phases.size(), nullptr);
+            for (std::size_t r = 0; r < raw.size(); ++r) {
+                const int p = ph[r];
+                if (p < 0)
+                    continue;
+                ShareRow *&s = rowOf[std::size_t(p)];
+                if (!s) {
+                    s = &acc[std::size_t(p)][c.name];
+                    s->name = c.name;
+                }
+                const double ms = raw[r] * clock->msPerUnit;
+                s->totalMs += ms;
+                ++s->calls;
+                if (c.delegated) {
+                    s->delegatedShare += ms; // milliseconds until divided below
+                    delegatedMs[std::size_t(p)] += ms;
+                }
+            }
+        }
+    }
+    for (std::size_t p = 0; p < report.phases.size(); ++p) {
+        PhaseFigures &f = report.phases[p];
+        for (auto &[name, s] : acc[p])
+            f.countedMs += s.totalMs;
+        for (auto &[name, s] : acc[p]) {
+            s.share = f.countedMs > 0 ? s.totalMs / f.countedMs : 0;
+            s.delegatedShare = s.totalMs > 0 ? s.delegatedShare / s.totalMs : 0;
+            f.shares.push_back(std::move(s));
+        }
+        f.delegatedShare = f.countedMs > 0 ? delegatedMs[p] / f.countedMs : 0;
+        std::stable_sort(f.shares.begin(), f.shares.end(),
+            [](const ShareRow &x, const ShareRow &y) { return x.totalMs > y.totalMs; });
+    }
+    return report;
+}
+
+} // namespace etscope
