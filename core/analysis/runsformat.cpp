@@ -91,7 +91,10 @@ std::string runsText(const RunsReport &report, std::size_t topN)
 {
     std::string out;
     auto o = std::back_inserter(out);
-    fmt::format_to(o, "{}: {} runs, phases by {}\n", report.file, report.runs.size(), phaseRuleName(report.rule));
+    if (report.rule == PhaseRule::None)
+        fmt::format_to(o, "{}: {} runs, one phase (all)\n", report.file, report.runs.size());
+    else
+        fmt::format_to(o, "{}: {} runs, phases by {}\n", report.file, report.runs.size(), phaseRuleName(report.rule));
     if (!report.program.empty())
         fmt::format_to(o, "program: {}\n", report.program);
     for (const std::string &n : report.notes)
@@ -108,8 +111,9 @@ std::string runsText(const RunsReport &report, std::size_t topN)
                 optionalNumber(f.tokensPerSP90, ""));
         if (f.tokens)
             out += '\n';
-        fmt::format_to(o, "  latency against position: slope {} per position, drift {}\n",
-            optionalNumber(f.slopeMsPerPosition, " ms"), optionalNumber(f.driftPct, " %"));
+        if (f.slopeMsPerPosition)
+            fmt::format_to(o, "  latency against position: slope {} per position, drift {}\n",
+                optionalNumber(f.slopeMsPerPosition, " ms"), optionalNumber(f.driftPct, " %"));
         const std::size_t rows = topN ? std::min(topN, f.shares.size()) : f.shares.size();
         if (rows == 0)
             continue;
