@@ -150,62 +150,92 @@ std::size_t warmupCount(const std::vector<double> &d)
     return w;
 }
 
-// What a profile event counts as in the share tables.
+// The share rows' names. Events of one store share interned names, so a name is looked up by
+// its address first (a million events cost a million pointer hashes, not string compares).
+class ShareNames
+{
+public:
+    int id(std::string_view name, bool interned)
+    {
+        if (interned) {
+            if (auto it = m_byAddress.find(name.data());
+                it != m_byAddress.end() && m_names[std::size_t(it->second)]->size() == name.size())
+                return it->second;
+        }
+        auto [it, fresh] = m_byText.try_emplace(std::string(name), int(m_names.size()));
+        if (fresh)
+            m_names.push_back(&it->first);
+        if (interned)
+            m_byAddress[name.data()] = it->second;
+        return it->second;
+    }
+    std::size_t size() const { return m_names.size(); }
+    const std::string &name(std::size_t id) const { return *m_names[id]; }
+
+private:
+    std::unordered_map<const char *, int> m_byAddress;
+    std::unordered_map<std::string, int> m_byText; // node-based: the names' addresses stay
+    std::vector<const std::string *> m_names;
+};
+
+// What a profile event counts as in the share tables: its row, or -1.
 struct Counted {
-    bool counted = false;
+    int row = -1;
     bool delegated = false;
-    std::string name;
 };
 
 // Kernels and delegate events count with their own time; OPERATOR_CALL wraps the kernel
 // (native_call_*) of its instruction and DELEGATE_CALL the delegate events of its instruction,
 // so a wrapper counts only when the run logged nothing inside it (then under the instruction's
 // operator or backend when the method is known). Method-level events never count.
-std::vector<Counted> classify(const EventBlock &b, const ProgramMethod *method)
+void classify(const EventBlock &b, const ProgramMethod *method, ShareNames &names, std::vector<Counted> &out,
+    std::vector<std::int32_t> &kernels, std::vector<std::int32_t> &delegates)
 {
     constexpr std::string_view kNative = "native_call_";
-    std::unordered_map<std::int32_t, bool> hasKernel, hasDelegate;
+    kernels.clear();
+    delegates.clear();
     for (const Event &e : b.events) {
         if (e.chainIndex < 0 || e.isFramework())
             continue;
         if (e.isDelegatedOp)
-            hasDelegate[e.instructionId] = true;
+            delegates.push_back(e.instructionId);
         else if (e.name.starts_with(kNative))
-            hasKernel[e.instructionId] = true;
+            kernels.push_back(e.instructionId);
     }
-    auto instructionLabel = [&](const Event &e, bool kernel) -> std::string {
+    std::sort(kernels.begin(), kernels.end());
+    std::sort(delegates.begin(), delegates.end());
+    auto instructionLabel = [&](const Event &e, bool kernel) -> int {
         if (!method || e.instructionId < 0 || std::size_t(e.instructionId) >= method->instructionCount())
-            return std::string(e.name);
+            return names.id(e.name, true);
         const ProgramInstruction ins = method->instruction(std::size_t(e.instructionId));
         if (kernel && ins.kind == InstructionKind::KernelCall && ins.operatorIndex >= 0
             && std::size_t(ins.operatorIndex) < method->operators().size())
-            return method->operators()[std::size_t(ins.operatorIndex)].kernelName();
+            return names.id(method->operators()[std::size_t(ins.operatorIndex)].kernelName(), false);
         if (!kernel && ins.kind == InstructionKind::DelegateCall && ins.delegateIndex >= 0
             && std::size_t(ins.delegateIndex) < method->delegates().size())
-            return method->delegates()[std::size_t(ins.delegateIndex)].backendId;
-        return std::string(e.name);
+            return names.id(method->delegates()[std::size_t(ins.delegateIndex)].backendId, false);
+        return names.id(e.name, true);
     };
-    std::vector<Counted> out(b.events.size());
+    out.assign(b.events.size(), Counted {});
     for (std::size_t i = 0; i < b.events.size(); ++i) {
         const Event &e = b.events[i];
         Counted &c = out[i];
         if (!e.perfData || e.perfData->raw.size() != b.runIndices.size() || e.chainIndex < 0 || e.isFramework())
             continue;
         if (e.isDelegatedOp) {
-            c = { true, true, std::string(e.name) };
+            c = { names.id(e.name, true), true };
         } else if (e.name.starts_with(kNative)) {
-            c = { true, false, std::string(e.name.substr(kNative.size())) };
+            c = { names.id(e.name.substr(kNative.size()), true), false };
         } else if (e.name == kOperatorCall) {
-            if (!hasKernel.contains(e.instructionId))
-                c = { true, false, instructionLabel(e, true) };
+            if (!std::binary_search(kernels.begin(), kernels.end(), e.instructionId))
+                c = { instructionLabel(e, true), false };
         } else if (e.name == kDelegateCall) {
-            if (!hasDelegate.contains(e.instructionId))
-                c = { true, true, instructionLabel(e, false) };
+            if (!std::binary_search(delegates.begin(), delegates.end(), e.instructionId))
+                c = { instructionLabel(e, false), true };
         } else {
-            c = { true, false, std::string(e.name) }; // JF_CALL, MOVE_CALL, FREE_CALL, custom scopes
+            c = { names.id(e.name, true), false }; // JF_CALL, MOVE_CALL, FREE_CALL, custom scopes
         }
     }
-    return out;
 }
 
 // Tokens in one run of the prefill method: the last dimension of its first integer input.
@@ -470,59 +500,71 @@ Result<RunsReport> analyzeRuns(
     }
 
     // Shares: each block's events once classified, summed over the block's steady runs per phase.
-    std::vector<std::map<std::string, ShareRow>> acc(report.phases.size());
-    std::vector<double> delegatedMs(report.phases.size());
+    struct Acc {
+        double totalMs = 0, delegatedMs = 0;
+        std::uint64_t calls = 0;
+    };
+    const std::size_t phaseCount = report.phases.size();
+    std::vector<std::vector<Acc>> acc(phaseCount);
     std::vector<std::vector<int>> phaseOfRun(blocks.size());
-    for (std::size_t b = 0; b < blocks.size(); ++b)
-        phaseOfRun[b].assign(blocks[b].runIndices.size(), -1);
     for (const RunRow &row : report.runs)
-        if (!row.warmup)
-            phaseOfRun[row.block][row.runInBlock] = int(phaseIndex[row.phase]);
+        if (!row.warmup) {
+            auto &ph = phaseOfRun[row.block];
+            if (ph.empty())
+                ph.assign(blocks[row.block].runIndices.size(), -1);
+            ph[row.runInBlock] = int(phaseIndex[row.phase]);
+        }
+    ShareNames names;
+    std::vector<Counted> counted;
+    std::vector<std::int32_t> kernels, delegates;
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const auto &ph = phaseOfRun[b];
-        if (std::none_of(ph.begin(), ph.end(), [](int p) { return p >= 0; }))
+        if (ph.empty())
             continue;
         const ProgramMethod *method = nullptr;
         if (program && attribution[b].kind == RunAttribution::Kind::Matched)
             method = attribution[b].method;
         else if (program && !options.method.empty())
             method = program->method(options.method);
-        const std::vector<Counted> counted = classify(blocks[b], method);
+        classify(blocks[b], method, names, counted, kernels, delegates);
+        for (auto &a : acc)
+            a.resize(names.size());
         for (std::size_t i = 0; i < counted.size(); ++i) {
             const Counted &c = counted[i];
-            if (!c.counted)
+            if (c.row < 0)
                 continue;
             const auto raw = blocks[b].events[i].perfData->raw;
-            std::vector<ShareRow *> rowOf(report.phases.size(), nullptr);
             for (std::size_t r = 0; r < raw.size(); ++r) {
                 const int p = ph[r];
                 if (p < 0)
                     continue;
-                ShareRow *&s = rowOf[std::size_t(p)];
-                if (!s) {
-                    s = &acc[std::size_t(p)][c.name];
-                    s->name = c.name;
-                }
+                Acc &a = acc[std::size_t(p)][std::size_t(c.row)];
                 const double ms = raw[r] * clock->msPerUnit;
-                s->totalMs += ms;
-                ++s->calls;
-                if (c.delegated) {
-                    s->delegatedShare += ms; // milliseconds until divided below
-                    delegatedMs[std::size_t(p)] += ms;
-                }
+                a.totalMs += ms;
+                ++a.calls;
+                if (c.delegated)
+                    a.delegatedMs += ms;
             }
         }
     }
-    for (std::size_t p = 0; p < report.phases.size(); ++p) {
+    for (std::size_t p = 0; p < phaseCount; ++p) {
         PhaseFigures &f = report.phases[p];
-        for (auto &[name, s] : acc[p])
-            f.countedMs += s.totalMs;
-        for (auto &[name, s] : acc[p]) {
-            s.share = f.countedMs > 0 ? s.totalMs / f.countedMs : 0;
-            s.delegatedShare = s.totalMs > 0 ? s.delegatedShare / s.totalMs : 0;
-            f.shares.push_back(std::move(s));
+        double delegatedMs = 0;
+        std::vector<std::size_t> order; // rows by name, so that ties stay in name order
+        for (std::size_t g = 0; g < acc[p].size(); ++g)
+            if (acc[p][g].calls) {
+                order.push_back(g);
+                f.countedMs += acc[p][g].totalMs;
+                delegatedMs += acc[p][g].delegatedMs;
+            }
+        std::sort(
+            order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return names.name(x) < names.name(y); });
+        for (std::size_t g : order) {
+            const Acc &a = acc[p][g];
+            f.shares.push_back({ names.name(g), a.totalMs, f.countedMs > 0 ? a.totalMs / f.countedMs : 0, a.calls,
+                a.totalMs > 0 ? a.delegatedMs / a.totalMs : 0 });
         }
-        f.delegatedShare = f.countedMs > 0 ? delegatedMs[p] / f.countedMs : 0;
+        f.delegatedShare = f.countedMs > 0 ? delegatedMs / f.countedMs : 0;
         std::stable_sort(f.shares.begin(), f.shares.end(),
             [](const ShareRow &x, const ShareRow &y) { return x.totalMs > y.totalMs; });
     }
