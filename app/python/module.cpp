@@ -35,6 +35,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 namespace py = pybind11;
@@ -469,13 +470,23 @@ py::dict blockColumns(const NativeSession &s, const std::vector<std::size_t> &bl
     std::array<py::array, 6> stats;
     for (auto &a : stats)
         a = allPerf ? vectorOf("float64", n) : objectArray(n);
+    // Event names are interned per store and repeat across blocks: one Python str per name.
+    std::unordered_map<const char *, py::str> names;
+    auto nameOf = [&](std::string_view n) -> py::object {
+        auto [it, fresh] = names.try_emplace(n.data());
+        if (fresh)
+            it->second = text(n);
+        return it->second;
+    };
+    // Empty cells are made with the C API: pybind's casts cost more than the objects.
+    auto emptyList = [] { return py::reinterpret_steal<py::object>(PyList_New(0)); };
     std::size_t j = 0;
     for (std::size_t i : blockIndices) {
         const EventBlock &b = s.block(i);
         py::str blockNameStr = text(b.name);
         for (const Event &e : b.events) {
             setObject(blockName, j, blockNameStr);
-            setObject(name, j, text(e.name));
+            setObject(name, j, nameOf(e.name));
             const double values[6] = { e.perfData ? e.perfData->p10 : 0, e.perfData ? e.perfData->p50 : 0,
                 e.perfData ? e.perfData->p90 : 0, e.perfData ? e.perfData->avg : 0, e.perfData ? e.perfData->min : 0,
                 e.perfData ? e.perfData->max : 0 };
@@ -487,14 +498,24 @@ py::dict blockColumns(const NativeSession &s, const std::vector<std::size_t> &bl
             }
             setObject(raw, j, e.perfData ? py::object(floatList(e.perfData->raw)) : py::none());
             const auto &ops = e.opTypes();
-            setObject(opTypes, j, ops.size() < 5 ? py::object(py::cast(ops)) : py::object(py::str(opTypesText(ops))));
+            setObject(opTypes, j,
+                ops.empty()          ? emptyList()
+                    : ops.size() < 5 ? py::object(py::cast(ops))
+                                     : py::object(py::str(opTypesText(ops))));
             setObject(delegateId, j, delegateIdToPython(e.delegateDebugIdentifier()));
-            auto [st, mh] = linkedNodeDicts(e);
-            setObject(stacks, j, st);
-            setObject(modules, j, mh);
+            if (e.linkedNodes().empty()) {
+                setObject(stacks, j, py::reinterpret_steal<py::object>(PyDict_New()));
+                setObject(modules, j, py::reinterpret_steal<py::object>(PyDict_New()));
+            } else {
+                auto [st, mh] = linkedNodeDicts(e);
+                setObject(stacks, j, st);
+                setObject(modules, j, mh);
+            }
             static_cast<bool *>(delegated.mutable_data())[j] = e.isDelegatedOp;
             setObject(backend, j, optionalStr(e.delegateBackendName()));
-            setObject(debugData, j, valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner));
+            setObject(debugData, j,
+                e.debugData().empty() ? emptyList()
+                                      : valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner));
             setObject(startTime, j, e.perfData ? py::object(intList(e.startTimes())) : py::none());
             ++j;
         }
