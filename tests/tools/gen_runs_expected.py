@@ -13,7 +13,12 @@ not used.
                        [--phase-by method|duration] [--prefill-runs N] [--prompt-tokens N] > OUT.json
       the figures of one recording (checks the attribution against the generator's truth)
 
-Run with Debian's /usr/bin/python3 (numpy); flatc on PATH.
+Run with Debian's /usr/bin/python3 (numpy); flatc on PATH. To regenerate everything committed:
+
+  python3 tests/tools/gen_runs_expected.py program tests/data/analysis/runs_llm.program.json
+  cmake --build build --target gen_runs_etdump
+  build/tests/analysis/gen_runs_etdump tests/data/analysis/runs_llm.etdp tests/data/analysis/runs_llm.truth.json
+  python3 tests/tools/gen_runs_expected.py all core/etdump/etdump.fbs tests/data ../shared/fixtures
 """
 import argparse
 import json
