@@ -24,8 +24,15 @@ const Registration runs("runs",
     [](CLI::App &sub) {
         auto a = std::make_shared<RunsArgs>();
         addInputOptions(sub, a->in);
-        sub.add_option("--program,-p", a->program, "The program (.pte or .bpte) the runs executed: methods per run");
-        sub.add_option("--method,-m", a->method, "Only the runs of this method (needs --program)");
+        // --program and --method may become input options shared by every command (the program as
+        // a session input): then those are read, not added twice.
+        auto *program = sub.get_option_no_throw("--program");
+        if (!program)
+            program = sub.add_option(
+                "--program,-p", a->program, "The program (.pte or .bpte) the runs executed: methods per run");
+        auto *method = sub.get_option_no_throw("--method");
+        if (!method)
+            method = sub.add_option("--method,-m", a->method, "Only the runs of this method (needs --program)");
         auto *prefill
             = sub.add_option("--prefill-runs", a->prefillRuns, "The first N runs are prefill, the rest decode");
         sub.add_option("--phase-by", a->phaseBy, "Phases by the runs' method names or by duration")
@@ -36,13 +43,17 @@ const Registration runs("runs",
         sub.add_option("--top", a->top, "Share rows per phase in the text (0: all)");
         sub.add_option("--json", a->json, "Write the runs and figures as JSON to this file ('-' for stdout)");
         sub.add_option("--output,-o", a->output, "Write the text to this file instead of stdout");
-        return std::function<int()>([a] {
-            std::shared_ptr<const Program> program;
+        return std::function<int()>([a, program, method] {
+            if (a->program.empty() && program->count())
+                a->program = program->as<std::string>();
+            if (a->method.empty() && method->count())
+                a->method = method->as<std::string>();
+            std::shared_ptr<const Program> pte;
             if (!a->program.empty()) {
                 auto p = Program::openAny(a->program);
                 if (!p)
                     return reportError(p.error());
-                program = *p;
+                pte = *p;
             }
             auto session = loadOrReport(a->in);
             if (!session)
@@ -59,7 +70,7 @@ const Registration runs("runs",
             } else if (a->phaseBy == "duration") {
                 opt.phaseBy = PhaseRule::Duration;
             }
-            auto report = analyzeRuns(session->blocks, program.get(), opt, a->in.etdump);
+            auto report = analyzeRuns(session->blocks, pte.get(), opt, a->in.etdump);
             if (!report)
                 return reportError(report.error());
             if (!a->json.empty()) {
