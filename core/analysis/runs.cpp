@@ -188,8 +188,8 @@ struct Counted {
 // (native_call_*) of its instruction and DELEGATE_CALL the delegate events of its instruction,
 // so a wrapper counts only when the run logged nothing inside it (then under the instruction's
 // operator or backend when the method is known). Method-level events never count.
-void classify(const EventBlock &b, const ProgramMethod *method, ShareNames &names, std::vector<Counted> &out,
-    std::vector<std::int32_t> &kernels, std::vector<std::int32_t> &delegates)
+void classify(const EventBlock &b, const ProgramMethod *method, const RunsOptions &options, ShareNames &names,
+    std::vector<Counted> &out, std::vector<std::int32_t> &kernels, std::vector<std::int32_t> &delegates)
 {
     constexpr std::string_view kNative = "native_call_";
     kernels.clear();
@@ -223,7 +223,8 @@ void classify(const EventBlock &b, const ProgramMethod *method, ShareNames &name
         if (!e.perfData || e.perfData->raw.size() != b.runIndices.size() || e.chainIndex < 0 || e.isFramework())
             continue;
         if (e.isDelegatedOp) {
-            c = { names.id(e.name, true), true };
+            const std::string op = options.backendOperator ? options.backendOperator(e) : std::string();
+            c = { op.empty() ? names.id(e.name, true) : names.id(op, false), true };
         } else if (e.name.starts_with(kNative)) {
             c = { names.id(e.name.substr(kNative.size()), true), false };
         } else if (e.name == kOperatorCall) {
@@ -526,7 +527,7 @@ Result<RunsReport> analyzeRuns(
             method = attribution[b].method;
         else if (program && !options.method.empty())
             method = program->method(options.method);
-        classify(blocks[b], method, names, counted, kernels, delegates);
+        classify(blocks[b], method, options, names, counted, kernels, delegates);
         for (auto &a : acc)
             a.resize(names.size());
         for (std::size_t i = 0; i < counted.size(); ++i) {

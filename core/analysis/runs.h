@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,9 @@ struct RunsOptions {
     PhaseRule phaseBy = PhaseRule::Auto;
     std::size_t prefillRuns = 0; // PhaseRule::PrefillRuns
     std::optional<std::int64_t> promptTokens; // else from the prefill method's input shape
+    // The share row of a delegate event: a backend's decoded operator (e.g. an XNNPACK or Vulkan
+    // event name without its instance number or argument sizes); empty or unset: the event's name.
+    std::function<std::string(const Event &)> backendOperator;
 };
 
 struct RunRow {

@@ -146,6 +146,40 @@ private slots:
         QCOMPARE(report->runs[50].phase, std::string("other"));
     }
 
+    // A backend's decoded operator names the delegate rows: XNNPACK's "GEMM #1" and "GEMM #2"
+    // become one row holding both (expected: the sum of the two numpy rows).
+    void backendOperatorRows()
+    {
+        const test::RunsCase c = llmCase();
+        auto session = loadSessionOrDie(c.etdump);
+        auto program = Program::open(c.program);
+        QVERIFY(program.ok());
+        RunsOptions opt;
+        opt.backendOperator = [](const Event &e) {
+            const auto hash = e.name.rfind(" #");
+            return std::string(e.name.substr(0, hash));
+        };
+        auto report = analyzeRuns(session->blocks, program->get(), opt, c.etdump);
+        QVERIFY(report.ok());
+        const auto expected = test::runsExpected(c.name)["shares"]["decode"];
+        double gemmMs = 0;
+        std::uint64_t gemmCalls = 0;
+        for (const auto &row : expected)
+            if (row["name"].get<std::string>().starts_with("Fully Connected (NC, F32) GEMM #")) {
+                gemmMs += row["total_ms"].get<double>();
+                gemmCalls += row["calls"].get<std::uint64_t>();
+            }
+        const PhaseFigures *decode = report->phase("decode");
+        QVERIFY(decode);
+        const auto it = std::find_if(decode->shares.begin(), decode->shares.end(),
+            [](const ShareRow &s) { return s.name == "Fully Connected (NC, F32) GEMM"; });
+        QVERIFY(it != decode->shares.end());
+        QCOMPARE(it->calls, gemmCalls);
+        QVERIFY(std::abs(it->totalMs - gemmMs) < 1e-9);
+        QCOMPARE(it->delegatedShare, 1.0);
+        QCOMPARE(decode->shares.size(), expected.size() - 1);
+    }
+
     // --method keeps the runs that method fits (the ambiguous one resolved to it).
     void methodFilter()
     {
