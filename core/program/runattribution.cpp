@@ -115,4 +115,37 @@ std::vector<RunAttribution> attributeRuns(const std::vector<EventBlock> &blocks,
     return out;
 }
 
+RecordingFit fitRecording(
+    const std::vector<EventBlock> &blocks, const std::vector<RunAttribution> &attributions, const Program &program)
+{
+    RecordingFit fit;
+    bool any = false;
+    std::vector<bool> used(program.methods().size());
+    for (std::size_t b = 0; b < blocks.size() && b < attributions.size(); ++b) {
+        const RunAttribution &a = attributions[b];
+        if (a.kind == RunAttribution::Kind::NoEvents)
+            continue;
+        any = true;
+        if (a.kind == RunAttribution::Kind::NoMatch) {
+            fit.reason = fmt::format(
+                "run_data entry {}: {}", blocks[b].runIndices.empty() ? 0 : blocks[b].runIndices[0], a.reason);
+            fit.methods.clear();
+            return fit;
+        }
+        if (a.kind == RunAttribution::Kind::Ambiguous)
+            ++fit.ambiguousBlocks;
+        for (const ProgramMethod *m : a.candidates)
+            used[std::size_t(m - program.methods().data())] = true;
+    }
+    if (!any) {
+        fit.reason = "the ETDump has no instruction events to compare";
+        return fit;
+    }
+    for (std::size_t i = 0; i < used.size(); ++i)
+        if (used[i])
+            fit.methods.push_back(&program.methods()[i]);
+    fit.fits = true;
+    return fit;
+}
+
 } // namespace etscope

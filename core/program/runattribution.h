@@ -47,4 +47,15 @@ struct RunAttribution {
 // "Default" block) come out NoEvents like any block without operator events.
 std::vector<RunAttribution> attributeRuns(const std::vector<EventBlock> &blocks, const Program &program);
 
+// Whether a recording came from a program of several methods (what pairProgramWithETDump asks of
+// one method): every block holding operator-level events fits some method.
+struct RecordingFit {
+    bool fits = false;
+    std::string reason; // when not: the first run no method fits ("run_data entry N: <why>"), or "no operator events"
+    std::vector<const ProgramMethod *> methods; // methods some run was attributed to, in program order
+    std::size_t ambiguousBlocks = 0;
+};
+RecordingFit fitRecording(
+    const std::vector<EventBlock> &blocks, const std::vector<RunAttribution> &attributions, const Program &program);
+
 } // namespace etscope

@@ -100,6 +100,29 @@ private slots:
         QVERIFY(!p.reason.empty());
     }
 
+    // A recording of several methods fits its program when every run fits some method: the LLM
+    // recording does not (its run 50 is another program's), the cnn_mlp one does (method forward).
+    void recordingFit()
+    {
+        const test::RunsCase c = llmCase();
+        auto session = loadSessionOrDie(c.etdump);
+        auto program = Program::open(c.program);
+        QVERIFY(program.ok());
+        const RecordingFit no = fitRecording(session->blocks, attributeRuns(session->blocks, **program), **program);
+        QVERIFY(!no.fits);
+        QCOMPARE(no.reason,
+            std::string("run_data entry 51: kernel 'native_call_convolution.out' at instruction 0 but the program "
+                        "calls embedding.out there"));
+        auto cnn = loadSessionOrDie(test::sharedFixture("runtime/cnn_mlp_50runs/etdump.etdp"));
+        auto cnnProgram = Program::open(test::sharedFixture("runtime/cnn_mlp_50runs/cnn_mlp.pte"));
+        QVERIFY(cnnProgram.ok());
+        const RecordingFit yes = fitRecording(cnn->blocks, attributeRuns(cnn->blocks, **cnnProgram), **cnnProgram);
+        QVERIFY(yes.fits);
+        QCOMPARE(yes.methods.size(), 1u);
+        QCOMPARE(yes.methods[0]->name(), std::string("forward"));
+        QCOMPARE(yes.ambiguousBlocks, 0u);
+    }
+
     void figures_data()
     {
         QTest::addColumn<int>("index");
