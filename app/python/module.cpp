@@ -6,6 +6,7 @@
 #include "analysis/latencydiffformat.h"
 #include "analysis/numericgap.h"
 #include "analysis/referenceset.h"
+#include "analysis/runs.h"
 #include "common/error.h"
 #include "common/mappedfile.h"
 #include "etrecord/etrecord.h"
@@ -17,6 +18,7 @@
 #include "export/chrometrace.h"
 #include "export/htmlreport.h"
 #include "export/recordings.h"
+#include "program/program.h"
 #include "session/session.h"
 
 #include <pybind11/functional.h>
@@ -31,8 +33,10 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 namespace py = pybind11;
@@ -467,13 +471,23 @@ py::dict blockColumns(const NativeSession &s, const std::vector<std::size_t> &bl
     std::array<py::array, 6> stats;
     for (auto &a : stats)
         a = allPerf ? vectorOf("float64", n) : objectArray(n);
+    // Event names are interned per store and repeat across blocks: one Python str per name.
+    std::unordered_map<const char *, py::str> names;
+    auto nameOf = [&](std::string_view n) -> py::object {
+        auto [it, fresh] = names.try_emplace(n.data());
+        if (fresh)
+            it->second = text(n);
+        return it->second;
+    };
+    // Empty cells are made with the C API: pybind's casts cost more than the objects.
+    auto emptyList = [] { return py::reinterpret_steal<py::object>(PyList_New(0)); };
     std::size_t j = 0;
     for (std::size_t i : blockIndices) {
         const EventBlock &b = s.block(i);
         py::str blockNameStr = text(b.name);
         for (const Event &e : b.events) {
             setObject(blockName, j, blockNameStr);
-            setObject(name, j, text(e.name));
+            setObject(name, j, nameOf(e.name));
             const double values[6] = { e.perfData ? e.perfData->p10 : 0, e.perfData ? e.perfData->p50 : 0,
                 e.perfData ? e.perfData->p90 : 0, e.perfData ? e.perfData->avg : 0, e.perfData ? e.perfData->min : 0,
                 e.perfData ? e.perfData->max : 0 };
@@ -485,14 +499,24 @@ py::dict blockColumns(const NativeSession &s, const std::vector<std::size_t> &bl
             }
             setObject(raw, j, e.perfData ? py::object(floatList(e.perfData->raw)) : py::none());
             const auto &ops = e.opTypes();
-            setObject(opTypes, j, ops.size() < 5 ? py::object(py::cast(ops)) : py::object(py::str(opTypesText(ops))));
+            setObject(opTypes, j,
+                ops.empty()          ? emptyList()
+                    : ops.size() < 5 ? py::object(py::cast(ops))
+                                     : py::object(py::str(opTypesText(ops))));
             setObject(delegateId, j, delegateIdToPython(e.delegateDebugIdentifier()));
-            auto [st, mh] = linkedNodeDicts(e);
-            setObject(stacks, j, st);
-            setObject(modules, j, mh);
+            if (e.linkedNodes().empty()) {
+                setObject(stacks, j, py::reinterpret_steal<py::object>(PyDict_New()));
+                setObject(modules, j, py::reinterpret_steal<py::object>(PyDict_New()));
+            } else {
+                auto [st, mh] = linkedNodeDicts(e);
+                setObject(stacks, j, st);
+                setObject(modules, j, mh);
+            }
             static_cast<bool *>(delegated.mutable_data())[j] = e.isDelegatedOp;
             setObject(backend, j, optionalStr(e.delegateBackendName()));
-            setObject(debugData, j, valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner));
+            setObject(debugData, j,
+                e.debugData().empty() ? emptyList()
+                                      : valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner));
             setObject(startTime, j, e.perfData ? py::object(intList(e.startTimes())) : py::none());
             ++j;
         }
@@ -753,6 +777,81 @@ std::string diffTsv(const NativeSession &a, const NativeSession &b, double alpha
     return formatDiffDelimited(diffLatency(a.session->blocks, b.session->blocks, opt), '\t');
 }
 
+// Inspector.runs(): one row per executed run as numpy columns, and the figures as the JSON
+// `etscope-cli runs --json` writes (without its runs list).
+py::dict runsAnalysis(const NativeSession &s, std::optional<std::string> programPath, const std::string &method,
+    const std::string &phaseBy, std::optional<std::size_t> prefillRuns, std::optional<std::int64_t> promptTokens)
+{
+    RunsReport report;
+    std::string figures;
+    {
+        py::gil_scoped_release release;
+        std::shared_ptr<const Program> program;
+        if (programPath)
+            program = orThrow(Program::openAny(*programPath));
+        RunsOptions opt;
+        opt.time = s.session->inputs.time;
+        opt.method = method;
+        opt.promptTokens = promptTokens;
+        if (prefillRuns) {
+            opt.phaseBy = PhaseRule::PrefillRuns;
+            opt.prefillRuns = *prefillRuns;
+        } else if (phaseBy == "method") {
+            opt.phaseBy = PhaseRule::Method;
+        } else if (phaseBy == "duration") {
+            opt.phaseBy = PhaseRule::Duration;
+        }
+        report = orThrow(analyzeRuns(s.session->blocks, program.get(), opt, s.session->inputs.etdump));
+        std::vector<RunRow> rows = std::move(report.runs);
+        report.runs.clear();
+        figures = runsJson(report);
+        report.runs = std::move(rows);
+    }
+    const std::size_t n = report.runs.size();
+    const auto len = py::ssize_t(n);
+    py::array_t<std::int64_t> index(len), start(len), tokens(len);
+    py::array_t<double> duration(len);
+    py::array_t<bool> tokensMissing(len), warmup(len), outlier(len);
+    py::list methods(n), phases(n);
+    // The phase and method names repeat: one Python string each.
+    std::map<std::string, py::object> names;
+    auto name = [&](const std::string &v) -> py::object {
+        if (v.empty())
+            return py::none();
+        auto [it, fresh] = names.try_emplace(v);
+        if (fresh)
+            it->second = text(v);
+        return it->second;
+    };
+    auto *pIndex = index.mutable_data(), *pStart = start.mutable_data(), *pTokens = tokens.mutable_data();
+    auto *pDuration = duration.mutable_data();
+    auto *pMissing = tokensMissing.mutable_data(), *pWarmup = warmup.mutable_data(), *pOutlier = outlier.mutable_data();
+    for (std::size_t i = 0; i < n; ++i) {
+        const RunRow &r = report.runs[i];
+        pIndex[i] = std::int64_t(r.index);
+        pStart[i] = r.startNs;
+        pDuration[i] = r.durationMs;
+        pTokens[i] = r.tokens.value_or(0);
+        pMissing[i] = !r.tokens;
+        pWarmup[i] = r.warmup;
+        pOutlier[i] = r.outlier;
+        methods[i] = name(r.method);
+        phases[i] = name(r.phase);
+    }
+    py::dict d;
+    d["index"] = index;
+    d["method"] = methods;
+    d["phase"] = phases;
+    d["start_ns"] = start;
+    d["duration_ms"] = duration;
+    d["tokens"] = tokens;
+    d["tokens_missing"] = tokensMissing;
+    d["warmup"] = warmup;
+    d["outlier"] = outlier;
+    d["figures"] = figures;
+    return d;
+}
+
 // One recording reduced to plain Python data (picklable: it travels through process pools and
 // cluster schedulers): per Inspector-table row its key, fields and per-run durations.
 py::dict summarizeRecording(const std::string &etdump, const std::string &debugBuffer, const std::string &etrecord,
@@ -896,7 +995,9 @@ PYBIND11_MODULE(_native, m)
         .def("reference_output", &referenceOutput)
         .def("write_trace", &writeTrace)
         .def("report_html", &reportHtml)
-        .def("diff_tsv", &diffTsv);
+        .def("diff_tsv", &diffTsv)
+        .def("runs", &runsAnalysis, py::arg("program"), py::arg("method"), py::arg("phase_by"), py::arg("prefill_runs"),
+            py::arg("prompt_tokens"));
     m.def("summarize_recording", &summarizeRecording);
     m.def("expand_recordings", [](const std::vector<std::string> &args) {
         std::vector<std::pair<std::string, std::string>> out;

@@ -2,6 +2,7 @@
 
 #include "common/printable.h"
 #include "etdump/etdumpfile.h"
+#include "program/runattribution.h"
 
 #include <fmt/format.h>
 
@@ -247,51 +248,21 @@ std::vector<AllocatorUsage> allocatorUsage(const ETDumpFile &etdump)
 
 namespace {
 
-// Why the ETDump's operator-level events do not fit this method, or empty when they do.
+// Why the ETDump's operator-level events do not fit this method, or empty when they do (the
+// rule per event is instructionMismatch, shared with the attribution of runs to methods).
 std::string mismatch(const ProgramMethod &m, const ETDumpFile &etdump, std::size_t &checked)
 {
     checked = 0;
-    const std::size_t n = m.instructionCount();
     for (const RunData &run : etdump.runs)
         for (const ProfileEventRecord &e : run.profileEvents) {
             if (e.chainIndex < 0)
                 continue; // method-level events (Method::execute, …)
-            const std::string &name = etdump.strings.str(e.name);
             const bool delegated = e.delegateDebugIdInt != -1 || e.delegateDebugIdStr != 0;
-            if (e.chainIndex != 0 || e.instructionId < 0 || std::size_t(e.instructionId) >= n)
-                return fmt::format("event '{}' is at chain {} instruction {} but method '{}' has {} instructions",
-                    printable(name, 60), e.chainIndex, e.instructionId, printable(m.name(), 60), n);
-            const ProgramInstruction ins = m.instruction(std::size_t(e.instructionId));
-            ++checked;
-            auto expect = [&](InstructionKind kind) -> std::string {
-                if (ins.kind == kind)
-                    return {};
-                return fmt::format("event '{}' at instruction {} but the program has a {} there ({})",
-                    printable(name, 60), e.instructionId, instructionKindName(ins.kind),
-                    printable(m.instructionLabel(std::size_t(e.instructionId)), 60));
-            };
-            std::string why;
-            if (delegated || name == "DELEGATE_CALL")
-                why = expect(InstructionKind::DelegateCall);
-            else if (name == "OPERATOR_CALL")
-                why = expect(InstructionKind::KernelCall);
-            else if (name == "JF_CALL")
-                why = expect(InstructionKind::JumpFalse);
-            else if (name == "MOVE_CALL")
-                why = expect(InstructionKind::Move);
-            else if (name == "FREE_CALL")
-                why = expect(InstructionKind::Free);
-            else if (name.starts_with("native_call_")) {
-                why = expect(InstructionKind::KernelCall);
-                if (why.empty()) {
-                    const std::string kernel = m.operators()[std::size_t(ins.operatorIndex)].kernelName();
-                    if (name.compare(12, std::string::npos, kernel) != 0)
-                        why = fmt::format("kernel '{}' at instruction {} but the program calls {} there",
-                            printable(name, 60), e.instructionId, kernel);
-                }
-            }
+            std::string why
+                = instructionMismatch(m, etdump.strings.str(e.name), e.chainIndex, e.instructionId, delegated);
             if (!why.empty())
                 return why;
+            ++checked;
         }
     return {};
 }

@@ -3,7 +3,12 @@
 // Method::execute per run, after a Default block with Method::init and Program::load_method.
 // Timestamps are nanoseconds of a monotonic clock with deterministic jitter.
 //
-//   gen_bench_etdump OUTPUT.etdp [RUNS=1000] [INSTRUCTIONS=440]
+// With DISTINCT (any fourth argument), instruction 0 of every run is a delegated call whose
+// backend names its event after the sequence position, as GPU backends name dispatches after
+// their argument sizes: no two runs share a signature, so no runs merge (an LLM decode
+// recording: 17,600 runs x 28 instructions = 1,003,202 events, one EventBlock per run).
+//
+//   gen_bench_etdump OUTPUT.etdp [RUNS=1000] [INSTRUCTIONS=440] [DISTINCT]
 #include "etdumpwriter.h"
 
 #include <array>
@@ -46,6 +51,7 @@ int main(int argc, char **argv)
     const std::string out = argv[1];
     const long runs = argc > 2 ? std::atol(argv[2]) : 1000;
     const long instructions = argc > 3 ? std::atol(argv[3]) : 440;
+    const bool distinct = argc > 4;
     if (runs <= 0 || instructions <= 0) {
         std::fprintf(stderr, "%s: RUNS and INSTRUCTIONS must be positive\n", argv[0]);
         return 2;
@@ -70,7 +76,16 @@ int main(int argc, char **argv)
             const std::size_t op = static_cast<std::size_t>(i * 7 + i / 20) % kOps.size();
             const std::uint64_t kernel = kBaseNs[op] + nextRandom() % (kBaseNs[op] / 10 + 1);
             const std::uint64_t overhead = 300 + nextRandom() % 200;
-            w.addKernel(kOps[op], static_cast<std::int32_t>(i), t, kernel, overhead);
+            if (distinct && i == 0) {
+                // The delegate's event, then the DELEGATE_CALL around it (as the runtime logs them).
+                const std::string id = "sdpa_with_kv_cache (1, " + std::to_string(r + 1) + ", 64) #1";
+                w.addProfile(ProfileSpec {
+                    std::nullopt, 0, 0, -1, id, std::string(), t + overhead / 2, t + overhead / 2 + kernel });
+                w.addProfile(
+                    ProfileSpec { "DELEGATE_CALL", 0, 0, -1, std::nullopt, std::nullopt, t, t + kernel + overhead });
+            } else {
+                w.addKernel(kOps[op], static_cast<std::int32_t>(i), t, kernel, overhead);
+            }
             t += kernel + overhead + 50;
         }
         w.addProfile(ProfileSpec { "Method::execute", -1, 0, -1, std::nullopt, std::nullopt, runStart, t + 1'000 });

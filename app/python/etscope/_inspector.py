@@ -560,6 +560,65 @@ class Inspector:
 
         save_report(self, path, **options)
 
+    def runs(
+        self,
+        program: Optional[str] = None,
+        method: Optional[str] = None,
+        phase_by: Optional[str] = None,
+        prefill_runs: Optional[int] = None,
+        prompt_tokens: Optional[int] = None,
+    ):
+        """One row per executed run (`etscope-cli runs`): index, method, phase, start_ns,
+        duration_ms, tokens, warmup, outlier. `program` (a .pte) attributes each run to a method;
+        phases by method name, `phase_by="duration"`, or `prefill_runs=N`. The figures (time to
+        first token, tokens/s, slope, shares) are in `df.attrs["figures"]` and `run_figures()`."""
+        pd = _pandas()
+        r = self._runs(program, method, phase_by, prefill_runs, prompt_tokens)
+        tokens = pd.arrays.IntegerArray(r["tokens"], r["tokens_missing"])
+        df = pd.DataFrame(
+            {
+                "index": r["index"],
+                "method": pd.Series(r["method"], dtype=object),
+                "phase": pd.Series(r["phase"], dtype=object),
+                "start_ns": r["start_ns"],
+                "duration_ms": r["duration_ms"],
+                "tokens": tokens,
+                "warmup": r["warmup"],
+                "outlier": r["outlier"],
+            },
+            copy=False,
+        )
+        df.attrs["figures"] = r["figures"]
+        return df
+
+    def run_figures(
+        self,
+        program: Optional[str] = None,
+        method: Optional[str] = None,
+        phase_by: Optional[str] = None,
+        prefill_runs: Optional[int] = None,
+        prompt_tokens: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """The figures of `runs()` as `etscope-cli runs --json` writes them, without the runs:
+        phases, time_to_first_token_ms, shares per phase, phase_rule, notes."""
+        return self._runs(program, method, phase_by, prefill_runs, prompt_tokens)["figures"]
+
+    def _runs(self, program, method, phase_by, prefill_runs, prompt_tokens):
+        import json
+
+        if phase_by not in (None, "method", "duration"):
+            raise ValueError(f"phase_by must be 'method' or 'duration', not {phase_by!r}")
+        if phase_by is not None and prefill_runs is not None:
+            raise ValueError("give phase_by or prefill_runs, not both")
+        if prompt_tokens is not None and prompt_tokens <= 0:
+            raise ValueError("prompt_tokens must be positive")
+        r = self._native.runs(
+            None if program is None else os.fspath(program), method or "", phase_by or "", prefill_runs, prompt_tokens
+        )
+        r["figures"] = json.loads(r["figures"])
+        del r["figures"]["runs"]
+        return r
+
     def _repr_html_(self) -> str:
         from ._extras import summary_html
 

@@ -1,0 +1,89 @@
+// `runs`: one row per executed run (method, phase, start, duration) and the generation figures
+// (time to first token, tokens/s, latency against position, drift, outliers) with per-phase
+// operator shares. The rules are analysis/runs.h's.
+#include "command.h"
+
+#include "analysis/runs.h"
+#include "program/program.h"
+
+#include <fmt/format.h>
+
+namespace etscope::cli {
+namespace {
+
+struct RunsArgs {
+    InputOptions in;
+    std::string program, method, phaseBy, json, output;
+    std::optional<std::size_t> prefillRuns;
+    std::optional<std::int64_t> promptTokens;
+    std::size_t top = 15;
+};
+
+const Registration runs("runs",
+    "Runs over time: method and phase per run, time to first token, tokens/s, latency slope, operator shares",
+    [](CLI::App &sub) {
+        auto a = std::make_shared<RunsArgs>();
+        addInputOptions(sub, a->in);
+        // --program and --method may become input options shared by every command (the program as
+        // a session input): then those are read, not added twice.
+        auto *program = sub.get_option_no_throw("--program");
+        if (!program)
+            program = sub.add_option(
+                "--program,-p", a->program, "The program (.pte or .bpte) the runs executed: methods per run");
+        auto *method = sub.get_option_no_throw("--method");
+        if (!method)
+            method = sub.add_option("--method,-m", a->method, "Only the runs of this method (needs --program)");
+        auto *prefill
+            = sub.add_option("--prefill-runs", a->prefillRuns, "The first N runs are prefill, the rest decode");
+        sub.add_option("--phase-by", a->phaseBy, "Phases by the runs' method names or by duration")
+            ->check(CLI::IsMember({ "method", "duration" }))
+            ->excludes(prefill);
+        sub.add_option("--prompt-tokens", a->promptTokens, "Tokens of the prompt (default: the prefill input's shape)")
+            ->check(CLI::PositiveNumber);
+        sub.add_option("--top", a->top, "Share rows per phase in the text (0: all)");
+        sub.add_option("--json", a->json, "Write the runs and figures as JSON to this file ('-' for stdout)");
+        sub.add_option("--output,-o", a->output, "Write the text to this file instead of stdout");
+        return std::function<int()>([a, program, method] {
+            if (a->program.empty() && program->count())
+                a->program = program->as<std::string>();
+            if (a->method.empty() && method->count())
+                a->method = method->as<std::string>();
+            std::shared_ptr<const Program> pte;
+            if (!a->program.empty()) {
+                auto p = Program::openAny(a->program);
+                if (!p)
+                    return reportError(p.error());
+                pte = *p;
+            }
+            auto session = loadOrReport(a->in);
+            if (!session)
+                return kExitBadInput;
+            RunsOptions opt;
+            opt.time = session->inputs.time;
+            opt.method = a->method;
+            opt.promptTokens = a->promptTokens;
+            if (a->prefillRuns) {
+                opt.phaseBy = PhaseRule::PrefillRuns;
+                opt.prefillRuns = *a->prefillRuns;
+            } else if (a->phaseBy == "method") {
+                opt.phaseBy = PhaseRule::Method;
+            } else if (a->phaseBy == "duration") {
+                opt.phaseBy = PhaseRule::Duration;
+            }
+            auto report = analyzeRuns(session->blocks, pte.get(), opt, a->in.etdump);
+            if (!report)
+                return reportError(report.error());
+            if (!a->json.empty()) {
+                if (Status st = writeOutput(a->json, runsJson(*report)); !st)
+                    return reportError(st.error());
+                if (a->json == "-" && a->output.empty())
+                    return kExitOk;
+            }
+            if (Status st = writeOutput(a->output, runsText(*report, a->top)); !st)
+                return reportError(st.error());
+            return kExitOk;
+        });
+    });
+
+} // namespace
+} // namespace etscope::cli

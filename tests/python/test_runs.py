@@ -1,0 +1,94 @@
+"""Inspector.runs() / run_figures(): the rows and figures equal those tests/tools/gen_runs_expected.py
+computed with numpy from the raw events (tests/data/analysis/runs_expected, the same cases as
+tests/analysis/runscases.h), and `etscope-cli runs --json` gives the same."""
+
+import json
+import math
+import os
+
+import pandas as pd
+import pytest
+
+import etscope
+from conftest import cli, data, fixture
+
+BUILD = os.environ.get("ETSCOPE_BINARY_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+LLM_PTE = os.path.join(BUILD, "tests", "analysis", "programs", "runs_llm.pte")
+
+CASES = {
+    "llm_program": (data("analysis/runs_llm.etdp"), LLM_PTE, {}),
+    "llm_none": (data("analysis/runs_llm.etdp"), None, {}),
+    "llm_prefill_runs": (data("analysis/runs_llm.etdp"), None, {"prefill_runs": 2, "prompt_tokens": 8}),
+    "llm_duration": (data("analysis/runs_llm.etdp"), None, {"phase_by": "duration"}),
+    "cnn_mlp_50runs": (fixture("runtime/cnn_mlp_50runs/etdump.etdp"), fixture("runtime/cnn_mlp_50runs/cnn_mlp.pte"), {}),
+    "xnnpack_mlp": (fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
+                    fixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"), {}),
+}
+
+
+def expected(name):
+    with open(data(f"analysis/runs_expected/{name}.json")) as f:
+        return json.load(f)
+
+
+def close(e, a, at=""):
+    if isinstance(e, bool) or e is None or isinstance(e, str):
+        assert e == a, at
+    elif isinstance(e, (int, float)):
+        assert math.isclose(e, a, rel_tol=1e-9, abs_tol=1e-12), (at, e, a)
+    elif isinstance(e, dict):
+        for k, v in e.items():
+            close(v, a[k], f"{at}.{k}")
+    else:
+        assert len(e) == len(a), at
+        for i, (x, y) in enumerate(zip(e, a)):
+            close(x, y, f"{at}[{i}]")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_runs_equal_numpy(name):
+    etdump, program, opts = CASES[name]
+    exp = expected(name)
+    insp = etscope.Inspector(etdump_path=etdump)
+    df = insp.runs(program=program, **opts)
+    assert list(df.columns) == ["index", "method", "phase", "start_ns", "duration_ms", "tokens", "warmup", "outlier"]
+    assert len(df) == len(exp["runs"])
+    for row, e in zip(df.itertuples(index=False), exp["runs"]):
+        got = row._asdict()
+        got["tokens"] = None if pd.isna(got["tokens"]) else int(got["tokens"])
+        close(e, got, f"run {e['index']}")
+    figures = insp.run_figures(program=program, **opts)
+    assert df.attrs["figures"] == figures
+    for key in ("phase_rule", "phases", "time_to_first_token_ms", "shares"):
+        close(exp[key], figures[key], key)
+
+
+def test_cli_json_equals_python():
+    etdump, program, _ = CASES["llm_program"]
+    out = json.loads(cli("runs", "--etdump", etdump, "--program", program, "--json", "-"))
+    figures = etscope.Inspector(etdump_path=etdump).run_figures(program=program)
+    for key in ("phases", "time_to_first_token_ms", "shares", "phase_rule", "notes"):
+        assert out[key] == figures[key], key
+
+
+def test_runs_leave_the_inspector_table_alone():
+    """runs() adds nothing to to_dataframe(): upstream's columns, in upstream's order."""
+    insp = etscope.Inspector(etdump_path=data("analysis/runs_llm.etdp"))
+    before = list(insp.to_dataframe().columns)
+    insp.runs(program=LLM_PTE)
+    assert list(insp.to_dataframe().columns) == before
+    assert "method" not in before
+
+
+def test_runs_argument_errors():
+    insp = etscope.Inspector(etdump_path=data("analysis/runs_llm.etdp"))
+    with pytest.raises(ValueError, match="phase_by"):
+        insp.runs(phase_by="tokens")
+    with pytest.raises(ValueError, match="not both"):
+        insp.runs(phase_by="duration", prefill_runs=2)
+    with pytest.raises(ValueError, match="--method needs the program"):
+        insp.runs(method="kv_forward")
+    with pytest.raises(ValueError, match="no method named 'generate'"):
+        insp.runs(program=LLM_PTE, method="generate")
+    with pytest.raises(OSError):
+        insp.runs(program=data("analysis/no_such.pte"))
