@@ -146,10 +146,24 @@ void MemoryPanel::onSessionChanged(std::shared_ptr<const Session> session)
     // What the events have to do with the method shown, said where the plan is shown.
     if (!s->etdump)
         m_pairing->setText(tr("Program alone: no ETDump."));
-    else if (s->methodPairedWithETDump)
-        m_pairing->setText(tr("The ETDump's events match this method's instructions."));
-    else
+    else if (s->methodPairedWithETDump) {
+        // Which of the recording's runs executed the method shown (program/runattribution.h).
+        std::size_t runs = 0, all = 0;
+        for (std::size_t b = 0; b < s->runMethods.size() && b < s->blocks.size(); ++b) {
+            if (s->runMethods[b].kind == RunAttribution::Kind::NoEvents)
+                continue;
+            all += s->blocks[b].runIndices.size();
+            if (s->runMethods[b].fits(s->method->name()))
+                runs += s->blocks[b].runIndices.size();
+        }
+        m_pairing->setText(runs == all
+                ? tr("The ETDump's events match this method's instructions.")
+                : tr("%1 of the ETDump's %2 runs executed this method; the others ran another one.")
+                      .arg(runs)
+                      .arg(all));
+    } else {
         m_pairing->setText(tr("The ETDump ran another method: its events are not linked to this one."));
+    }
     m_view->setProgram(s->program, s->method, s->etdump ? allocatorUsage(*s->etdump) : std::vector<AllocatorUsage> {});
     m_overview->setPlainText(toQString(programText(*s->program)));
     if (m_shownProgram != s->program->path()) {

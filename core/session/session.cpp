@@ -5,8 +5,11 @@
 #include "etrecord/etrecord.h"
 #include "program/flattensor.h"
 #include "program/memoryplan.h"
+#include "program/runattribution.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace etscope {
 
@@ -87,21 +90,27 @@ Status loadProgram(Session &s, bool alone)
     if (!s.inputs.method.empty() && !asked)
         return makeError(ErrorCode::InvalidArgument, p.path(), fmt::format("no method '{}'", s.inputs.method));
     if (s.etdump) {
-        const ProgramPairing pairing = pairProgramWithETDump(p, *s.etdump);
-        if (!pairing.method) {
-            const std::string why
-                = fmt::format("{}: program does not match {}: {}", p.path(), s.etdump->path, pairing.reason);
+        // Each run to the method whose instructions and kernel names it matches (an ETDump does
+        // not say which method ran: LLM programs run prefill and decode methods in turn).
+        std::vector<RunAttribution> runs = attributeRuns(s.blocks, p);
+        const RecordingFit fit = fitRecording(s.blocks, runs, p);
+        if (!fit.fits || fit.methods.empty()) {
+            // One method that does not fit says its first mismatch, as `etscope-cli memory` does.
+            const std::string reason
+                = p.methods().size() == 1 ? pairProgramWithETDump(p, *s.etdump).reason : fit.reason;
+            const std::string why = fmt::format("{}: program does not match {}: {}", p.path(), s.etdump->path, reason);
             if (fromBundled) // a BundledProgram's program is a companion of its test cases, not a claim
                 return Ok {};
             if (!s.inputs.dropUnpairable)
                 return makeError(ErrorCode::InvalidArgument, p.path(),
-                    fmt::format("program does not match {}: {}", s.etdump->path, pairing.reason));
+                    fmt::format("program does not match {}: {}", s.etdump->path, reason));
             warn(s, SessionWarningKind::ProgramMismatch, why);
             input.clear();
             return Ok {};
         }
-        s.methodPairedWithETDump = !asked || asked == pairing.method;
-        s.method = asked ? asked : pairing.method;
+        s.method = asked ? asked : fit.methods.front();
+        s.methodPairedWithETDump = std::find(fit.methods.begin(), fit.methods.end(), s.method) != fit.methods.end();
+        s.runMethods = std::move(runs);
     } else {
         s.method = asked ? asked : (p.methods().empty() ? nullptr : &p.methods().front());
     }
@@ -138,6 +147,10 @@ std::optional<std::size_t> Session::instructionOfEvent(int block, int event) con
     if (ev.chainIndex != 0 || ev.instructionId < 0 || ev.isFramework()
         || std::size_t(ev.instructionId) >= method->instructionCount())
         return std::nullopt;
+    // A run of another method: its instruction ids are that method's.
+    if (std::size_t(block) < runMethods.size() && runMethods[std::size_t(block)].kind == RunAttribution::Kind::Matched
+        && runMethods[std::size_t(block)].method != method)
+        return std::nullopt;
     return std::size_t(ev.instructionId);
 }
 
@@ -146,6 +159,9 @@ std::optional<EventPosition> Session::eventOfInstruction(std::size_t instruction
     if (!method || !methodPairedWithETDump)
         return std::nullopt;
     for (std::size_t b = 0; b < blocks.size(); ++b) {
+        if (b < runMethods.size() && runMethods[b].kind == RunAttribution::Kind::Matched
+            && runMethods[b].method != method)
+            continue; // runs of another method
         const auto &events = blocks[b].events;
         for (std::size_t e = 0; e < events.size(); ++e) {
             const Event &ev = events[e];

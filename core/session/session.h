@@ -8,6 +8,7 @@
 #include "events/event.h"
 #include "events/eventblockbuilder.h"
 #include "program/program.h"
+#include "program/runattribution.h"
 
 #include <atomic>
 #include <functional>
@@ -80,7 +81,10 @@ struct Session {
     // the one whose instructions the ETDump's events match, or inputs.method, or the first.
     std::shared_ptr<const Program> program;
     const ProgramMethod *method = nullptr; // points into `program`
-    bool methodPairedWithETDump = false; // the ETDump's events were checked against `method`
+    bool methodPairedWithETDump = false; // some run of the ETDump was attributed to `method`
+    // Per block, the method its runs executed (program/runattribution.h); empty without a
+    // program or an ETDump.
+    std::vector<RunAttribution> runMethods;
 
     bool hasWarning(SessionWarningKind kind) const;
     // The warnings of one kind, one line each.
