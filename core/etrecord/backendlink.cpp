@@ -1,0 +1,186 @@
+#include "etrecord/backendlink.h"
+
+#include "etrecord/etrecord.h"
+
+#include <nlohmann/json.hpp>
+
+namespace etscope {
+
+std::optional<BackendNodeLink> linkBackendEvent(
+    const ETRecord &record, const std::string &method, std::int32_t instructionId, const BackendEvent &event)
+{
+    std::optional<std::int64_t> id = event.delegateNodeId;
+    if (!id)
+        id = event.kernelIndex;
+    if (!id)
+        return std::nullopt;
+    const ETRecordMethodMaps *maps = record.methodMaps(method);
+    if (!maps)
+        return std::nullopt;
+    auto del = maps->delegates.find(instructionId);
+    if (del == maps->delegates.end())
+        return std::nullopt;
+    BackendNodeLink link;
+    link.identifier = std::to_string(*id);
+    const std::vector<std::int64_t> *handles = nullptr;
+    for (const auto &[key, h] : del->second.identifiers)
+        if (key == link.identifier) {
+            handles = &h;
+            break;
+        }
+    if (!handles)
+        return std::nullopt;
+    link.debugHandles = *handles;
+    bool everyHandleNamed = !handles->empty();
+    if (const ETRecordProgram *graph = record.edgeProgram(method); graph && graph->program) {
+        for (std::int64_t h : *handles) {
+            bool named = false;
+            for (const GraphNode &n : graph->program->nodes) {
+                if (n.debugHandle != h || n.isGetItem() || n.isMemoryAlloc())
+                    continue;
+                named = true;
+                link.nodeNames.push_back(n.inspectorName());
+                link.opTypes.push_back(n.opName);
+            }
+            everyHandleNamed = everyHandleNamed && named;
+        }
+    } else {
+        everyHandleNamed = false;
+    }
+    link.exact = everyHandleNamed;
+    return link;
+}
+
+std::vector<BackendEventRow> backendEventRows(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const ETRecord *record, const std::string &method)
+{
+    std::vector<BackendEventRow> rows;
+    rows.reserve(table.size());
+    for (const auto &entry : table.entries()) {
+        BackendEventRow row;
+        row.block = entry.block;
+        row.event = entry.event;
+        row.decoded = &entry.decoded;
+        if (record)
+            row.link = linkBackendEvent(
+                *record, method, blocks[entry.block].events[entry.event].instructionId, entry.decoded);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+namespace {
+nlohmann::json statsJson(const Event &e)
+{
+    nlohmann::json o = nlohmann::json::object();
+    o["runs"] = e.runCount();
+    if (e.perfData) {
+        o["avg"] = e.perfData->avg;
+        o["p50"] = e.perfData->p50;
+    } else {
+        o["avg"] = nullptr;
+        o["p50"] = nullptr;
+    }
+    return o;
+}
+} // namespace
+
+std::string formatBackendEventsJson(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const ETRecord *record, const std::string &method)
+{
+    using nlohmann::json;
+    json doc = json::object();
+    doc["unit"] = blocks.empty() ? std::string("ms") : std::string(timeScaleName(blocks.front().targetTimeScale));
+    json events = json::array();
+    for (const BackendEventRow &row : backendEventRows(blocks, table, record, method)) {
+        const EventBlock &block = blocks[row.block];
+        const Event &e = block.events[row.event];
+        const BackendEvent &d = *row.decoded;
+        json o = json::object();
+        o["block"] = row.block;
+        o["block_name"] = block.name;
+        o["event"] = row.event;
+        o["name"] = std::string(e.name);
+        o["instruction_id"] = e.instructionId;
+        o["backend"] = backendKindName(d.backend);
+        o["kind"] = backendEventKindName(d.kind);
+        o["backend_op"] = backendOpLabel(d);
+        const auto str = [&o](const char *key, const std::string &v) {
+            if (!v.empty())
+                o[key] = v;
+        };
+        const auto num = [&o](const char *key, const std::optional<std::int64_t> &v) {
+            if (v)
+                o[key] = *v;
+        };
+        str("op", d.op);
+        str("kernel", d.kernel);
+        num("operator_id", d.operatorId);
+        num("dispatch_id", d.dispatchId);
+        num("delegate_node_id", d.delegateNodeId);
+        if (!d.args.empty()) {
+            json args = json::array();
+            for (const VulkanArg &a : d.args) {
+                json ja = { { "type", a.type }, { "value_ref", a.valueRef } };
+                if (!a.dtype.empty())
+                    ja["dtype"] = a.dtype;
+                if (a.sizes)
+                    ja["sizes"] = *a.sizes;
+                if (!a.storage.empty())
+                    ja["storage"] = a.storage;
+                if (a.packedDim)
+                    ja["packed_dim"] = *a.packedDim;
+                if (!a.value.empty())
+                    ja["value"] = a.value;
+                args.push_back(std::move(ja));
+            }
+            o["args"] = std::move(args);
+        }
+        if (d.stagingCopy)
+            o["staging_copy"] = true;
+        str("layout", d.layout);
+        str("dtype", d.dtype);
+        str("variant", d.variant);
+        num("instance", d.instance);
+        str("phase", d.phase);
+        if (d.kind == BackendEventKind::Phase) {
+            o["whole_call"] = d.wholeCall;
+            o["init"] = d.init;
+        }
+        num("kernel_index", d.kernelIndex);
+        if (d.functionCode)
+            o["function_code"] = *d.functionCode;
+        o.update(statsJson(e));
+        if (row.link) {
+            o["node"] = { { "identifier", row.link->identifier }, { "debug_handles", row.link->debugHandles },
+                { "nodes", row.link->nodeNames }, { "op_types", row.link->opTypes }, { "exact", row.link->exact } };
+        }
+        events.push_back(std::move(o));
+    }
+    doc["events"] = std::move(events);
+    json calls = json::array();
+    for (const DelegateCallEvents &c : groupDelegateCalls(blocks, table)) {
+        const auto &evs = blocks[c.block].events;
+        json o = { { "block", c.block }, { "event", c.delegateCall }, { "instruction_id", c.instructionId },
+            { "backend", backendKindName(c.backend) } };
+        o.update(statsJson(evs[c.delegateCall]));
+        if (c.wholeCall) {
+            json w = { { "event", *c.wholeCall }, { "name", std::string(evs[*c.wholeCall].name) } };
+            w.update(statsJson(evs[*c.wholeCall]));
+            o["whole_call"] = std::move(w);
+        }
+        json phases = json::array();
+        for (std::size_t p : c.phases) {
+            json jp = { { "event", p }, { "name", std::string(evs[p].name) } };
+            jp.update(statsJson(evs[p]));
+            phases.push_back(std::move(jp));
+        }
+        o["phases"] = std::move(phases);
+        o["work"] = c.work;
+        calls.push_back(std::move(o));
+    }
+    doc["delegate_calls"] = std::move(calls);
+    return doc.dump(1) + "\n";
+}
+
+} // namespace etscope
