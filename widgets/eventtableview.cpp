@@ -254,6 +254,7 @@ void EventTableView::setDefaultColumnWidths()
     h->resizeSection(EventTreeModel::ModuleColumn, 160);
     h->resizeSection(EventTreeModel::InstructionColumn, 56);
     h->resizeSection(EventTreeModel::RunsColumn, 52);
+    h->resizeSection(EventTreeModel::BackendOpColumn, 180);
 }
 
 bool EventTableView::exportVisibleRows(const QString &path, QString *error) const
