@@ -69,6 +69,17 @@ std::vector<BackendEventRow> backendEventRows(const std::vector<EventBlock> &blo
     return rows;
 }
 
+std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int64_t>> exactBackendHandles(
+    const std::vector<EventBlock> &blocks, const BackendEventTable &table, const ETRecord &record,
+    const std::string &method)
+{
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int64_t>> out;
+    for (const BackendEventRow &row : backendEventRows(blocks, table, &record, method))
+        if (row.link && row.link->exact)
+            out[{ row.block, row.event }] = row.link->debugHandles;
+    return out;
+}
+
 namespace {
 nlohmann::json statsJson(const Event &e)
 {

@@ -10,8 +10,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace etscope {
@@ -44,6 +46,13 @@ struct BackendEventRow {
 // `record` may be null (no links).
 std::vector<BackendEventRow> backendEventRows(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
     const ETRecord *record, const std::string &method);
+
+// (block, event) -> debug handles of every decoded event whose link is exact: what a view that
+// gives graph nodes their time (the graph overlay, share tables) can add to the Inspector's own
+// links (Event::debugHandles), which Vulkan dispatches never have.
+std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int64_t>> exactBackendHandles(
+    const std::vector<EventBlock> &blocks, const BackendEventTable &table, const ETRecord &record,
+    const std::string &method);
 
 // {"unit", "events": [{block, block_name, event, name, instruction_id, backend, kind, backend_op,
 // op, kernel, operator_id, dispatch_id, delegate_node_id, args, layout, dtype, variant, instance,

@@ -85,6 +85,15 @@ private Q_SLOTS:
         QCOMPARE(lenient->dispatchId, std::optional<std::int64_t>(9));
         QVERIFY(lenient->args.empty());
 
+        // Hostile names: deep nesting (parsed without recursion), a truncated string.
+        const std::string deep
+            = "{\"kernel_name\": \"k\", \"operator\": " + std::string(200000, '[') + std::string(200000, ']') + "}";
+        const auto d = decodeVulkanDispatch(deep);
+        QVERIFY(d);
+        QCOMPARE(d->kernel, std::string("k"));
+        QVERIFY(d->op.empty());
+        QVERIFY(!decodeVulkanDispatch("{\"kernel_name\": \"conv2d_fl"));
+
         // Not this convention: no kernel_name, or not an object.
         QVERIFY(!decodeVulkanDispatch("{\"name\": \"x\"}"));
         QVERIFY(!decodeVulkanDispatch("conv2d_float"));
@@ -262,6 +271,12 @@ private Q_SLOTS:
         QVERIFY(!linkBackendEvent(*s->etrecord, "encode", 0, *t.find(1, 2)));
         QVERIFY(!linkBackendEvent(*s->etrecord, "encode", 0, *t.find(1, 0)));
         QVERIFY(!linkBackendEvent(*s->etrecord, "forward", 0, *t.find(1, 3)));
+
+        // What a graph view adds: the two operator dispatches, nothing else.
+        const auto exact = exactBackendHandles(s->blocks, t, *s->etrecord, "encode");
+        QCOMPARE(exact.size(), std::size_t(2));
+        QCOMPARE(exact.at({ 1, 3 }), (std::vector<std::int64_t> { 1 }));
+        QCOMPARE(exact.at({ 1, 4 }), (std::vector<std::int64_t> { 2 }));
 
         // The JSON view carries the same.
         const auto doc = nlohmann::json::parse(formatBackendEventsJson(s->blocks, t, s->etrecord.get(), "encode"));
