@@ -107,6 +107,31 @@ private Q_SLOTS:
             ++decoded;
         }
         QCOMPARE(decoded, 1); // one run, one Softmax
+
+        // Vulkan: every run's conv dispatch carries the decoded operator, ids and arguments.
+        const QString vout = dir.filePath(QStringLiteral("v.json"));
+        const auto v
+            = runCli({ QStringLiteral("trace"), QStringLiteral("--etdump"), kVulkan, QStringLiteral("-o"), vout });
+        QVERIFY2(v.code == 0, v.err.constData());
+        QFile vf(vout);
+        QVERIFY(vf.open(QIODevice::ReadOnly));
+        int convs = 0;
+        for (const auto &e :
+            QJsonDocument::fromJson(vf.readAll()).object().value(QStringLiteral("traceEvents")).toArray()) {
+            const QJsonObject a = e.toObject().value(QStringLiteral("args")).toObject();
+            if (a.value(QStringLiteral("backend_kernel")).toString() != QStringLiteral("conv2d_float"))
+                continue;
+            QCOMPARE(a.value(QStringLiteral("backend_op")).toString(), QStringLiteral("aten.convolution.default"));
+            QCOMPARE(a.value(QStringLiteral("backend_event")).toString(), QStringLiteral("dispatch"));
+            QCOMPARE(a.value(QStringLiteral("delegate_node_id")).toInt(), 0);
+            QCOMPARE(a.value(QStringLiteral("operator_id")).toInt(), 1);
+            QCOMPARE(a.value(QStringLiteral("dispatch_id")).toInt(), 1);
+            QCOMPARE(a.value(QStringLiteral("backend_args")).toArray().size(), 10);
+            QCOMPARE(a.value(QStringLiteral("backend_args")).toArray().at(9).toString(),
+                QStringLiteral("TENSOR Float [1, 8, 16, 16] TEXTURE_3D packed_dim 2"));
+            ++convs;
+        }
+        QCOMPARE(convs, 3); // README: 3 runs
     }
 };
 
