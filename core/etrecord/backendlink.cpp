@@ -60,10 +60,10 @@ std::vector<BackendEventRow> backendEventRows(const std::vector<EventBlock> &blo
         BackendEventRow row;
         row.block = entry.block;
         row.event = entry.event;
-        row.decoded = &entry.decoded;
+        row.decoded = entry.decoded;
         if (record)
             row.link = linkBackendEvent(
-                *record, method, blocks[entry.block].events[entry.event].instructionId, entry.decoded);
+                *record, method, blocks[entry.block].events[entry.event].instructionId, *entry.decoded);
         rows.push_back(std::move(row));
     }
     return rows;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <tuple>
 
 namespace etscope {
 
@@ -428,20 +429,51 @@ const BackendEvent *BackendEventTable::find(std::size_t block, std::size_t event
         [](const Entry &a, const std::pair<std::size_t, std::size_t> &k) { return std::pair(a.block, a.event) < k; });
     if (it == m_events.end() || it->block != block || it->event != event)
         return nullptr;
-    return &it->decoded;
+    return it->decoded;
 }
 
 BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks)
 {
     BackendEventTable table;
+    // A string-id event's decoding depends only on its (interned) name and backend; an int-id
+    // one (Neutron) on its id and metadata byte: decode and store each distinct one once.
+    std::vector<std::string> backends; // distinct backend names seen, "" first
+    backends.emplace_back();
+    using NameKey = std::tuple<const char *, std::size_t, std::size_t>;
+    std::map<NameKey, const BackendEvent *> byName;
+    std::map<std::tuple<std::int64_t, int, std::size_t>, const BackendEvent *> byId;
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const auto &events = blocks[b].events;
         for (std::size_t i = 0; i < events.size(); ++i) {
-            if (!events[i].isDelegatedOp)
+            const Event &e = events[i];
+            if (!e.isDelegatedOp)
                 continue;
-            BackendEvent ev = decodeBackendEvent(events[i]);
-            if (ev.decoded())
-                table.m_events.push_back({ b, i, std::move(ev) });
+            const std::string &backend = e.delegateBackendName() ? *e.delegateBackendName() : backends.front();
+            auto bit = std::find(backends.begin(), backends.end(), backend);
+            if (bit == backends.end())
+                bit = backends.insert(backends.end(), backend);
+            const auto bk = static_cast<std::size_t>(bit - backends.begin());
+            const BackendEvent *decoded = nullptr;
+            if (std::holds_alternative<std::string>(e.delegateDebugIdentifier())) {
+                auto [it, fresh] = byName.try_emplace(NameKey { e.name.data(), e.name.size(), bk }, nullptr);
+                if (fresh) {
+                    BackendEvent ev = decodeBackendEvent(e);
+                    if (ev.decoded())
+                        it->second = &table.m_decoded.emplace_back(std::move(ev));
+                }
+                decoded = it->second;
+            } else {
+                BackendEvent ev = decodeBackendEvent(e);
+                if (ev.decoded()) {
+                    auto [it, fresh]
+                        = byId.try_emplace(std::tuple(ev.kernelIndex.value_or(-1), ev.functionCode.value_or(-1), bk));
+                    if (fresh)
+                        it->second = &table.m_decoded.emplace_back(std::move(ev));
+                    decoded = it->second;
+                }
+            }
+            if (decoded)
+                table.m_events.push_back({ b, i, decoded });
         }
     }
     return table;
@@ -475,13 +507,13 @@ std::vector<DelegateCallEvents> groupDelegateCalls(
                 d.block = b;
                 d.delegateCall = call;
                 d.instructionId = events[call].instructionId;
-                d.backend = entry.decoded.backend;
+                d.backend = entry.decoded->backend;
                 out.push_back(std::move(d));
             }
             DelegateCallEvents &d = out[g->second];
-            if (entry.decoded.kind != BackendEventKind::Phase)
+            if (entry.decoded->kind != BackendEventKind::Phase)
                 d.work.push_back(entry.event);
-            else if (entry.decoded.wholeCall && !d.wholeCall)
+            else if (entry.decoded->wholeCall && !d.wholeCall)
                 d.wholeCall = entry.event;
             else
                 d.phases.push_back(entry.event);

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -107,24 +108,34 @@ std::optional<BackendEvent> decodeNeutronKernel(std::int64_t id, std::span<const
 // exactly one byte, see formats.md §1.8).
 BackendEvent decodeBackendEvent(const Event &event, std::string_view backendName = {});
 
-// The decoded events of a whole recording, looked up by (block, event) position.
+// The decoded events of a whole recording, looked up by (block, event) position. Events with
+// the same name (the same dispatch in every unmerged run) share one decoded value, decoded once.
+// Movable, not copyable (entries point into it).
 class BackendEventTable
 {
 public:
+    BackendEventTable() = default;
+    BackendEventTable(BackendEventTable &&) noexcept = default;
+    BackendEventTable &operator=(BackendEventTable &&) noexcept = default;
+    BackendEventTable(const BackendEventTable &) = delete;
+    BackendEventTable &operator=(const BackendEventTable &) = delete;
+
     const BackendEvent *find(std::size_t block, std::size_t event) const;
     std::size_t size() const { return m_events.size(); }
     bool empty() const { return m_events.empty(); }
+    std::size_t distinct() const { return m_decoded.size(); } // distinct decoded values
     // Every decoded event with its (block, event) position, in file order.
     struct Entry {
         std::size_t block = 0;
         std::size_t event = 0;
-        BackendEvent decoded;
+        const BackendEvent *decoded = nullptr; // owned by the table
     };
     const std::vector<Entry> &entries() const { return m_events; }
 
 private:
     friend BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks);
     std::vector<Entry> m_events; // sorted by (block, event)
+    std::deque<BackendEvent> m_decoded; // stable addresses, kept by a move
 };
 
 BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks);

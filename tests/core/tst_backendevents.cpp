@@ -362,6 +362,8 @@ private Q_SLOTS:
             const EventBlock &b = s->blocks[1];
             const BackendEventTable t = decodeBackendEvents(s->blocks);
             QCOMPARE(t.size(), std::size_t(8)); // README: 8 delegate profile events
+            // "Fully Connected (NC, F32) GEMM #1" and "#2" occur in both partitions: decoded once each.
+            QCOMPARE(t.distinct(), std::size_t(6));
             struct Expect {
                 const char *name;
                 std::int32_t instruction;

@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         // Backend event names are arbitrary text (a Vulkan name is JSON): decode all of them.
         const BackendEventTable backend = decodeBackendEvents(*blocks);
         for (const auto &entry : backend.entries())
-            (void)describeBackendEvent(entry.decoded);
+            (void)describeBackendEvent(*entry.decoded);
         (void)groupDelegateCalls(*blocks, backend);
     }
     if (blocks && (*etdump)->eventCount() < 300) {
