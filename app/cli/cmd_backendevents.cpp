@@ -63,10 +63,15 @@ const Registration backendEvents("backend-events",
                 return kExitBadInput;
             const BackendEventTable table = decodeBackendEvents(session->blocks);
             const ETRecord *record = session->etrecord.get();
+            if (a->json)
+                // Streamed: one row per decoded event of every run that does not merge.
+                return writeStreamed(a->output, [&](const TextSink &sink) -> Status {
+                    if (!writeBackendEventsJson(session->blocks, table, record, a->method, sink))
+                        return makeError(ErrorCode::Io, a->output.empty() ? "stdout" : a->output, "write failed");
+                    return Ok {};
+                });
             std::string out;
-            if (a->json) {
-                out = formatBackendEventsJson(session->blocks, table, record, a->method);
-            } else if (table.empty()) {
+            if (table.empty()) {
                 out = "No backend event follows a known convention (Vulkan, VGF, Neutron, XNNPACK).\n";
             } else {
                 const std::string unit(a->in.targetTimeScale);

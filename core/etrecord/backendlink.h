@@ -6,6 +6,7 @@
 // (formats.md §1.8). The Inspector cannot do this for Vulkan: it looks up the whole dispatch
 // string, which is never a key.
 
+#include "common/chunkedwriter.h"
 #include "events/backendevents.h"
 
 #include <cstddef>
@@ -59,6 +60,9 @@ std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int64_t>> exactBa
 // phase, whole_call, init, staging_copy, kernel_index, function_code, runs, avg, p50, node}],
 // "delegate_calls": [{block, event, instruction_id, backend, avg, whole_call, phases, work}]}
 // Times in `unit` (the blocks' target time scale), absent fields left out (formats.md §1.8).
+// Streamed in 1 MB chunks (false when the sink failed); format* returns it whole.
+bool writeBackendEventsJson(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const ETRecord *record, const std::string &method, const TextSink &sink);
 std::string formatBackendEventsJson(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
     const ETRecord *record, const std::string &method);
 

@@ -3,6 +3,7 @@
 // Expected values are written by hand from upstream's logging code at ExecuTorch commit
 // cff6f4dd32e630945b7188512c1f2b4f102b05ad (the file is named at each check) and from the
 // times the generator writes (durations worked out by hand in the comments), never from etscope.
+#include "etdumpwriter.h"
 #include "etrecord/backendlink.h"
 #include "etrecord/etrecord.h"
 #include "events/backendevents.h"
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace etscope;
@@ -421,6 +423,41 @@ private Q_SLOTS:
         // Fixtures without backend events decode nothing.
         const auto cnn = test::loadSessionOrDie(test::sharedFixture("runtime/cnn_mlp_50runs/etdump.etdp"));
         QVERIFY(decodeBackendEvents(cnn->blocks).empty());
+    }
+
+    void hostileNamesStayReadable()
+    {
+        // Names are arbitrary bytes: an XNNPACK-shaped name that is not UTF-8 and a Vulkan name
+        // with a truncated argument list still give valid JSON (invalid bytes replaced).
+        test::ETDumpWriter w;
+        w.beginRun("Execute");
+        test::ProfileSpec p;
+        p.instructionId = 0;
+        p.delegateDebugIdStr = std::string("Add\xff (ND) #1");
+        p.delegateDebugMetadata = std::string();
+        p.startTime = 100;
+        p.endTime = 200;
+        w.addProfile(p);
+        p.delegateDebugIdStr = std::string("{\"operator\": {\"name\": \"aten.add\xfe\", \"args\": [{\"type\": ");
+        w.addProfile(p);
+        p.delegateDebugIdStr = std::string("{\"kernel_name\": \"k\xfd\", \"operator_id\": 1, \"dispatch_id\": 2}");
+        w.addProfile(p);
+        test::ProfileSpec call;
+        call.name = std::string(kDelegateCall);
+        call.instructionId = 0;
+        call.startTime = 50;
+        call.endTime = 300;
+        w.addProfile(call);
+        QTemporaryDir dir;
+        const std::string path = test::writeFile(dir.filePath(QStringLiteral("h.etdp")).toStdString(), w.finish());
+        const auto s = test::loadSessionOrDie(path);
+        const BackendEventTable t = decodeBackendEvents(s->blocks);
+        QCOMPARE(t.size(), std::size_t(2)); // the truncated Vulkan name has no kernel: not decoded
+        QCOMPARE(t.find(0, 0)->op, std::string("Add\xff"));
+        QCOMPARE(t.find(0, 2)->kernel, std::string("k\xfd"));
+        const auto doc = nlohmann::json::parse(formatBackendEventsJson(s->blocks, t, nullptr, "forward"));
+        QCOMPARE(doc.at("events").size(), std::size_t(2));
+        QCOMPARE(doc.at("delegate_calls").size(), std::size_t(1));
     }
 
     void inspectorTableKeepsRawNames()
