@@ -63,6 +63,7 @@ void EventTreeModel::setSession(std::shared_ptr<const Session> session)
 {
     beginResetModel();
     m_session = std::move(session);
+    m_backendEvents = m_session ? decodeBackendEvents(m_session->blocks) : BackendEventTable {};
     buildNodes();
     orderChildren();
     endResetModel();
@@ -283,6 +284,9 @@ QVariant EventTreeModel::headerData(int section, Qt::Orientation orientation, in
             return tr("Number of runs merged into this row");
         case InstructionColumn:
             return tr("Instruction id in the execution plan");
+        case BackendOpColumn:
+            return tr("etscope: the operator read from the backend's own event name (Vulkan dispatch, "
+                      "XNNPACK operator, Neutron kernel) or the host phase of the delegate call");
         default:
             break;
         }
@@ -322,6 +326,8 @@ QVariant EventTreeModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Instr.");
     case RunsColumn:
         return tr("Runs");
+    case BackendOpColumn:
+        return tr("Backend op (etscope)");
     case NUM_COLUMNS:
         break;
     }
@@ -446,6 +452,10 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
             return QString::number(e.instructionId);
         case RunsColumn:
             return e.perfData ? QString::number(e.perfData->raw.size()) : QString();
+        case BackendOpColumn: {
+            const BackendEvent *b = backendEventOf(node);
+            return b ? toQString(backendOpLabel(*b)) : QString();
+        }
         default:
             if (isStatColumn(column) && e.perfData)
                 return formatDuration(statValue(*e.perfData, column));
@@ -470,6 +480,10 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
             return e.instructionId;
         case RunsColumn:
             return e.perfData ? qulonglong(e.perfData->raw.size()) : qulonglong(0);
+        case BackendOpColumn: {
+            const BackendEvent *b = backendEventOf(node);
+            return b ? toQString(backendOpLabel(*b)) : QString();
+        }
         default:
             if (isStatColumn(column))
                 // Rows without timing sort below every measured row.
@@ -486,6 +500,10 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
         if (isStatColumn(column) && e.perfData)
             // The cell is rounded to 6 digits; the tooltip has every digit.
             return QString(formatFull(statValue(*e.perfData, column)) + QLatin1Char(' ') + unitName());
+        if (column == BackendOpColumn) {
+            const BackendEvent *b = backendEventOf(node);
+            return b ? toQString(describeBackendEvent(*b)) : QVariant();
+        }
         if (column == OpTypesColumn && !e.opTypes().empty()) {
             QStringList ops;
             for (const auto &op : e.opTypes())
@@ -525,9 +543,16 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
     }
 }
 
-bool EventTreeModel::isPlain(const Event &e)
+const BackendEvent *EventTreeModel::backendEventOf(const Node &node) const
 {
-    return e.opTypes().empty() && e.linkedNodes().empty() && !e.delegateBackendName();
+    if (node.event < 0 || m_backendEvents.empty())
+        return nullptr;
+    return m_backendEvents.find(std::size_t(node.block), std::size_t(node.event));
+}
+
+bool EventTreeModel::isPlain(const Node &node, const Event &e) const
+{
+    return e.opTypes().empty() && e.linkedNodes().empty() && !e.delegateBackendName() && !backendEventOf(node);
 }
 
 int EventTreeModel::nameKey(const Event &e) const
@@ -541,7 +566,7 @@ int EventTreeModel::nameKey(const Event &e) const
 
 QString EventTreeModel::filterText(const Node &node, const Event &e) const
 {
-    if (isPlain(e))
+    if (isPlain(node, e))
         return m_nameTexts[std::size_t(nameKey(e))];
     // Rows with ETRecord fields have text of their own, built once and kept.
     const std::size_t id = std::size_t(&node - m_nodes.data());
@@ -560,6 +585,8 @@ QString EventTreeModel::filterText(const Node &node, const Event &e) const
                     + toQString(f.type);
     if (e.delegateBackendName())
         text += QLatin1Char('\n') + toQString(*e.delegateBackendName());
+    if (const BackendEvent *b = backendEventOf(node))
+        text += QLatin1Char('\n') + toQString(backendOpLabel(*b));
     cached = text;
     return cached;
 }
@@ -570,7 +597,7 @@ int EventTreeModel::filterKey(const QModelIndex &index) const
     if (!node || node->event < 0 || !m_session)
         return -1;
     const Event &e = m_session->blocks[std::size_t(node->block)].events[std::size_t(node->event)];
-    return isPlain(e) ? nameKey(e) : -1;
+    return isPlain(*node, e) ? nameKey(e) : -1;
 }
 
 QString EventTreeModel::filterTextAt(const QModelIndex &index) const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "events/backendevents.h"
 #include "session/session.h"
 
 #include <QAbstractItemModel>
@@ -35,6 +36,7 @@ public:
         ModuleColumn,
         InstructionColumn,
         RunsColumn,
+        BackendOpColumn, // etscope's own: the operator decoded from a backend's event name
         NUM_COLUMNS
     };
     Q_ENUM(Columns)
@@ -96,12 +98,14 @@ private:
     QVariant blockData(const Node &node, int column, int role) const;
     void buildNodes();
     QString filterText(const Node &node, const Event &e) const;
-    static bool isPlain(const Event &e);
+    bool isPlain(const Node &node, const Event &e) const;
+    const BackendEvent *backendEventOf(const Node &node) const;
     int nameKey(const Event &e) const;
     void fillSortKeys(int column, std::vector<double> &keys) const;
     void orderChildren();
 
     std::shared_ptr<const Session> m_session;
+    BackendEventTable m_backendEvents; // decoded delegate events of the session
     std::vector<Node> m_nodes; // 24 bytes per row
     std::vector<int> m_children; // every parent's children, in its row order
     std::vector<int> m_blockNodes;

@@ -254,6 +254,10 @@ void EventTableView::setDefaultColumnWidths()
     h->resizeSection(EventTreeModel::ModuleColumn, 160);
     h->resizeSection(EventTreeModel::InstructionColumn, 56);
     h->resizeSection(EventTreeModel::RunsColumn, 52);
+    h->resizeSection(EventTreeModel::BackendOpColumn, 180);
+    // etscope's decoded backend operator reads best beside the ETRecord's op types (it is last in
+    // the model so that saved header states of older versions keep their columns).
+    h->moveSection(h->visualIndex(EventTreeModel::BackendOpColumn), h->visualIndex(EventTreeModel::OpTypesColumn) + 1);
 }
 
 bool EventTableView::exportVisibleRows(const QString &path, QString *error) const

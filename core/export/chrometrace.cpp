@@ -3,6 +3,7 @@
 #include "common/chunkedwriter.h"
 #include "etrecord/exportedprogram.h"
 
+#include "events/backendevents.h"
 #include "events/inspectortable.h"
 #include "export/jsontext.h"
 
@@ -116,6 +117,46 @@ private:
 
 using Writer = ChunkedWriter;
 
+// What etscope decoded from a backend's own event name (backendevents.h): "backend_op" and the
+// fields the convention has.
+void appendBackendArgs(fmt::memory_buffer &b, const BackendEvent &d)
+{
+    auto out = std::back_inserter(b);
+    const auto str = [&b](std::string_view key, const std::string &v) {
+        if (v.empty())
+            return;
+        fmt::format_to(std::back_inserter(b), ",\"{}\":", key);
+        appendJsonString(b, v);
+    };
+    const auto num = [&out](std::string_view key, const std::optional<std::int64_t> &v) {
+        if (v)
+            fmt::format_to(out, ",\"{}\":{}", key, *v);
+    };
+    str("backend_op", backendOpLabel(d));
+    str("backend_event", backendEventKindName(d.kind));
+    str("backend_kernel", d.kernel);
+    num("operator_id", d.operatorId);
+    num("dispatch_id", d.dispatchId);
+    num("delegate_node_id", d.delegateNodeId);
+    if (!d.args.empty()) {
+        b.append(std::string_view(",\"backend_args\":["));
+        for (std::size_t i = 0; i < d.args.size(); ++i) {
+            if (i)
+                b.push_back(',');
+            appendJsonString(b, vulkanArgText(d.args[i]));
+        }
+        b.push_back(']');
+    }
+    str("layout", d.layout);
+    str("dtype", d.dtype);
+    str("variant", d.variant);
+    num("instance", d.instance);
+    str("phase", d.phase);
+    num("kernel_index", d.kernelIndex);
+    if (d.functionCode)
+        fmt::format_to(out, ",\"function_code\":{}", *d.functionCode);
+}
+
 void appendNs(fmt::memory_buffer &b, std::uint64_t ns)
 {
     fmt::format_to(std::back_inserter(b), "{}", ns);
@@ -190,6 +231,7 @@ Result<TraceStats> writeChromeTrace(const Session &session, const TraceOptions &
         first = false;
     };
 
+    const BackendEventTable backendEvents = decodeBackendEvents(session.blocks);
     std::vector<std::uint32_t> order;
     for (std::size_t bi = 0; bi < session.blocks.size(); ++bi) {
         if (options.block && bi != *options.block)
@@ -311,6 +353,10 @@ Result<TraceStats> writeChromeTrace(const Session &session, const TraceOptions &
                         b.append(std::string_view(",\"delegate_backend\":"));
                         appendJsonString(b, *ev->delegateBackendName());
                     }
+                    if (ev->isDelegatedOp && !backendEvents.empty())
+                        if (const BackendEvent *d
+                            = backendEvents.find(bi, static_cast<std::size_t>(ev - block.events.data())))
+                            appendBackendArgs(b, *d);
                     if (!ev->linkedNodes().empty()) {
                         if (const std::string module = eventModulePath(*ev); !module.empty()) {
                             b.append(std::string_view(",\"module\":"));

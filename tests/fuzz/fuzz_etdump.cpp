@@ -1,6 +1,7 @@
 // Fuzz target: ETDump reader, Inspector event grouping and table rendering on arbitrary bytes.
 #include "fuzzinput.h"
 
+#include "events/backendevents.h"
 #include "events/eventblockbuilder.h"
 #include "events/inspectortable.h"
 
@@ -20,6 +21,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         return 0;
     }
     auto blocks = buildEventBlocks(**etdump);
+    if (blocks) {
+        // Backend event names are arbitrary text (a Vulkan name is JSON): decode all of them.
+        const BackendEventTable backend = decodeBackendEvents(*blocks);
+        for (const auto &entry : backend.entries())
+            (void)describeBackendEvent(*entry.decoded);
+        (void)groupDelegateCalls(*blocks, backend);
+    }
     if (blocks && (*etdump)->eventCount() < 300) {
         // Rendering is linear in the events; skip it on the (rare) large inputs to keep exec/s up.
         (void)formatFancyGrid(*blocks);

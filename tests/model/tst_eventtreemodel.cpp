@@ -173,6 +173,66 @@ private Q_SLOTS:
         const QModelIndex idx = model.indexForEvent(1, 56);
         QCOMPARE(model.eventAt(idx)->name, std::string("Method::execute"));
     }
+
+    void backendOpColumn()
+    {
+        // etscope's own column: the operator decoded from the backend's event names. Expected
+        // labels from the authored Vulkan ETDump's README (tests/data/backend/vulkan_stem, events
+        // transcribed from VulkanBackend.cpp / DispatchNode.cpp) and the real XNNPACK names.
+        EventTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSession(load(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/backend/vulkan_stem/etdump.etdp")));
+        QCOMPARE(model.columnCount(), int(EventTreeModel::NUM_COLUMNS));
+        QCOMPARE(model.headerData(EventTreeModel::BackendOpColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Backend op (etscope)"));
+        QVERIFY(model.headerData(EventTreeModel::BackendOpColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("etscope:")));
+        const QModelIndex execute = childNamed(model, {}, QStringLiteral("Execute"));
+        const QModelIndex call = childNamed(model, execute, QStringLiteral("DELEGATE_CALL"));
+        QVERIFY(call.isValid());
+        const QStringList expected { QStringLiteral("phase: copy inputs"),
+            QStringLiteral("phase: compute graph execute"),
+            QStringLiteral("staging copy (nchw_to_image_texture3d_float_float)"),
+            QStringLiteral("aten.convolution.default"), QStringLiteral("aten.relu.default"),
+            QStringLiteral("staging copy (image_to_nchw_texture3d_float_float)"), QStringLiteral("phase: copy outputs"),
+            QStringLiteral("phase: execute") };
+        QCOMPARE(model.rowCount(call), int(expected.size()));
+        for (int r = 0; r < model.rowCount(call); ++r)
+            QCOMPARE(model.index(r, EventTreeModel::BackendOpColumn, call).data().toString(), expected[r]);
+        QVERIFY(call.siblingAtColumn(EventTreeModel::BackendOpColumn).data().toString().isEmpty());
+        const QString tip = model.index(3, EventTreeModel::BackendOpColumn, call).data(Qt::ToolTipRole).toString();
+        QVERIFY(tip.contains(QStringLiteral("kernel: conv2d_float")));
+        QVERIFY(tip.contains(QStringLiteral("arg 0: TENSOR Float [1, 3, 16, 16] TEXTURE_3D packed_dim 2")));
+        // The name column keeps the raw name; the filter finds the decoded operator.
+        QVERIFY(model.index(3, 0, call).data().toString().startsWith(QStringLiteral("{\"operator\"")));
+        QVERIFY(model.filterTextAt(model.index(3, 0, call)).contains(QStringLiteral("aten.convolution.default")));
+        QCOMPARE(model.filterKey(model.index(3, 0, call)), -1);
+
+        // Sorting by the column orders the delegate call's children by the decoded text.
+        model.sort(EventTreeModel::BackendOpColumn);
+        QCOMPARE(model.index(0, EventTreeModel::BackendOpColumn, call).data().toString(),
+            QStringLiteral("aten.convolution.default"));
+        QCOMPARE(model.index(7, EventTreeModel::BackendOpColumn, call).data().toString(),
+            QStringLiteral("staging copy (nchw_to_image_texture3d_float_float)"));
+        model.sort(-1);
+
+        // The real XNNPACK fixture: README names, first partition in file order.
+        const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
+        model.setSession(load(dir + QStringLiteral("etdump.etdp"), dir + QStringLiteral("debug_output.bin")));
+        const QModelIndex xe = childNamed(model, {}, QStringLiteral("Execute"));
+        const QModelIndex first = childNamed(model, xe, QStringLiteral("DELEGATE_CALL"));
+        const QStringList ops { QStringLiteral("Fully Connected"), QStringLiteral("Fully Connected"),
+            QStringLiteral("Add"), QStringLiteral("GELU") };
+        for (int r = 0; r < 4; ++r)
+            QCOMPARE(model.index(r, EventTreeModel::BackendOpColumn, first).data().toString(), ops[r]);
+        // Rows without a backend event stay empty.
+        QVERIFY(childNamed(model, xe, QStringLiteral("OPERATOR_CALL"))
+                    .siblingAtColumn(EventTreeModel::BackendOpColumn)
+                    .data()
+                    .toString()
+                    .isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEventTreeModel)

@@ -1,0 +1,69 @@
+#pragma once
+
+// Where a decoded backend event lands in the graph: its backend identifier (Vulkan's
+// delegate_node_id, Neutron's running index) looked up in the ETRecord's delegate_map entry of
+// its DELEGATE_CALL instruction, then the Edge program's nodes that carry those debug handles
+// (formats.md §1.8). The Inspector cannot do this for Vulkan: it looks up the whole dispatch
+// string, which is never a key.
+
+#include "common/chunkedwriter.h"
+#include "events/backendevents.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace etscope {
+
+class ETRecord;
+
+struct BackendNodeLink {
+    std::string identifier; // the delegate_map key looked up ("3")
+    std::vector<std::int64_t> debugHandles;
+    std::vector<std::string> nodeNames; // Inspector names of the nodes ("aten_convolution_default_")
+    std::vector<std::string> opTypes; // their operators ("aten.convolution.default")
+    // The key was found verbatim in this instruction's delegate_map and every handle names a
+    // node of the reference graph: the event's time can be given to those nodes.
+    bool exact = false;
+};
+
+// The link of one decoded event of `method`'s instruction `instructionId`; none when the event
+// has no identifier, the ETRecord has no delegate_map entry for the instruction or no key for
+// the identifier.
+std::optional<BackendNodeLink> linkBackendEvent(
+    const ETRecord &record, const std::string &method, std::int32_t instructionId, const BackendEvent &event);
+
+// One decoded event with its link, for etscope's own views (CLI `backend-events`, JSON).
+struct BackendEventRow {
+    std::size_t block = 0;
+    std::size_t event = 0;
+    const BackendEvent *decoded = nullptr; // in the table the rows were made from
+    std::optional<BackendNodeLink> link; // needs an ETRecord
+};
+// `record` may be null (no links).
+std::vector<BackendEventRow> backendEventRows(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const ETRecord *record, const std::string &method);
+
+// (block, event) -> debug handles of every decoded event whose link is exact: what a view that
+// gives graph nodes their time (the graph overlay, share tables) can add to the Inspector's own
+// links (Event::debugHandles), which Vulkan dispatches never have.
+std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int64_t>> exactBackendHandles(
+    const std::vector<EventBlock> &blocks, const BackendEventTable &table, const ETRecord &record,
+    const std::string &method);
+
+// {"unit", "events": [{block, block_name, event, name, instruction_id, backend, kind, backend_op,
+// op, kernel, operator_id, dispatch_id, delegate_node_id, args, layout, dtype, variant, instance,
+// phase, whole_call, init, staging_copy, kernel_index, function_code, runs, avg, p50, node}],
+// "delegate_calls": [{block, event, instruction_id, backend, avg, whole_call, phases, work}]}
+// Times in `unit` (the blocks' target time scale), absent fields left out (formats.md §1.8).
+// Streamed in 1 MB chunks (false when the sink failed); format* returns it whole.
+bool writeBackendEventsJson(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const ETRecord *record, const std::string &method, const TextSink &sink);
+std::string formatBackendEventsJson(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const ETRecord *record, const std::string &method);
+
+} // namespace etscope

@@ -1,0 +1,160 @@
+#pragma once
+
+// What backends write into their own (delegate) events, decoded: one small parser per backend
+// convention, each following the upstream code that logs it (ExecuTorch commit
+// cff6f4dd32e630945b7188512c1f2b4f102b05ad; formats.md §1.8 lists them with examples). The
+// Inspector shows these events as opaque strings; etscope reads them into an operator, its
+// arguments, the kernel and the identifiers that lead back to the graph. A name that follows no
+// known convention decodes to nothing (kind None) and is shown as before.
+
+#include "events/event.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace etscope {
+
+enum class BackendKind { None, Vulkan, Vgf, Neutron, Xnnpack };
+
+enum class BackendEventKind {
+    None, // no known convention
+    Dispatch, // one GPU compute dispatch (Vulkan query pool)
+    Phase, // a host phase of the delegate call (ETVK_*, VGF_*)
+    Kernel, // one NPU kernel reported after the inference (Neutron)
+    ProfilingDump, // Neutron's closing event that covers the whole profile readout
+    Operator, // one XNNPACK runtime operator
+};
+
+// One argument of a Vulkan operator as make_arg_json writes it (graph/Logging.cpp): every
+// argument has type and value_ref; tensors add dtype, sizes, storage and packed_dim; constant
+// tensors (TENSORREF) sizes and dtype; scalars `value`, lists `values` (kept as text).
+struct VulkanArg {
+    std::string type; // "TENSOR", "TENSORREF", "INT", "INTLIST", "BOOL", "DOUBLE", ...
+    std::int64_t valueRef = -1;
+    std::string dtype; // vkapi::ScalarType name: "Float", "Half", "Int", ...
+    std::optional<std::vector<std::int64_t>> sizes;
+    std::string storage; // "TEXTURE_3D", "TEXTURE_2D", "BUFFER"
+    std::optional<std::int64_t> packedDim; // WHCN dimension index
+    std::string value; // "value" or "values" as written ("1", "[1, 1]"), "" if absent
+    bool operator==(const VulkanArg &) const = default;
+};
+
+struct BackendEvent {
+    BackendKind backend = BackendKind::None;
+    BackendEventKind kind = BackendEventKind::None;
+    // The operator the event runs, in the backend's words: "aten.convolution.default" (Vulkan),
+    // "Fully Connected" (XNNPACK), "Neutron kernel 5" (Neutron, as upstream's own metadata
+    // parser names it); "" for phases and for dispatches that belong to no operator.
+    std::string op;
+
+    // Vulkan dispatch.
+    std::string kernel; // shader name, e.g. "conv2d_float"
+    std::optional<std::int64_t> operatorId, dispatchId, delegateNodeId;
+    std::vector<VulkanArg> args; // the operator's arguments, output last
+    // A staging copy (nchw_to_* / *_to_nchw* shaders of StagingUtils.cpp) carries whatever
+    // operator was logged last, not its own: its operator is dropped, see formats.md §1.8.
+    bool stagingCopy = false;
+
+    // XNNPACK: "<op> (<layout>[, <dtype>...])[ <variant>] #<instance>".
+    std::string layout, dtype, variant;
+    std::optional<std::int64_t> instance;
+
+    // Host phases: the name without its prefix ("COPY_INPUTS").
+    std::string phase;
+    bool wholeCall = false; // ETVK_EXECUTE / VGF_EXECUTE: spans the whole delegate call
+    bool init = false; // VGF_INIT_*: logged while the delegate is initialised, not per call
+
+    // Neutron.
+    std::optional<std::int64_t> kernelIndex; // running index = the delegate debug identifier
+    std::optional<int> functionCode; // the one byte of delegate metadata
+
+    bool decoded() const { return kind != BackendEventKind::None; }
+    bool operator==(const BackendEvent &) const = default;
+};
+
+const char *backendKindName(BackendKind kind); // "Vulkan", "VGF", "Neutron", "XNNPACK", ""
+const char *backendEventKindName(BackendEventKind kind); // "dispatch", "phase", "kernel", ...
+// The backend a delegate_map / program names ("VulkanBackend", "VgfBackend", "NeutronBackend",
+// "XnnpackBackend"); None for others.
+BackendKind backendKindFromName(std::string_view backendName);
+
+// The one-cell summary etscope shows in its "backend op" column: the operator; for a dispatch
+// without one its kernel; "phase: copy inputs" for phases; "" when nothing was decoded.
+std::string backendOpLabel(const BackendEvent &event);
+
+// "TENSOR Float [1, 3, 16, 16] TEXTURE_3D packed_dim 2", "INTLIST [1, 1]", "INT 1".
+std::string vulkanArgText(const VulkanArg &arg);
+// Every decoded field, one "key: value" line each (tooltips, the CLI's text view).
+std::string describeBackendEvent(const BackendEvent &event);
+
+// The parsers, one per convention. `name` is the event's name (its delegate string id).
+std::optional<BackendEvent> decodeVulkanDispatch(std::string_view name);
+std::optional<BackendEvent> decodeHostPhase(std::string_view name); // ETVK_* and VGF_*
+std::optional<BackendEvent> decodeXnnpackOperator(std::string_view name);
+// `id` is the integer delegate identifier, `metadatas` the raw metadata per run.
+std::optional<BackendEvent> decodeNeutronKernel(std::int64_t id, std::span<const std::string> metadatas);
+
+// Decodes one event. Only delegated events are considered. `backendName` (the ETRecord's
+// delegate_map name, the event's own when empty) restricts the conventions tried to that
+// backend's; without one, a convention is recognised by its name alone, except Neutron's
+// (a bare integer id with one metadata byte per run is only read as Neutron when every run has
+// exactly one byte, see formats.md §1.8).
+BackendEvent decodeBackendEvent(const Event &event, std::string_view backendName = {});
+
+// The decoded events of a whole recording, looked up by (block, event) position. Events with
+// the same name (the same dispatch in every unmerged run) share one decoded value, decoded once.
+// Movable, not copyable (entries point into it).
+class BackendEventTable
+{
+public:
+    BackendEventTable() = default;
+    BackendEventTable(BackendEventTable &&) noexcept = default;
+    BackendEventTable &operator=(BackendEventTable &&) noexcept = default;
+    BackendEventTable(const BackendEventTable &) = delete;
+    BackendEventTable &operator=(const BackendEventTable &) = delete;
+
+    const BackendEvent *find(std::size_t block, std::size_t event) const;
+    std::size_t size() const { return m_events.size(); }
+    bool empty() const { return m_events.empty(); }
+    std::size_t distinct() const { return m_decoded.size(); } // distinct decoded values
+    // Every decoded event with its (block, event) position, in file order.
+    struct Entry {
+        std::size_t block = 0;
+        std::size_t event = 0;
+        const BackendEvent *decoded = nullptr; // owned by the table
+    };
+    const std::vector<Entry> &entries() const { return m_events; }
+
+private:
+    friend BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks);
+    std::vector<Entry> m_events; // sorted by (block, event)
+    std::deque<BackendEvent> m_decoded; // stable addresses, kept by a move
+};
+
+BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks);
+
+// A DELEGATE_CALL with the decoded events it encloses: host phases (the whole-call phase
+// first), then dispatches / kernels / operators, in file order. The enclosing call of a
+// delegated event is the DELEGATE_CALL of the same instruction and chain that follows it in the
+// block (backends log while the call is open, so their events precede it), else the preceding
+// one — the rule the event tree nests by.
+struct DelegateCallEvents {
+    std::size_t block = 0;
+    std::size_t delegateCall = 0; // event index of the DELEGATE_CALL
+    std::int32_t instructionId = -1;
+    BackendKind backend = BackendKind::None;
+    std::optional<std::size_t> wholeCall; // event index of ETVK_EXECUTE / VGF_EXECUTE
+    std::vector<std::size_t> phases; // event indices of the other phases
+    std::vector<std::size_t> work; // dispatches, kernels, operators
+};
+std::vector<DelegateCallEvents> groupDelegateCalls(
+    const std::vector<EventBlock> &blocks, const BackendEventTable &table);
+
+} // namespace etscope
