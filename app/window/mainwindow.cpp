@@ -9,6 +9,7 @@
 #include "gapdocks.h"
 #include "graphdiffpanel.h"
 #include "graphdock.h"
+#include "runspanel.h"
 #include "memorypanel.h"
 #include "messagebar.h"
 #include "qtstrings.h"
@@ -155,6 +156,8 @@ void MainWindow::createPanels()
     addPanel(m_graph = new GraphDock(m_controller, m_selection, this));
     addPanel(m_memory = new MemoryPanel(m_controller, m_selection, this));
     addPanel(m_graphDiff = new GraphDiffPanel(m_controller, m_selection, this));
+    addPanel(m_runs = new RunsPanel(m_controller, m_selection, this));
+    connect(m_runs, &RunsPanel::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_details, &EventDetailsDocks::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_modules, &ModulesDock::moduleActivated, m_table, &EventTableView::setFilter);
     connect(m_gap, &GapDocks::gapChanged, m_graph, &GraphDock::setGap);

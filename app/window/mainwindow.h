@@ -21,6 +21,7 @@ class EventDetailsDocks;
 class EventTableView;
 class GapDocks;
 class GraphDiffPanel;
+class RunsPanel;
 class GraphDock;
 class MemoryPanel;
 class HistogramWidget;
@@ -55,6 +56,7 @@ public:
     GraphDock *graphDock() const { return m_graph; }
     MemoryPanel *memoryPanel() const { return m_memory; }
     GraphDiffPanel *graphDiffPanel() const { return m_graphDiff; }
+    RunsPanel *runsPanel() const { return m_runs; }
     DetailsPanel *detailsPanel() const;
     HistogramWidget *histogram() const;
     TopEventsChart *topEventsChart() const;
@@ -126,6 +128,7 @@ private:
     GraphDock *m_graph = nullptr;
     MemoryPanel *m_memory = nullptr;
     GraphDiffPanel *m_graphDiff = nullptr;
+    RunsPanel *m_runs = nullptr;
 };
 
 } // namespace etscope

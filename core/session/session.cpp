@@ -94,7 +94,12 @@ Status loadProgram(Session &s, bool alone)
         // not say which method ran: LLM programs run prefill and decode methods in turn).
         std::vector<RunAttribution> runs = attributeRuns(s.blocks, p);
         const RecordingFit fit = fitRecording(s.blocks, runs, p);
-        if (!fit.fits || fit.methods.empty()) {
+        // The methods some run executed, in program order (also when other runs fit none).
+        std::vector<const ProgramMethod *> ran;
+        for (const ProgramMethod &m : p.methods())
+            if (std::any_of(runs.begin(), runs.end(), [&m](const RunAttribution &a) { return a.fits(m.name()); }))
+                ran.push_back(&m);
+        if (ran.empty()) {
             // One method that does not fit says its first mismatch, as `etscope-cli memory` does.
             const std::string reason
                 = p.methods().size() == 1 ? pairProgramWithETDump(p, *s.etdump).reason : fit.reason;
@@ -108,8 +113,12 @@ Status loadProgram(Session &s, bool alone)
             input.clear();
             return Ok {};
         }
-        s.method = asked ? asked : fit.methods.front();
-        s.methodPairedWithETDump = std::find(fit.methods.begin(), fit.methods.end(), s.method) != fit.methods.end();
+        if (!fit.fits) // some runs fit, others not: pair, and say which run does not
+            warn(s, SessionWarningKind::General,
+                fmt::format(
+                    "{}: some runs of {} match no method of the program: {}", p.path(), s.etdump->path, fit.reason));
+        s.method = asked ? asked : ran.front();
+        s.methodPairedWithETDump = std::find(ran.begin(), ran.end(), s.method) != ran.end();
         s.runMethods = std::move(runs);
     } else {
         s.method = asked ? asked : (p.methods().empty() ? nullptr : &p.methods().front());

@@ -1,0 +1,188 @@
+#include "runspanel.h"
+
+#include "backgroundjob.h"
+#include "events/blockstats.h"
+#include "numberformat.h"
+#include "qtstrings.h"
+#include "runschart.h"
+#include "sessioncontroller.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace etscope {
+
+namespace {
+constexpr std::size_t kTopShares = 20;
+
+struct RunsOutcome {
+    std::shared_ptr<const RunsReport> report;
+    QString error;
+};
+
+QString percent(double share)
+{
+    return formatSignificant(share * 100, 3) + QLatin1Char('%');
+}
+} // namespace
+
+RunsPanel::RunsPanel(SessionController *controller, EventSelection *selection, QObject *parent)
+    : Panel(controller, selection, parent)
+    , m_chart(new RunsChart)
+    , m_figures(new QLabel)
+    , m_shares(new QTreeWidget)
+    , m_action(new QAction(tr("Runs over Time"), this))
+    , m_job(new BackgroundJob(this))
+{
+    auto *page = new QWidget;
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_figures->setWordWrap(true);
+    m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_figures);
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->addWidget(m_chart);
+    m_shares->setRootIsDecorated(true);
+    m_shares->setHeaderLabels({ tr("phase / operator"), tr("total (ms)"), tr("share"), tr("calls"), tr("delegated") });
+    m_shares->setToolTip(tr("Each kernel's own time: wrappers (OPERATOR_CALL, DELEGATE_CALL) are not counted twice"));
+    split->addWidget(m_shares);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
+    m_dock = makeDock(page, tr("Runs"), QStringLiteral("RunsDock"));
+    m_action->setToolTip(tr("Every run over time: prefill and decode, tokens/s, latency against position"));
+    connect(m_action, &QAction::triggered, this, [this] {
+        m_dock->show();
+        m_dock->raise();
+        Q_EMIT needsRoom(m_dock);
+    });
+    connect(m_chart, &RunsChart::runClicked, this, &RunsPanel::selectRun);
+    connect(controller, &SessionController::sessionChanged, this, &RunsPanel::onSessionChanged);
+    onSessionChanged(nullptr);
+}
+
+QList<Panel::Dock> RunsPanel::docks() const
+{
+    return { { m_dock, Qt::BottomDockWidgetArea, Placement::Tab, true } };
+}
+
+QList<QAction *> RunsPanel::menuActions(Menu menu) const
+{
+    return menu == Menu::Analysis ? QList<QAction *> { m_action } : QList<QAction *> {};
+}
+
+QList<Panel::Chart> RunsPanel::charts() const
+{
+    return { { QStringLiteral("runs"), tr("Runs over time…"), m_chart } };
+}
+
+QString RunsPanel::figuresText() const
+{
+    return m_figures->text();
+}
+
+void RunsPanel::onSessionChanged(std::shared_ptr<const Session> session)
+{
+    m_session = std::move(session);
+    m_job->cancel();
+    if (!m_session || !m_session->etdump || countRecording(m_session->blocks).runs < 2) {
+        m_report.reset();
+        m_chart->setReport(nullptr);
+        m_shares->clear();
+        m_figures->setText(tr("A recording with more than one run shows its runs over time here."));
+        return;
+    }
+    m_job->start(
+        [loaded = m_session](BackgroundJob::Control &) {
+            RunsOptions opts;
+            opts.time = loaded->inputs.time;
+            RunsOutcome out;
+            auto r = analyzeRuns(loaded->blocks, loaded->program.get(), opts, loaded->inputs.etdump);
+            if (r)
+                out.report = std::make_shared<const RunsReport>(std::move(*r));
+            else
+                out.error = toQString(r.error().message());
+            return out;
+        },
+        [this](RunsOutcome outcome) {
+            if (!outcome.report) {
+                m_figures->setText(outcome.error);
+                return;
+            }
+            show(outcome.report);
+        });
+}
+
+void RunsPanel::show(std::shared_ptr<const RunsReport> report)
+{
+    m_report = std::move(report);
+    const RunsReport &r = *m_report;
+    m_chart->setReport(m_report);
+    QStringList lines;
+    lines << tr("<b>%1 runs</b>, phases by %2").arg(r.runs.size()).arg(QString::fromLatin1(phaseRuleName(r.rule)));
+    if (r.timeToFirstTokenMs)
+        lines.back() += tr("; time to first token <b>%1 ms</b>").arg(formatSignificant(*r.timeToFirstTokenMs));
+    for (const PhaseFigures &p : r.phases) {
+        QString line = tr("<b>%1</b>: %2 runs").arg(toQString(p.name)).arg(p.runs);
+        if (p.warmupRuns || p.outlierRuns)
+            line += tr(" (%1 warm-up, %2 outliers)").arg(p.warmupRuns).arg(p.outlierRuns);
+        line += tr(", median %1 ms").arg(formatSignificant(p.medianMs));
+        if (p.tokensPerSP50)
+            line += tr(", %1 tokens/s (p50), %2 (p90)")
+                        .arg(formatSignificant(*p.tokensPerSP50, 4), formatSignificant(p.tokensPerSP90.value_or(0), 4));
+        else if (p.tokensPerS)
+            line += tr(", %1 tokens/s").arg(formatSignificant(*p.tokensPerS, 4));
+        if (p.slopeMsPerPosition)
+            line += tr(", %1 ms per position (robust fit)").arg(formatSignificant(*p.slopeMsPerPosition, 3));
+        if (p.driftPct)
+            line += tr(", drift %1%").arg(formatSignificant(*p.driftPct, 3));
+        lines << line;
+    }
+    for (const std::string &note : r.notes)
+        lines << toQString(note).toHtmlEscaped();
+    m_figures->setText(lines.join(QStringLiteral("<br>")));
+
+    m_shares->clear();
+    for (const PhaseFigures &p : r.phases) {
+        auto *phase = new QTreeWidgetItem(
+            m_shares, { toQString(p.name), formatSignificant(p.countedMs), {}, {}, percent(p.delegatedShare) });
+        for (std::size_t i = 0; i < p.shares.size() && i < kTopShares; ++i) {
+            const ShareRow &s = p.shares[i];
+            new QTreeWidgetItem(phase,
+                { toQString(s.name), formatSignificant(s.totalMs), percent(s.share), QString::number(s.calls),
+                    percent(s.delegatedShare) });
+        }
+        if (p.shares.size() > kTopShares)
+            new QTreeWidgetItem(phase, { tr("… %1 more").arg(p.shares.size() - kTopShares) });
+        phase->setExpanded(true);
+    }
+    for (int c = 0; c < m_shares->columnCount(); ++c)
+        m_shares->resizeColumnToContents(c);
+    m_dock->show(); // a tab beside the timeline; raised from Analysis ▸ Runs over Time
+    Q_EMIT reportReady();
+}
+
+void RunsPanel::selectRun(int run)
+{
+    if (!m_report || !m_session || run < 0 || std::size_t(run) >= m_report->runs.size())
+        return;
+    const RunRow &r = m_report->runs[std::size_t(run)];
+    if (r.block >= m_session->blocks.size())
+        return;
+    const auto &events = m_session->blocks[r.block].events;
+    for (std::size_t e = 0; e < events.size(); ++e)
+        if (events[e].name == "Method::execute") {
+            m_selection->selectEvent(int(r.block), int(e));
+            break;
+        }
+    Q_EMIT runsSelected(
+        { int(r.runInBlock) }, tr("run %1 of %2 (%3)").arg(run + 1).arg(m_report->runs.size()).arg(toQString(r.phase)));
+}
+
+} // namespace etscope

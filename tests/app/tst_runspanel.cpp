@@ -1,0 +1,74 @@
+// The Runs panel (issue 29 item 3) in the window: every run over time with its method and phase.
+// Expected values: tests/data/analysis/runs_expected/llm_program.json, computed with numpy from
+// the raw events by tests/tools/gen_runs_expected.py (time to first token 1.956287 ms; decode:
+// 49 runs, 1 warm-up, 1 outlier, 2591.74 tokens/s at the median; 52 runs in all), and the
+// cnn_mlp_50runs fixture README (50 executions, one phase "all").
+#include "mainwindow.h"
+#include "runschart.h"
+#include "runspanel.h"
+#include "sessioncontroller.h"
+#include "timelinewidget.h"
+#include "windowtest.h"
+
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace etscope;
+
+class TstRunsPanel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void llmPhasesAndFigures()
+    {
+        MainWindow w(test::quietWindow());
+        w.resize(1280, 720);
+        w.show();
+        RunsPanel *panel = w.runsPanel();
+        QSignalSpy ready(panel, &RunsPanel::reportReady);
+        QVERIFY(w.controller()->openFilesSync(
+            { test::testDataPath("analysis/runs_llm.etdp"), QStringLiteral(ETSCOPE_RUNS_PROGRAM) }));
+        QVERIFY(w.controller()->session()->program); // the program pairs: every run fits a method
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(panel->report()->runs.size(), std::size_t(52));
+        const QString f = panel->figuresText();
+        QVERIFY2(f.contains(u"time to first token <b>1.95629 ms</b>"_qs), qPrintable(f));
+        QVERIFY2(f.contains(u"<b>decode</b>: 49 runs (1 warm-up, 1 outliers)"_qs), qPrintable(f));
+        QVERIFY2(f.contains(u"2592 tokens/s (p50)"_qs), qPrintable(f));
+        QStringList phases;
+        for (int i = 0; i < panel->shareTable()->topLevelItemCount(); ++i)
+            phases << panel->shareTable()->topLevelItem(i)->text(0);
+        QCOMPARE(phases, (QStringList { u"prefill"_qs, u"decode"_qs, u"other"_qs }));
+
+        // A click on a run: its Method::execute event is selected and the timeline shows that run.
+        const std::size_t run = 10;
+        const RunRow &row = panel->report()->runs[run];
+        const QPointF at = panel->chart()->pointOf(run);
+        QCOMPARE(panel->chart()->runAt(at), int(run));
+        panel->selectRun(int(run));
+        QCOMPARE(w.timeline()->markedRuns(), QList<int> { int(row.runInBlock) });
+        QCOMPARE(w.timeline()->currentBlock(), int(row.block));
+        if (const QByteArray shot = qgetenv("ETSCOPE_RUNS_SHOT"); !shot.isEmpty()) {
+            w.findChild<QDockWidget *>(u"RunsDock"_qs)->raise();
+            QTest::qWait(50);
+            w.grab().save(QString::fromLocal8Bit(shot));
+        }
+    }
+
+    void oneMethodRecordingHasOnePhase()
+    {
+        MainWindow w(test::quietWindow());
+        RunsPanel *panel = w.runsPanel();
+        QSignalSpy ready(panel, &RunsPanel::reportReady);
+        QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/cnn_mlp_50runs/etdump.etdp") }));
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(panel->report()->runs.size(), std::size_t(50));
+        QCOMPARE(panel->shareTable()->topLevelItemCount(), 1);
+        QCOMPARE(panel->shareTable()->topLevelItem(0)->text(0), u"all"_qs);
+    }
+};
+
+QTEST_MAIN(TstRunsPanel)
+#include "tst_runspanel.moc"
