@@ -1,6 +1,7 @@
 #include "memoryplanmodel.h"
 
 #include "program/programexport.h"
+#include "qtstrings.h"
 
 namespace etscope {
 
@@ -17,8 +18,8 @@ void MemoryPlanModel::setPlan(std::shared_ptr<const Program> program, const Prog
     m_shapes.clear();
     m_producers.clear();
     for (const PlannedTensor &t : m_plan.tensors) {
-        m_shapes.push_back(QString::fromStdString(describeValue(m_method->value(std::size_t(t.value)))));
-        m_producers.push_back(QString::fromStdString(producerLabel(*m_method, t)));
+        m_shapes.push_back(toQString(describeValue(m_method->value(std::size_t(t.value)))));
+        m_producers.push_back(toQString(producerLabel(*m_method, t)));
     }
     endResetModel();
 }

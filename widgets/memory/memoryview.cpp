@@ -3,6 +3,7 @@
 #include "memoryplanmodel.h"
 #include "numberformat.h"
 #include "program/programexport.h"
+#include "qtstrings.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -285,29 +286,28 @@ QString MemoryView::figuresText() const
     std::uint64_t methodDelegateBytes = 0; // this method's, not the whole program's
     for (const ProgramDelegate &d : m->delegates())
         methodDelegateBytes += d.blobBytes;
-    QString text
-        = tr("<b>%1</b>: %2 instructions, %3 planned tensors. %4.<br>"
-             "Peak live <b>%5</b> at instruction %6 (%7), %8 tensors live; wasted %9 of %10. "
-             "%11 tensors share memory, %12 could share but do not.<br>"
-             "Constants: %13 tensors, %14 in the program; delegate blobs of this method: %15.")
-              .arg(QString::fromStdString(m->name()).toHtmlEscaped())
-              .arg(plan.instructionCount)
-              .arg(plan.tensors.size())
-              .arg(arenas.join(QStringLiteral("; ")).toHtmlEscaped())
-              .arg(bytesText(plan.peakLiveBytes))
-              .arg(plan.peakInstruction)
-              .arg(plan.peakInstruction >= 0
-                      ? QString::fromStdString(m->instructionLabel(std::size_t(plan.peakInstruction))).toHtmlEscaped()
-                      : QString())
-              .arg(plan.liveAtPeak.size())
-              .arg(bytesText(plan.wastedBytes), bytesText(plan.plannedBytes))
-              .arg(plan.sharingTensors)
-              .arg(plan.couldShareTensors)
-              .arg(plan.constantTensors)
-              .arg(bytesText(m_model->program()->constantBytes()), bytesText(methodDelegateBytes));
+    QString text = tr("<b>%1</b>: %2 instructions, %3 planned tensors. %4.<br>"
+                      "Peak live <b>%5</b> at instruction %6 (%7), %8 tensors live; wasted %9 of %10. "
+                      "%11 tensors share memory, %12 could share but do not.<br>"
+                      "Constants: %13 tensors, %14 in the program; delegate blobs of this method: %15.")
+                       .arg(toQString(m->name()).toHtmlEscaped())
+                       .arg(plan.instructionCount)
+                       .arg(plan.tensors.size())
+                       .arg(arenas.join(QStringLiteral("; ")).toHtmlEscaped())
+                       .arg(bytesText(plan.peakLiveBytes))
+                       .arg(plan.peakInstruction)
+                       .arg(plan.peakInstruction >= 0
+                               ? toQString(m->instructionLabel(std::size_t(plan.peakInstruction))).toHtmlEscaped()
+                               : QString())
+                       .arg(plan.liveAtPeak.size())
+                       .arg(bytesText(plan.wastedBytes), bytesText(plan.plannedBytes))
+                       .arg(plan.sharingTensors)
+                       .arg(plan.couldShareTensors)
+                       .arg(plan.constantTensors)
+                       .arg(bytesText(m_model->program()->constantBytes()), bytesText(methodDelegateBytes));
     for (const AllocatorUsage &a : m_allocations)
         text += tr("<br>ETDump %1: %2 allocations, %3 (largest %4)")
-                    .arg(QString::fromStdString(a.allocator).toHtmlEscaped())
+                    .arg(toQString(a.allocator).toHtmlEscaped())
                     .arg(a.count)
                     .arg(bytesText(a.totalBytes), bytesText(a.largestBytes));
     return text;
