@@ -10,7 +10,6 @@
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QFileDialog>
-#include <QMessageBox>
 
 namespace etscope {
 
@@ -58,9 +57,9 @@ QList<QAction *> CompareDocks::menuActions(Menu menu) const
 
 void CompareDocks::chooseFiles()
 {
-    if (!m_controller->session() && !m_controller->isLoading()) {
-        QMessageBox::information(
-            m_view->window(), tr("Compare"), tr("Open recording A first (File ▸ Open), then compare it with B."));
+    if (!(m_controller->session() && m_controller->session()->etdump) && !m_controller->isLoading()) {
+        m_controller->notify(
+            MessageKind::Info, tr("Compare: open recording A first (File ▸ Open), then compare it with B."));
         return;
     }
     const QStringList files = askOpenFileNames(m_view->window(), tr("Recording B: ETDump (+ ETRecord, debug buffer)"),
@@ -107,15 +106,14 @@ CompareDocks::Outcome CompareDocks::compute(std::shared_ptr<const Session> a, co
 void CompareDocks::compareWith(const QStringList &bFiles)
 {
     m_clock.start();
-    if (!m_controller->session() && !m_controller->isLoading()) {
+    if (!(m_controller->session() && m_controller->session()->etdump) && !m_controller->isLoading()) {
         Q_EMIT comparisonReady(false, tr("open recording A first"));
         return;
     }
     SessionInputs b;
     QString error;
     if (!composeB(bFiles, &b, &error)) {
-        if (m_view->window()->isVisible())
-            QMessageBox::warning(m_view->window(), tr("Compare"), error);
+        m_controller->notify(MessageKind::Error, tr("Compare: %1").arg(error)); // the one error place
         Q_EMIT comparisonReady(false, error);
         return;
     }
@@ -169,9 +167,8 @@ bool CompareDocks::compareWithSync(const QStringList &bFiles, QString *error)
 void CompareDocks::show(const Outcome &o)
 {
     if (!o.error.isEmpty()) {
-        if (m_view->window()->isVisible() && !QCoreApplication::closingDown()
-            && qEnvironmentVariableIsEmpty("ETSCOPE_NO_DIALOGS"))
-            m_controller->notify(MessageKind::Status, o.error, 10000);
+        if (!QCoreApplication::closingDown())
+            m_controller->notify(MessageKind::Error, tr("Compare: %1").arg(o.error));
         Q_EMIT comparisonReady(false, o.error);
         return;
     }

@@ -36,7 +36,6 @@ public:
 
     CompareView *view() const { return m_view; }
     QDockWidget *dock() const { return m_dock; }
-    bool isBusy() const { return m_busy; }
     qint64 lastCompareMs() const { return m_lastMs; } // request -> view filled
 
 Q_SIGNALS:
