@@ -17,12 +17,15 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QCheckBox>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QLegend>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QTextBlock>
+#include <QTextDocumentFragment>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -93,6 +96,66 @@ private Q_SLOTS:
         w.resize(400, HistogramWidget::kCompactBelow + 40);
         QCOMPARE(w.chart()->title(), QStringLiteral("example — 5 runs"));
         QVERIFY(w.chart()->legend()->isVisible());
+    }
+
+    // Issue 28: at 50 runs "Clip at p99" was never offered (nearest-rank p99 of 50 values is
+    // the largest). The first relu of cnn_mlp_50runs has one slow run (13.5 µs against 0.8–3.1
+    // µs in the others): clipping is offered and on, with p99 by numpy's rule (linear between
+    // the 49th and 50th smallest, at 0.99 · 49 = 48.51) and that one run in the "> p99" bar.
+    void histogramOffersP99ClipAt50Runs()
+    {
+        auto session = load(kShared + "runtime/cnn_mlp_50runs/etdump.etdp");
+        const Event *relu = nullptr;
+        for (const EventBlock &b : session->blocks)
+            for (const Event &e : b.events)
+                if (e.name == "native_call_relu.out" && e.instructionId == 1)
+                    relu = &e;
+        QVERIFY(relu && relu->perfData);
+        const std::span<const double> raw = relu->perfData->raw;
+        QCOMPARE(raw.size(), std::size_t(50));
+        std::vector<double> sorted(raw.begin(), raw.end());
+        std::sort(sorted.begin(), sorted.end());
+        const double p99 = sorted[48] + 0.51 * (sorted[49] - sorted[48]);
+        QVERIFY(sorted[49] > 3 * sorted[48]); // the outlier the issue saw
+        HistogramWidget w;
+        w.setValues(QStringLiteral("native_call_relu.out"), raw, relu->perfData->p10, relu->perfData->p50,
+            relu->perfData->p90, QStringLiteral("ms"));
+        auto *clip = w.findChild<QCheckBox *>();
+        QVERIFY(clip);
+        QCOMPARE(clip->text(), QStringLiteral("Clip at p99"));
+        QVERIFY(clip->isVisibleTo(&w)); // offered
+        QVERIFY(w.clipToP99()); // and on: the tail is far longer than the body
+        QVERIFY(qAbs(w.clipValue() - p99) <= 1e-12 * p99);
+        QCOMPARE(w.outlierCount(), 1);
+        QCOMPARE(w.totalCount(), 50);
+        QCOMPARE(w.tickLabels().last(), QStringLiteral("> p99"));
+        // Twenty equal runs: nothing above p99, nothing offered.
+        w.setValues(QStringLiteral("flat"), std::vector<double>(20, 1.0), 1, 1, 1, QStringLiteral("ms"));
+        QVERIFY(!clip->isVisibleTo(&w));
+    }
+
+    // Issue 28: in a short dock the chart's legend is hidden; one line under the plot names the
+    // p10/p50/p90 lines (values of the semantics doc's example, 4 significant digits).
+    void histogramMarkerLegendInAShortDock()
+    {
+        HistogramWidget w;
+        w.setValues(QStringLiteral("example"), std::vector<double> { 175.748, 78.678, 70.429, 122.006, 97.495 },
+            73.7286, 97.495, 154.2512, QStringLiteral("ms"));
+        w.show();
+        w.resize(400, HistogramWidget::kCompactBelow - 40);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.chart()->legend()->isVisible());
+        QVERIFY(w.markerLegend()->isVisible());
+        const QString text = QTextDocumentFragment::fromHtml(w.markerLegend()->text()).toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("p10 73.73 ms")) && text.contains(QStringLiteral("p50 97.5 ms"))
+                && text.contains(QStringLiteral("p90 154.3 ms")),
+            qPrintable(text));
+        // Its whole text is shown, and the plot keeps most of the height.
+        QVERIFY(w.markerLegend()->width() >= w.markerLegend()->sizeHint().width());
+        QVERIFY(w.chartView()->height() >= w.height() - 2 * w.markerLegend()->height());
+        w.resize(400, HistogramWidget::kCompactBelow + 40);
+        QVERIFY(w.chart()->legend()->isVisible());
+        QVERIFY(!w.markerLegend()->isVisible());
     }
 
     void chartExport()
