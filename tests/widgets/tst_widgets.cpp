@@ -19,6 +19,7 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QFile>
+#include <QHorizontalBarSeries>
 #include <QImage>
 #include <QLabel>
 #include <QLegend>
@@ -202,6 +203,48 @@ private Q_SLOTS:
         QCOMPARE(top.barCount(), 12);
         top.setTopN(20);
         QCOMPARE(top.barCount(), 14); // 14 native_call kernels in §12
+    }
+
+    // Issue 28: in a short dock Top events showed 5 of 12 bars and no axis (the chart scrolled).
+    // Now it draws the slowest bars that have a text line each, says how many, and keeps the
+    // value axis (title and ticks) inside the view; a taller dock shows all 12. docs_tutorial
+    // has 14 kernels (§12), so 12 are chosen.
+    void topEventsFitTheirHeightWithAnAxis()
+    {
+        TopEventsChart top;
+        top.setSession(load(kShared + "upstream/docs_tutorial.etdp"));
+        top.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&top));
+        const int line = top.fontMetrics().height();
+        for (const int height : { 230, 330, 560 }) {
+            top.resize(700, height);
+            QCoreApplication::processEvents();
+            QCOMPARE(top.barCount(), 12);
+            const int shown = top.visibleBarCount();
+            QVERIFY(shown >= 1 && shown <= 12);
+            auto *bars = qobject_cast<QHorizontalBarSeries *>(top.chart()->series().value(0));
+            QVERIFY(bars);
+            QCOMPARE(bars->barSets().first()->count(), shown);
+            const QRectF plot = top.chart()->plotArea();
+            QVERIFY2(plot.height() / shown >= line,
+                qPrintable(QStringLiteral("%1 px for %2 bars").arg(plot.height()).arg(shown)));
+            const auto axes = top.chart()->axes(Qt::Horizontal);
+            QCOMPARE(axes.size(), 1);
+            QCOMPARE(axes.first()->titleText(), QStringLiteral("average latency (ms)"));
+            QVERIFY(axes.first()->isVisible() && axes.first()->labelsVisible());
+            // Tick labels and title below the plot, inside the view.
+            QVERIFY(plot.bottom() + 2 * line <= top.chartView()->height());
+            if (const QString dir = qEnvironmentVariable("ETSCOPE_WIDGETS_PNG_DIR"); !dir.isEmpty())
+                top.grab().save(dir + QStringLiteral("/top_events_700x%1.png").arg(height));
+            if (shown < 12)
+                QVERIFY(top.caption().contains(QStringLiteral("%1 of the top 12").arg(shown)));
+            else
+                QVERIFY(!top.caption().contains(QStringLiteral("of the top")));
+        }
+        QCOMPARE(top.visibleBarCount(), 12); // 560 px
+        top.resize(700, 230);
+        QCoreApplication::processEvents();
+        QVERIFY(top.visibleBarCount() >= 5 && top.visibleBarCount() < 12);
     }
 
     void timelineWaitsUntilShown()
