@@ -266,12 +266,29 @@ private:
     int m_highlight = -1;
 };
 
+namespace {
+// Runs are counted from 1 wherever the window names one ("run 1 of 50"); the value stays the
+// zero-based index into the block's runs (what the TSV and the Inspector use).
+class RunSpinBox : public QSpinBox
+{
+public:
+    using QSpinBox::QSpinBox;
+
+protected:
+    QString textFromValue(int value) const override { return locale().toString(value + 1); }
+    int valueFromText(const QString &text) const override
+    {
+        return locale().toInt(text.mid(prefix().size(), text.size() - prefix().size() - suffix().size()).trimmed()) - 1;
+    }
+};
+} // namespace
+
 TimelineWidget::TimelineWidget(QWidget *parent)
     : QWidget(parent)
 {
     m_blockBox = new QComboBox(this);
     m_blockBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_runBox = new QSpinBox(this);
+    m_runBox = new RunSpinBox(this);
     m_runBox->setPrefix(tr("run "));
     m_info = new QLabel(this);
     m_info->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long info never widens the dock
@@ -419,7 +436,7 @@ void TimelineWidget::layOut()
     if (!m_markedRuns.isEmpty()) {
         QStringList shown;
         for (int r : std::as_const(m_markedRuns).mid(0, 12))
-            shown << QString::number(r);
+            shown << QString::number(r + 1); // one-based, as the run box
         if (m_markedRuns.size() > 12)
             shown << QStringLiteral("…");
         info = (m_markedRuns.size() == 1 ? tr("histogram bar %1: run %2").arg(m_markedWhat, shown.join(QString()))

@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QLegend>
 #include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextDocumentFragment>
@@ -264,6 +265,46 @@ private Q_SLOTS:
         QVERIFY(timeline.layoutPending());
         QCOMPARE(int(timeline.layout().bars.size()), 57); // asking lays out
         QVERIFY(!timeline.layoutPending());
+    }
+
+    // Issue 28: runs are counted from 1 wherever the window names one ("run 1 of 50", not
+    // "run 0 of 50"); the index behind it stays zero-based (currentRun, markedRuns).
+    void runsAreCountedFromOne()
+    {
+        auto session = load(kShared + "runtime/cnn_mlp_50runs/etdump.etdp");
+        const auto timeline = shownTimeline(kShared + "runtime/cnn_mlp_50runs/etdump.etdp", QSize(900, 200));
+        auto *runBox = timeline->findChild<QSpinBox *>();
+        QVERIFY(runBox);
+        QCOMPARE(runBox->text(), QStringLiteral("run 1 of 50"));
+        QCOMPARE(timeline->currentRun(), 0);
+        timeline->showRuns({ 4 }, QStringLiteral("0.1 – 0.2 ms"));
+        QCOMPARE(timeline->currentRun(), 4);
+        QCOMPARE(runBox->text(), QStringLiteral("run 5 of 50"));
+        QVERIFY2(timeline->infoText().startsWith(QStringLiteral("histogram bar 0.1 – 0.2 ms: run 5 ·")),
+            qPrintable(timeline->infoText()));
+        runBox->setValue(49);
+        QCOMPARE(runBox->text(), QStringLiteral("run 50 of 50"));
+
+        // The details panel's raw values: "run 1" … "run 50".
+        int conv = -1, block = -1;
+        for (int b = 0; b < int(session->blocks.size()) && conv < 0; ++b)
+            for (int e = 0; e < int(session->blocks[std::size_t(b)].events.size()); ++e)
+                if (session->blocks[std::size_t(b)].events[std::size_t(e)].name == "native_call_convolution.out") {
+                    conv = e;
+                    block = b;
+                    break;
+                }
+        DetailsPanel panel;
+        panel.setEvent(session, block, conv);
+        QCOMPARE(panel.rawValueCount(), 50);
+        QTreeWidget *tree = panel.propertiesTree();
+        QTreeWidgetItem *raw = nullptr;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            if (tree->topLevelItem(i)->text(0).startsWith(QStringLiteral("Raw values")))
+                raw = tree->topLevelItem(i);
+        QVERIFY(raw);
+        QCOMPARE(raw->child(0)->text(0), QStringLiteral("run 1"));
+        QCOMPARE(raw->child(49)->text(0), QStringLiteral("run 50"));
     }
 
     void timelinePaintsEveryCoveredPixel()
