@@ -95,6 +95,55 @@ private slots:
         QVERIFY(std::isnan(chart.value(row3, true)));
     }
 
+    // Issue 28: the gap chart draws the threshold each row is judged by (the float32 noise
+    // level of its reference, GapRow::noise, for the element with the worst gap) and the axis
+    // floor where exact matches sit reads "0", not a tiny decade. Perturbed rows 3, 14, 25 lie
+    // above their threshold line, exact rows (MSE 0) on the floor below it.
+    void trendChartThresholdAndExactZero()
+    {
+        std::shared_ptr<const Session> runtime;
+        GapTable acc = perturbedTable(Metric::MSE, runtime, true);
+        GapTrendChart chart;
+        chart.setTables(acc, GapTable {});
+        chart.resize(900, 320);
+        int exact = -1;
+        for (int i = 0; i < int(acc.rows.size()); ++i) {
+            const GapRow &r = acc.rows[std::size_t(i)];
+            std::size_t k = 0;
+            for (std::size_t j = 0; j < r.gap.size(); ++j)
+                if (r.gap[j] > r.gap[k])
+                    k = j;
+            QCOMPARE(chart.threshold(i), r.noise[k]);
+            const double pointY = chart.pointPosition(i, false).y(), lineY = chart.thresholdPosition(i).y();
+            if (r.instructionId == 3 || r.instructionId == 14 || r.instructionId == 25)
+                QVERIFY2(pointY < lineY, qPrintable(chart.label(i))); // above the line (y grows down)
+            if (r.worst(Direction::HigherIsWorse) == 0.0) {
+                exact = i;
+                QVERIFY(pointY > lineY);
+            }
+        }
+        QVERIFY(exact >= 0);
+        const QStringList ticks = chart.yTickLabels();
+        QCOMPARE(ticks.first(), QStringLiteral("0"));
+        for (int i = 1; i < ticks.size(); ++i)
+            QVERIFY(ticks[i].startsWith(QStringLiteral("1e")));
+        // The dashed red line is drawn where thresholdPosition says.
+        const QImage image = chart.grab().toImage();
+        const QPointF at = chart.thresholdPosition(exact);
+        bool red = false;
+        for (int dx = -6; dx <= 6 && !red; ++dx)
+            for (int dy = -1; dy <= 1 && !red; ++dy) {
+                const QColor c = image.pixelColor(int(at.x()) + dx, int(at.y()) + dy);
+                red = c.red() > 150 && c.green() < 120 && c.blue() < 120;
+            }
+        QVERIFY(red);
+        chart.grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/gap_trend_threshold.png"));
+        // SNR: exact matches are infinite dB.
+        GapTable snr = perturbedTable(Metric::SNR, runtime, true);
+        chart.setTables(snr, GapTable {});
+        QCOMPARE(chart.yTickLabels().first(), QStringLiteral("∞ dB"));
+    }
+
     void heatmapMarksPerturbedRows()
     {
         std::shared_ptr<const Session> s;
