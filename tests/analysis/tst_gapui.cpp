@@ -10,7 +10,10 @@
 #include "tensorinspectorwidget.h"
 #include "testsession.h"
 
+#include <QBuffer>
+#include <QPainter>
 #include <QSignalSpy>
+#include <QSvgGenerator>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -265,6 +268,20 @@ private slots:
         QCOMPARE(roundTo2(c.results()[0].snr), 11.46);
         QVERIFY(std::isinf(c.results()[1].snr));
         savePng(c, "compare_results_chart.png");
+        // Issue 28: the x axis is labelled. The SVG of the widget holds, under each of the three
+        // panels, the indices 0 and 1 and the axis title.
+        QByteArray svg;
+        {
+            QBuffer buffer(&svg);
+            buffer.open(QIODevice::WriteOnly);
+            QSvgGenerator gen;
+            gen.setOutputDevice(&buffer);
+            gen.setSize(c.size());
+            QPainter painter(&gen);
+            c.render(&painter);
+        }
+        QCOMPARE(QString::fromUtf8(svg).count(CompareResultsChart::xAxisTitle().toHtmlEscaped()), 3);
+        QVERIFY(CompareResultsChart::xAxisTitle().startsWith(u"output"_qs));
     }
 
     void tensorStatsByHand()
