@@ -18,6 +18,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <map>
 
 using namespace etscope;
 using namespace etscope::analysis;
@@ -252,6 +253,50 @@ private slots:
         QCOMPARE(w.rowCount(), 4);
         QCOMPARE(w.severity(2, 0), 1.0);
         savePng(w, "gap_heatmap_xnnpack.png");
+    }
+
+    // Issue 28: delegate triage named the replaced ops by raw node name only. Each now reads
+    // "operator · handle N · node name". Expected: the partitions' nodes of
+    // graph_expected.json and the debug handles in the nodes' "debug_handle" metadata of the
+    // ETRecord's JSON (read with Python's zipfile + json: 1 1 2 3 3 4 5 | 7 7 8 9 9 10).
+    void triageNamesReplacedOpsReadably()
+    {
+        const std::string dir = ETSCOPE_SHARED_DIR "/fixtures/runtime/xnnpack_mlp_intermediates/";
+        SessionInputs in;
+        in.etdump = dir + "etdump.etdp";
+        in.debugBuffer = dir + "debug_output.bin";
+        in.etrecord = ETSCOPE_TEST_DATA_DIR "/etrecord/xnn_mlp_etrecord.bin";
+        auto s = loadSession(in);
+        QVERIFY(s.ok());
+        auto ref = referenceFromAotOutputs(ETSCOPE_TEST_DATA_DIR "/analysis/xnn_mlp_aot_outputs.pt");
+        QVERIFY(ref.ok());
+        auto t = computeNumericGap(**s, *ref, GapOptions {});
+        QVERIFY(t.ok());
+        DelegateTriageView v;
+        v.setData(**s, *t);
+        QCOMPARE(v.tree()->topLevelItemCount(), 2);
+        const std::map<QString, QStringList> expected {
+            { u"0"_qs,
+                { u"permute_copy · handle 1 · aten_permute_copy_default"_qs,
+                    u"addmm · handle 1 · aten_addmm_default"_qs, u"relu · handle 2 · aten_relu_default"_qs,
+                    u"permute_copy · handle 3 · aten_permute_copy_default_1"_qs,
+                    u"addmm · handle 3 · aten_addmm_default_1"_qs, u"add · handle 4 · aten_add_tensor"_qs,
+                    u"gelu · handle 5 · aten_gelu_default"_qs } },
+            { u"2"_qs,
+                { u"permute_copy · handle 7 · aten_permute_copy_default_2"_qs,
+                    u"addmm · handle 7 · aten_addmm_default_2"_qs, u"tanh · handle 8 · aten_tanh_default"_qs,
+                    u"permute_copy · handle 9 · aten_permute_copy_default_3"_qs,
+                    u"addmm · handle 9 · aten_addmm_default_3"_qs,
+                    u"_softmax · handle 10 · aten__softmax_default"_qs } },
+        };
+        for (int i = 0; i < 2; ++i) {
+            const QTreeWidgetItem *item = v.tree()->topLevelItem(i);
+            QCOMPARE(item->text(2).split(u", "_qs), expected.at(item->text(1)));
+            // The tooltip: one line per op with its full target and the Inspector's node name.
+            const QStringList tip = item->toolTip(2).split(u'\n');
+            QCOMPARE(tip.size(), expected.at(item->text(1)).size());
+            QVERIFY(tip.first().contains(u"executorch.exir.dialects.edge.ops.aten.permute_copy.default"_qs));
+        }
     }
 
     void compareResultsChart()
