@@ -97,6 +97,8 @@ private:
     void buildNodes();
     QString filterText(const Node &node, const Event &e) const;
     static bool isPlain(const Event &e);
+    const Event *wrappedKernel(int block, int event) const; // of an OPERATOR_CALL, or null
+    QString nameDetail(int block, int event) const; // NameDetailRole
     int nameKey(const Event &e) const;
     void fillSortKeys(int column, std::vector<double> &keys) const;
     void orderChildren();

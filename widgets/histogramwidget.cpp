@@ -261,8 +261,12 @@ void HistogramWidget::rebuild()
     xAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     const double hi = m_bins.lower + nBins * m_bins.binWidth;
     const NiceTicks ticks = niceTicks(m_bins.lower, hi, 5);
-    for (double t : ticks.values)
-        xAxis->append(formatTick(t, ticks.decimals), m_bins.binWidth > 0 ? toX(t) : 0.0);
+    for (double t : ticks.values) {
+        const double x = m_bins.binWidth > 0 ? toX(t) : 0.0;
+        if (m_outliers > 0 && x > nBins - 1.5)
+            continue; // would run into the "> p99" label
+        xAxis->append(formatTick(t, ticks.decimals), x);
+    }
     if (m_outliers > 0)
         xAxis->append(tr("> p99"), double(nBins));
     xAxis->setTitleText(tr("latency (%1)").arg(unit));

@@ -2,6 +2,8 @@
 // timeline lanes, top-N overview, module roll-up (with QAbstractItemModelTester) and the
 // details panel's stack-trace click-through.
 #include "detailspanel.h"
+#include "eventtableview.h"
+#include "eventtreemodel.h"
 #include "histogramwidget.h"
 #include "modelroles.h"
 #include "modulerollupmodel.h"
@@ -16,6 +18,7 @@
 #include <QAbstractItemModelTester>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QBuffer>
 #include <QChart>
 #include <QCheckBox>
 #include <QFile>
@@ -23,14 +26,17 @@
 #include <QImage>
 #include <QLabel>
 #include <QLegend>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QSpinBox>
+#include <QSvgGenerator>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextDocumentFragment>
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <map>
 #include <set>
 
 using namespace etscope;
@@ -246,6 +252,70 @@ private Q_SLOTS:
         top.resize(700, 230);
         QCoreApplication::processEvents();
         QVERIFY(top.visibleBarCount() >= 5 && top.visibleBarCount() < 12);
+    }
+
+    // Issue 28: sorted by latency, the OPERATOR_CALL rows read the same and the instruction
+    // column is off-screen. The name cell now shows, in grey after the name, "#3 convolution":
+    // the instruction and the kernel the call wraps (here found by grouping the session's
+    // events by chain and instruction, not by the model's neighbour rule); the tooltip says it.
+    // The row's text stays "OPERATOR_CALL" (copies, filters, exports).
+    void operatorCallRowsNameTheirKernel()
+    {
+        auto session = load(kShared + "upstream/docs_tutorial.etdp");
+        std::map<std::pair<std::int64_t, int>, std::string> kernelAt;
+        for (const EventBlock &b : session->blocks)
+            for (const Event &e : b.events)
+                if (!e.isOperatorCall() && !e.isFramework() && e.instructionId >= 0)
+                    kernelAt[{ e.chainIndex, e.instructionId }] = e.name;
+        EventTableView table;
+        table.resize(1000, 1400);
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        table.setSession(session);
+        table.setDefaultColumnWidths(); // the window's: 300 px of name
+        QTreeView *tree = table.tree();
+        tree->sortByColumn(EventTreeModel::AvgColumn, Qt::DescendingOrder);
+        tree->expandAll();
+        QCoreApplication::processEvents();
+        QByteArray svg;
+        {
+            QBuffer buffer(&svg);
+            buffer.open(QIODevice::WriteOnly);
+            QSvgGenerator gen;
+            gen.setOutputDevice(&buffer);
+            gen.setSize(tree->viewport()->size());
+            QPainter painter(&gen);
+            tree->viewport()->render(&painter);
+        }
+        const QString drawn = QString::fromUtf8(svg);
+        int calls = 0;
+        for (int b = 0; b < tree->model()->rowCount(); ++b) {
+            const QModelIndex block = tree->model()->index(b, 0);
+            for (int r = 0; r < tree->model()->rowCount(block); ++r) {
+                const QModelIndex i = tree->model()->index(r, 0, block);
+                if (i.data().toString() != QStringLiteral("OPERATOR_CALL"))
+                    continue;
+                const Event &e = session->blocks[std::size_t(i.data(BlockIndexRole).toInt())]
+                                     .events[std::size_t(i.data(EventIndexRole).toInt())];
+                const std::string kernel = kernelAt.at({ e.chainIndex, e.instructionId });
+                QVERIFY(kernel.rfind("native_call_", 0) == 0);
+                const std::string op = kernel.substr(12, kernel.find('.') - 12); // native_call_<op>.out
+                const QString detail = QStringLiteral("#%1 %2").arg(e.instructionId).arg(QString::fromStdString(op));
+                QCOMPARE(i.data(NameDetailRole).toString(), detail);
+                // Whole, or cut after the instruction when the 300 px column is too narrow.
+                bool shown = drawn.contains(QStringLiteral(">%1<").arg(detail));
+                for (int n = detail.size() - 1; !shown && n > detail.indexOf(QLatin1Char(' ')); --n)
+                    shown = drawn.contains(QStringLiteral(">%1…<").arg(detail.left(n)));
+                QVERIFY2(shown, qPrintable(detail));
+                QVERIFY(i.data(Qt::ToolTipRole)
+                            .toString()
+                            .contains(QStringLiteral("instruction %1: the call around %2")
+                                          .arg(e.instructionId)
+                                          .arg(QString::fromStdString(kernel))));
+                ++calls;
+            }
+        }
+        QCOMPARE(calls, 14); // §12: 14 OPERATOR_CALL in Execute
     }
 
     void timelineWaitsUntilShown()
