@@ -3,6 +3,7 @@
 #include "eventtreemodel.h"
 #include "numberformat.h"
 #include "qtstrings.h"
+#include "widgetexport.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -18,11 +19,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace etscope {
 
 // The painted area; kept private to the timeline widget.
-class TimelineCanvas : public QWidget
+class TimelineCanvas : public QWidget, public ExportFraming
 {
 public:
     explicit TimelineCanvas(TimelineWidget *owner)
@@ -58,6 +60,22 @@ public:
     const TimelineLayout &layout() const { return m_layout; }
     std::function<void(int)> onClick;
 
+    // An exported picture frames the whole run and gives the lanes the image's height (at 22
+    // px a lane, three lanes left 90 % of a 1600 × 900 export blank); the view comes back.
+    void beginExport() override
+    {
+        m_saved = { m_viewStart, m_viewSpan };
+        m_exporting = true;
+        m_viewStart = 0;
+        m_viewSpan = m_layout.span > 0 ? m_layout.span * 1.02 : 1;
+    }
+    void endExport() override
+    {
+        m_exporting = false;
+        std::tie(m_viewStart, m_viewSpan) = m_saved;
+        update();
+    }
+
 protected:
     static constexpr int kAxisHeight = 26;
     static constexpr int kLaneHeight = 22;
@@ -67,7 +85,8 @@ protected:
     // dock is short.
     int laneHeight() const
     {
-        return std::clamp((height() - kAxisHeight - 4) / std::max(1, m_layout.laneCount), 8, kLaneHeight);
+        const int fill = (height() - kAxisHeight - 4) / std::max(1, m_layout.laneCount);
+        return m_exporting ? std::max(8, fill) : std::clamp(fill, 8, kLaneHeight);
     }
 
     double toX(double t) const { return kLeft + (t - m_viewStart) / m_viewSpan * (width() - 2 * kLeft); }
@@ -264,6 +283,8 @@ private:
     double m_dragStart = 0;
     QPoint m_pressPos;
     int m_highlight = -1;
+    bool m_exporting = false;
+    std::pair<double, double> m_saved; // view start and span during an export
 };
 
 namespace {

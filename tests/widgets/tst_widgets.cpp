@@ -34,6 +34,7 @@
 #include <QTextBlock>
 #include <QTextDocumentFragment>
 #include <QTreeWidget>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include <map>
@@ -409,6 +410,42 @@ private Q_SLOTS:
         for (int x = int(toX(hb.start)) - 1; x <= int(toX(hb.end)) + 1; ++x)
             orange = orange || image.pixelColor(x, hy) == QColor(0xff, 0x8c, 0x00);
         QVERIFY(orange);
+    }
+
+    // Issue 28: a timeline exported at 1600 × 900 was mostly blank (three 22 px lanes at the
+    // top). The export frames the whole run, even when the view is zoomed in, and the lanes
+    // take the image's height: the painted pixels span >= 80 % of both sides. The view keeps
+    // its zoom.
+    void timelineExportFramesTheRun()
+    {
+        const auto timeline = shownTimeline(kShared + "runtime/cnn_mlp_50runs/etdump.etdp", QSize(900, 200));
+        QWidget *canvas = timeline->canvas();
+        QWheelEvent zoom(QPointF(100, 60), canvas->mapToGlobal(QPointF(100, 60)), {}, QPoint(0, 600), Qt::NoButton,
+            Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(canvas, &zoom); // zoomed in around 100 px: the run's end is off screen
+        const QImage before = canvas->grab().toImage();
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("timeline.png"));
+        QCOMPARE(exportChartImage(canvas, png, QSize(1600, 900)), QString());
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1600, 900));
+        int x0 = image.width(), x1 = -1, y0 = image.height(), y1 = -1;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if ((image.pixel(x, y) & 0xffffff) != 0xffffff) {
+                    x0 = std::min(x0, x);
+                    x1 = std::max(x1, x);
+                    y0 = std::min(y0, y);
+                    y1 = std::max(y1, y);
+                }
+        QVERIFY2(x1 - x0 + 1 >= 0.8 * image.width(), qPrintable(QStringLiteral("x %1..%2").arg(x0).arg(x1)));
+        QVERIFY2(y1 - y0 + 1 >= 0.8 * image.height(), qPrintable(QStringLiteral("y %1..%2").arg(y0).arg(y1)));
+        // The last bar ends where the run does: 8 px margin + span / (1.02 span) of the width.
+        const double runEnd = 8 + (image.width() - 16) / 1.02;
+        QVERIFY(std::abs(x1 - runEnd) < 12 || x1 > runEnd);
+        QCOMPARE(canvas->grab().toImage(), before); // the zoomed view is back
+        if (const QString out = qEnvironmentVariable("ETSCOPE_WIDGETS_PNG_DIR"); !out.isEmpty())
+            image.save(out + QStringLiteral("/timeline_export.png"));
     }
 
     void timelineLanesFitAShortDock()
