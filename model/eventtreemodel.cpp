@@ -4,6 +4,7 @@
 
 #include <numeric>
 
+#include "etrecord/linker.h"
 #include "etrecord/modulestack.h"
 #include "events/inspectortable.h"
 #include "modelroles.h"
@@ -430,6 +431,36 @@ QVariant EventTreeModel::blockData(const Node &node, int column, int role) const
     }
 }
 
+const Event *EventTreeModel::wrappedKernel(int block, int event) const
+{
+    // The runtime logs a kernel and the OPERATOR_CALL around it next to each other, with the
+    // same chain and instruction.
+    const auto &events = m_session->blocks[std::size_t(block)].events;
+    const Event &call = events[std::size_t(event)];
+    for (int n : { event - 1, event + 1 })
+        if (n >= 0 && n < int(events.size())) {
+            const Event &k = events[std::size_t(n)];
+            if (!k.isOperatorCall() && !k.isFramework() && k.instructionId == call.instructionId
+                && k.chainIndex == call.chainIndex)
+                return &k;
+        }
+    return nullptr;
+}
+
+QString EventTreeModel::nameDetail(int block, int event) const
+{
+    const Event &e = m_session->blocks[std::size_t(block)].events[std::size_t(event)];
+    if (e.isFramework() || e.instructionId < 0)
+        return {};
+    QString detail = QStringLiteral("#%1").arg(e.instructionId);
+    if (e.isOperatorCall())
+        if (const Event *k = wrappedKernel(block, event)) {
+            const std::string op = kernelOperatorName(k->name);
+            detail += QLatin1Char(' ') + toQString(op.empty() ? k->name : op);
+        }
+    return detail;
+}
+
 QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
 {
     const Event &e = m_session->blocks[node.block].events[node.event];
@@ -490,9 +521,16 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
                 return e.perfData ? statValue(*e.perfData, column) : -1.0;
             return {};
         }
+    case NameDetailRole:
+        return column == NameColumn ? nameDetail(node.block, node.event) : QVariant();
     case Qt::ToolTipRole:
         if (column == NameColumn) {
             QString tip = toQString(e.name);
+            if (const QString detail = nameDetail(node.block, node.event); !detail.isEmpty())
+                tip += e.isOperatorCall() ? tr("\ninstruction %1: the call around %2")
+                                                .arg(e.instructionId)
+                                                .arg(toQString(wrappedKernel(node.block, node.event)->name))
+                                          : tr("\ninstruction %1").arg(e.instructionId);
             if (e.isDelegatedOp)
                 tip += tr("\ndelegate identifier: %1").arg(toQString(delegateDebugIdText(e.delegateDebugIdentifier())));
             return tip;

@@ -100,6 +100,8 @@ private:
     QString filterText(const Node &node, const Event &e) const;
     bool isPlain(const Node &node, const Event &e) const;
     const BackendEvent *backendEventOf(const Node &node) const;
+    const Event *wrappedKernel(int block, int event) const; // of an OPERATOR_CALL, or null
+    QString nameDetail(int block, int event) const; // NameDetailRole
     int nameKey(const Event &e) const;
     void fillSortKeys(int column, std::vector<double> &keys) const;
     void orderChildren();

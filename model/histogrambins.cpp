@@ -47,4 +47,22 @@ HistogramBins computeHistogram(std::span<const double> values, int maxBins)
     return out;
 }
 
+P99Clip p99Clip(std::span<const double> values)
+{
+    std::vector<double> v;
+    v.reserve(values.size());
+    for (double x : values)
+        if (std::isfinite(x))
+            v.push_back(x);
+    P99Clip out;
+    std::sort(v.begin(), v.end());
+    out.p99 = numpyPercentileSorted(v, 99);
+    if (v.size() < 20 || !(v.back() > out.p99))
+        return out;
+    out.offer = true;
+    const double kept = *(std::upper_bound(v.begin(), v.end(), out.p99) - 1); // largest value <= p99
+    out.suggest = v.back() - kept > 2 * (kept - v.front());
+    return out;
+}
+
 } // namespace etscope

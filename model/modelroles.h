@@ -15,6 +15,10 @@ enum EventRoles {
     IsFrameworkRole,
     IsOperatorCallRole,
     RelativeCostRole, // avg / largest avg of the block in [0, 1], for the heat bar delegate
+    // Name column: what tells rows of the same name apart, drawn after the name in grey (not
+    // part of the name: copies, filters and exports keep the Inspector's names). "#3" (the
+    // instruction) for operator events, "#3 convolution" for the OPERATOR_CALL around a kernel.
+    NameDetailRole,
 };
 
 } // namespace etscope

@@ -315,13 +315,14 @@ void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
         addRow(ident, tr("op types"), toQString(opTypesText(e.opTypes())));
     addRow(ident, tr("num outputs"), QString::number(e.numOutputs()));
     if (!e.startTimes().empty())
-        addRow(ident, tr("start (raw ticks, run 0)"), QString::number(e.startTimes().front()));
+        addRow(ident, tr("start (raw ticks, run 1)"), QString::number(e.startTimes().front()));
 
     if (e.perfData) {
         m_rawItem = new QTreeWidgetItem(m_properties, { tr("Raw values (%1 runs)").arg(e.perfData->raw.size()) });
         const auto &raw = e.perfData->raw;
         for (std::size_t i = 0; i < raw.size(); ++i)
-            addRow(m_rawItem, tr("run %1").arg(i), EventTreeModel::formatDuration(raw[i]) + QLatin1Char(' ') + unit);
+            addRow(m_rawItem, tr("run %1").arg(i + 1), // one-based, as the timeline's run box
+                EventTreeModel::formatDuration(raw[i]) + QLatin1Char(' ') + unit);
     }
     m_properties->expandItem(stats);
     m_properties->expandItem(ident);

@@ -9,13 +9,16 @@
 #include "events/inspectortable.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPainter>
 #include <QSaveFile>
+#include <QStyledItemDelegate>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
@@ -24,6 +27,45 @@
 #include <algorithm>
 
 namespace etscope {
+
+namespace {
+// The name, then in grey what tells rows of that name apart (NameDetailRole: "#3",
+// "#3 convolution" for an OPERATOR_CALL), when the column has room for both; sorted
+// OPERATOR_CALL rows no longer read the same. The detail is painted only: copies, filters
+// and exports keep the Inspector's names.
+class NameDetailDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::paint(painter, option, index);
+        const QString detail = index.data(NameDetailRole).toString();
+        if (detail.isEmpty())
+            return;
+        QStyleOptionViewItem opt(option);
+        initStyleOption(&opt, index);
+        const QWidget *widget = option.widget;
+        QStyle *style = widget ? widget->style() : QApplication::style();
+        const QRect text = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, widget);
+        const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1;
+        const int used = opt.fontMetrics.horizontalAdvance(opt.text) + margin;
+        const int room = text.width() - used - 2 * margin - 8;
+        // At least the instruction ("#3 …"); the tooltip has the rest.
+        if (room < opt.fontMetrics.horizontalAdvance(detail.section(QLatin1Char(' '), 0, 0) + QStringLiteral(" …")))
+            return;
+        QColor ink = (opt.state & QStyle::State_Selected) ? opt.palette.color(QPalette::HighlightedText)
+                                                          : opt.palette.color(QPalette::Text);
+        ink.setAlphaF(0.5);
+        painter->save();
+        painter->setFont(opt.font);
+        painter->setPen(ink);
+        painter->drawText(text.adjusted(used + 8, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+            opt.fontMetrics.elidedText(detail, Qt::ElideRight, room));
+        painter->restore();
+    }
+};
+} // namespace
 
 EventTableView::EventTableView(QWidget *parent)
     : QWidget(parent)
@@ -51,6 +93,7 @@ EventTableView::EventTableView(QWidget *parent)
     m_tree->setModel(m_proxy);
     TreeViewUtil::setupResultsTree(m_tree);
     m_tree->setItemDelegateForColumn(EventTreeModel::AvgColumn, new CostBarDelegate(m_tree));
+    m_tree->setItemDelegateForColumn(EventTreeModel::NameColumn, new NameDetailDelegate(m_tree));
     layout->addWidget(m_tree, 1);
 
     m_filterTimer = new QTimer(this);

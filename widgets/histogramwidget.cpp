@@ -10,6 +10,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QCursor>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -40,11 +41,19 @@ HistogramWidget::HistogramWidget(QWidget *parent)
                              "distribution keeps its resolution. Click a bar to show its runs in the timeline."));
     m_clipBox->hide();
     connect(m_clipBox, &QCheckBox::toggled, this, [this] { rebuild(); });
+    m_markerLegend = new QLabel(this);
+    m_markerLegend->setObjectName(QStringLiteral("HistogramMarkerLegend"));
+    m_markerLegend->setTextFormat(Qt::RichText);
+    m_markerLegend->hide();
+    auto *below = new QHBoxLayout;
+    below->setContentsMargins(4, 0, 4, 0);
+    below->addWidget(m_markerLegend, 1);
+    below->addWidget(m_clipBox);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_hint);
     layout->addWidget(m_view, 1);
-    layout->addWidget(m_clipBox);
+    layout->addLayout(below);
     m_view->hide();
 }
 
@@ -61,6 +70,7 @@ void HistogramWidget::fitToHeight()
     const bool compact = height() < kCompactBelow;
     m_chart->setTitle(compact ? QString() : m_title);
     m_chart->legend()->setVisible(!compact);
+    m_markerLegend->setVisible(compact && m_view->isVisibleTo(this) && !m_markerLegend->text().isEmpty());
     m_view->setToolTip(compact ? m_title : QString());
 }
 
@@ -91,6 +101,8 @@ void HistogramWidget::clear()
     m_clipAt = 0;
     m_view->hide();
     m_hint->show();
+    m_markerLegend->clear();
+    m_markerLegend->hide();
 }
 
 bool HistogramWidget::clipToP99() const
@@ -112,19 +124,8 @@ void HistogramWidget::setValues(
     m_p50 = p50;
     m_p90 = p90;
     m_unit = unit;
-    // Offer clipping when something lies above p99, and turn it on by default when that tail is
-    // longer than the whole body of the distribution.
-    std::vector<double> sorted;
-    for (double v : values)
-        if (std::isfinite(v))
-            sorted.push_back(v);
-    std::sort(sorted.begin(), sorted.end());
-    bool offer = false, suggest = false;
-    if (sorted.size() >= 20) {
-        const double p99 = sorted[std::size_t(std::ceil(0.99 * double(sorted.size()))) - 1];
-        offer = sorted.back() > p99;
-        suggest = offer && sorted.back() - p99 > 2 * (p99 - sorted.front());
-    }
+    const P99Clip clip = p99Clip(values); // the rule: histogrambins.h
+    const bool offer = clip.offer, suggest = clip.suggest;
     {
         const QSignalBlocker block(m_clipBox);
         m_clipBox->setVisible(offer);
@@ -184,13 +185,8 @@ void HistogramWidget::rebuild()
     std::vector<double> body = m_values;
     {
         if (m_clipBox->isChecked()) {
-            std::vector<double> sorted;
-            for (double v : m_values)
-                if (std::isfinite(v))
-                    sorted.push_back(v);
-            std::sort(sorted.begin(), sorted.end());
-            if (!sorted.empty()) {
-                m_clipAt = sorted[std::size_t(std::ceil(0.99 * double(sorted.size()))) - 1];
+            m_clipAt = p99Clip(m_values).p99;
+            if (std::isfinite(m_clipAt)) {
                 body.clear();
                 for (double v : m_values)
                     if (std::isfinite(v) && v <= m_clipAt)
@@ -205,6 +201,8 @@ void HistogramWidget::rebuild()
         m_view->hide();
         m_hint->show();
         m_hint->setText(tr("%1 has no timing data.").arg(eventName));
+        m_markerLegend->clear();
+        m_markerLegend->hide();
         return;
     }
     m_hint->hide();
@@ -263,8 +261,12 @@ void HistogramWidget::rebuild()
     xAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     const double hi = m_bins.lower + nBins * m_bins.binWidth;
     const NiceTicks ticks = niceTicks(m_bins.lower, hi, 5);
-    for (double t : ticks.values)
-        xAxis->append(formatTick(t, ticks.decimals), m_bins.binWidth > 0 ? toX(t) : 0.0);
+    for (double t : ticks.values) {
+        const double x = m_bins.binWidth > 0 ? toX(t) : 0.0;
+        if (m_outliers > 0 && x > nBins - 1.5)
+            continue; // would run into the "> p99" label
+        xAxis->append(formatTick(t, ticks.decimals), x);
+    }
     if (m_outliers > 0)
         xAxis->append(tr("> p99"), double(nBins));
     xAxis->setTitleText(tr("latency (%1)").arg(unit));
@@ -288,9 +290,13 @@ void HistogramWidget::rebuild()
         QColor color;
     } markers[] = { { "p10", m_p10, QColor(0x2e, 0x9e, 0x5b) }, { "p50", m_p50, QColor(0xe0, 0x8a, 0x1e) },
         { "p90", m_p90, QColor(0xc8, 0x3a, 0x3a) } };
+    QStringList legend;
     for (const auto &m : markers) {
         if (!std::isfinite(m.value))
             continue;
+        legend << QStringLiteral("<span style=\"color:%1\"><b>┅</b> %2</span> %3 %4")
+                      .arg(m.color.name(), QString::fromLatin1(m.label), formatSignificant(m.value, 4),
+                          unit.toHtmlEscaped());
         auto *line = new QLineSeries;
         // Four digits keep the three legend entries on one line; the details panel has all six.
         line->setName(
@@ -306,6 +312,8 @@ void HistogramWidget::rebuild()
         line->attachAxis(xAxis);
         line->attachAxis(yAxis);
     }
+    m_markerLegend->setText(legend.join(QStringLiteral(" &nbsp; ")));
+    fitToHeight();
 }
 
 void HistogramWidget::onHovered(bool status, int index)

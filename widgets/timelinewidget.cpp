@@ -3,6 +3,7 @@
 #include "eventtreemodel.h"
 #include "numberformat.h"
 #include "qtstrings.h"
+#include "widgetexport.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -18,11 +19,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace etscope {
 
 // The painted area; kept private to the timeline widget.
-class TimelineCanvas : public QWidget
+class TimelineCanvas : public QWidget, public ExportFraming
 {
 public:
     explicit TimelineCanvas(TimelineWidget *owner)
@@ -58,6 +60,22 @@ public:
     const TimelineLayout &layout() const { return m_layout; }
     std::function<void(int)> onClick;
 
+    // An exported picture frames the whole run and gives the lanes the image's height (at 22
+    // px a lane, three lanes left 90 % of a 1600 × 900 export blank); the view comes back.
+    void beginExport() override
+    {
+        m_saved = { m_viewStart, m_viewSpan };
+        m_exporting = true;
+        m_viewStart = 0;
+        m_viewSpan = m_layout.span > 0 ? m_layout.span * 1.02 : 1;
+    }
+    void endExport() override
+    {
+        m_exporting = false;
+        std::tie(m_viewStart, m_viewSpan) = m_saved;
+        update();
+    }
+
 protected:
     static constexpr int kAxisHeight = 26;
     static constexpr int kLaneHeight = 22;
@@ -67,7 +85,8 @@ protected:
     // dock is short.
     int laneHeight() const
     {
-        return std::clamp((height() - kAxisHeight - 4) / std::max(1, m_layout.laneCount), 8, kLaneHeight);
+        const int fill = (height() - kAxisHeight - 4) / std::max(1, m_layout.laneCount);
+        return m_exporting ? std::max(8, fill) : std::clamp(fill, 8, kLaneHeight);
     }
 
     double toX(double t) const { return kLeft + (t - m_viewStart) / m_viewSpan * (width() - 2 * kLeft); }
@@ -264,14 +283,33 @@ private:
     double m_dragStart = 0;
     QPoint m_pressPos;
     int m_highlight = -1;
+    bool m_exporting = false;
+    std::pair<double, double> m_saved; // view start and span during an export
 };
+
+namespace {
+// Runs are counted from 1 wherever the window names one ("run 1 of 50"); the value stays the
+// zero-based index into the block's runs (what the TSV and the Inspector use).
+class RunSpinBox : public QSpinBox
+{
+public:
+    using QSpinBox::QSpinBox;
+
+protected:
+    QString textFromValue(int value) const override { return locale().toString(value + 1); }
+    int valueFromText(const QString &text) const override
+    {
+        return locale().toInt(text.mid(prefix().size(), text.size() - prefix().size() - suffix().size()).trimmed()) - 1;
+    }
+};
+} // namespace
 
 TimelineWidget::TimelineWidget(QWidget *parent)
     : QWidget(parent)
 {
     m_blockBox = new QComboBox(this);
     m_blockBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_runBox = new QSpinBox(this);
+    m_runBox = new RunSpinBox(this);
     m_runBox->setPrefix(tr("run "));
     m_info = new QLabel(this);
     m_info->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long info never widens the dock
@@ -419,7 +457,7 @@ void TimelineWidget::layOut()
     if (!m_markedRuns.isEmpty()) {
         QStringList shown;
         for (int r : std::as_const(m_markedRuns).mid(0, 12))
-            shown << QString::number(r);
+            shown << QString::number(r + 1); // one-based, as the run box
         if (m_markedRuns.size() > 12)
             shown << QStringLiteral("…");
         info = (m_markedRuns.size() == 1 ? tr("histogram bar %1: run %2").arg(m_markedWhat, shown.join(QString()))

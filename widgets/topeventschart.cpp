@@ -11,13 +11,14 @@
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
 #include <QLabel>
-#include <QScrollArea>
+#include <QResizeEvent>
 #include <QSpinBox>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <iterator>
 
 namespace etscope {
 
@@ -36,28 +37,22 @@ TopEventsChart::TopEventsChart(QWidget *parent)
     m_topN->setPrefix(tr("top "));
     m_topN->setToolTip(tr("Number of events shown"));
     connect(m_topN, &QSpinBox::valueChanged, this, &TopEventsChart::rebuild);
-    connect(m_topN, &QSpinBox::valueChanged, this, &TopEventsChart::updateMinimumHeight);
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 0);
-    auto *caption
-        = new QLabel(tr("Slowest events by average latency (framework events and OPERATOR_CALL excluded)"), this);
-    caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
-    caption->setToolTip(caption->text());
-    bar->addWidget(caption, 1);
+    m_caption = new QLabel(this);
+    m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
+    bar->addWidget(m_caption, 1);
     bar->addWidget(m_topN);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
-    // Each bar needs a text line for its name: below that QtCharts elides every label to "…".
-    // The chart keeps that height and scrolls inside a short dock.
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setWidget(m_view);
-    layout->addWidget(scroll, 1);
-    updateMinimumHeight();
+    // The chart takes the dock's height and draws as many bars as have a text line for their
+    // name (below that QtCharts elides every label to "…"), slowest first, with its value axis
+    // in view (a chart scrolled inside a short dock hid both).
+    m_view->setMinimumHeight(80);
+    layout->addWidget(m_view, 1);
+    draw();
 }
 
 void TopEventsChart::showEvent(QShowEvent *event)
@@ -65,12 +60,27 @@ void TopEventsChart::showEvent(QShowEvent *event)
     // Built while hidden (a background tab), QtCharts keeps the labels it elided for a tiny
     // chart; lay them out again now that the chart has its real size.
     QWidget::showEvent(event);
-    QMetaObject::invokeMethod(this, &TopEventsChart::rebuild, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, &TopEventsChart::draw, Qt::QueuedConnection);
 }
 
-void TopEventsChart::updateMinimumHeight()
+void TopEventsChart::resizeEvent(QResizeEvent *event)
 {
-    m_view->setMinimumHeight(80 + m_topN->value() * (fontMetrics().height() + 4));
+    QWidget::resizeEvent(event);
+    if (std::min(int(m_entries.size()), barsThatFit()) != m_shown)
+        draw();
+}
+
+int TopEventsChart::barsThatFit() const
+{
+    // Besides its bars the chart needs its margins and the value axis's labels and title.
+    const int line = fontMetrics().height();
+    const int overhead = 8 + 2 * line + 28;
+    return std::max(1, (m_view->height() - overhead) / (line + 2));
+}
+
+QString TopEventsChart::caption() const
+{
+    return m_caption->text();
 }
 
 QWidget *TopEventsChart::chartView() const
@@ -112,7 +122,27 @@ void TopEventsChart::rebuild()
     std::partial_sort(m_entries.begin(), m_entries.begin() + std::ptrdiff_t(n), m_entries.end(),
         [](const Entry &a, const Entry &b) { return a.avg > b.avg; });
     m_entries.resize(n);
-    if (m_entries.empty())
+    draw();
+}
+
+void TopEventsChart::draw()
+{
+    m_chart->removeAllSeries();
+    const auto axes = m_chart->axes();
+    for (QAbstractAxis *a : axes) {
+        m_chart->removeAxis(a);
+        delete a;
+    }
+    m_shown = std::min(int(m_entries.size()), barsThatFit());
+    const QString excluded = tr("framework events and OPERATOR_CALL excluded");
+    m_caption->setText(m_shown < int(m_entries.size())
+            ? tr("Slowest events by average latency: %1 of the top %2 fit this height (%3)")
+                  .arg(m_shown)
+                  .arg(m_entries.size())
+                  .arg(excluded)
+            : tr("Slowest events by average latency (%1)").arg(excluded));
+    m_caption->setToolTip(m_caption->text());
+    if (m_entries.empty() || !m_session)
         return;
 
     const QString unit = toQString(timeScaleName(m_session->inputs.time.target));
@@ -121,7 +151,7 @@ void TopEventsChart::rebuild()
     QStringList labels;
     double maxAvg = 0;
     // Horizontal bars grow bottom-up: append smallest first so the slowest is on top.
-    for (auto it = m_entries.rbegin(); it != m_entries.rend(); ++it) {
+    for (auto it = std::make_reverse_iterator(m_entries.begin() + m_shown); it != m_entries.rend(); ++it) {
         const Event &ev = m_session->blocks[it->block].events[it->event];
         QString label = toQString(ev.name);
         if (label.size() > 40)
@@ -154,13 +184,13 @@ void TopEventsChart::rebuild()
     series->attachAxis(xAxis);
 
     connect(set, &QBarSet::clicked, this, [this](int index) {
-        const int i = int(m_entries.size()) - 1 - index;
-        if (i >= 0 && i < int(m_entries.size()))
+        const int i = m_shown - 1 - index;
+        if (i >= 0 && i < m_shown)
             Q_EMIT eventClicked(m_entries[i].block, m_entries[i].event);
     });
     connect(set, &QBarSet::hovered, this, [this, unit](bool status, int index) {
-        const int i = int(m_entries.size()) - 1 - index;
-        if (!status || i < 0 || i >= int(m_entries.size()) || !m_session) {
+        const int i = m_shown - 1 - index;
+        if (!status || i < 0 || i >= m_shown || !m_session) {
             QToolTip::hideText();
             return;
         }

@@ -9,6 +9,7 @@
 
 class QChart;
 class QChartView;
+class QLabel;
 class QSpinBox;
 
 namespace etscope {
@@ -26,17 +27,23 @@ public:
     void setTopN(int n);
     QChart *chart() const { return m_chart; }
     QWidget *chartView() const;
-    int barCount() const { return int(m_entries.size()); }
+    int barCount() const { return int(m_entries.size()); } // the top N chosen
+    // Bars drawn: the slowest of the top N, as many as the height shows with a readable name
+    // each; the value axis always stays in view.
+    int visibleBarCount() const { return m_shown; }
+    QString caption() const;
 
 Q_SIGNALS:
     void eventClicked(int blockIndex, int eventIndex);
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
-    void updateMinimumHeight();
+    int barsThatFit() const;
     void rebuild();
+    void draw();
 
     struct Entry {
         int block;
@@ -48,6 +55,8 @@ private:
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     QSpinBox *m_topN = nullptr;
+    QLabel *m_caption = nullptr;
+    int m_shown = 0;
 };
 
 } // namespace etscope

@@ -68,9 +68,14 @@ QString exportChartImage(QWidget *chart, const QString &path, QSize size, const 
                 c->layout()->activate();
         } else {
             const QSize old = chart->size();
+            auto *framing = dynamic_cast<ExportFraming *>(chart);
+            if (framing)
+                framing->beginExport();
             chart->resize(size);
             chart->render(&painter, {}, {}, QWidget::DrawWindowBackground | QWidget::DrawChildren);
             chart->resize(old);
+            if (framing)
+                framing->endExport();
         }
     };
     QByteArray bytes;

@@ -12,6 +12,17 @@ namespace etscope {
 // half-written file. Returns an empty string on success, else a one-line error naming the file.
 QString exportWidgetImage(QWidget *widget, const QString &path, const QString &title = {});
 
+// A painted chart that draws itself differently for an export at a given size (the timeline:
+// the whole run, lanes as tall as the image allows); exportChartImage() brackets its render
+// with these.
+class ExportFraming
+{
+public:
+    virtual ~ExportFraming() = default;
+    virtual void beginExport() = 0;
+    virtual void endExport() = 0;
+};
+
 // Renders the chart itself (not its on-screen widget: no spin boxes or buttons, no labels elided
 // for lack of room) at `size` logical pixels: a QChartView's chart is laid out again at that size,
 // any other widget (the timeline canvas) is resized for the duration of the render.

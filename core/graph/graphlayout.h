@@ -32,11 +32,17 @@ struct EdgeGeometry {
     bool arrow = false;
     PointF arrowTip;
 };
+// Which way the data flows: Graphviz's rankdir TB (the default) or LR.
+enum class FlowDirection { TopToBottom, LeftToRight };
+
 struct GraphLayout {
     double width = 0, height = 0;
     std::vector<ItemGeometry> items;
-    std::vector<ClusterGeometry> clusters;
+    std::vector<ClusterGeometry> clusters; // one per expanded group (folded: its first piece)
+    std::vector<ClusterGeometry> continuedClusters; // folded: the later pieces of split clusters
     std::vector<EdgeGeometry> edges;
+    FlowDirection direction = FlowDirection::TopToBottom;
+    int segments = 1; // > 1: folded by foldLayout() into that many rows (LR) or columns (TB)
 };
 
 // Text lines of an item's box: op / module name, shape / type and size; the overlay value is
@@ -51,6 +57,34 @@ std::string clusterLabel(const ProgramGraph &g, int group);
 // cancelled layout returns ErrorCode::Cancelled.
 Result<GraphLayout> layoutGraph(
     const ProgramGraph &g, const VisibleGraph &v, const std::atomic<bool> *cancel = nullptr);
+Result<GraphLayout> layoutGraph(
+    const ProgramGraph &g, const VisibleGraph &v, FlowDirection direction, const std::atomic<bool> *cancel = nullptr);
+
+// A long chain fitted into a wide, short view (or a tall, narrow one) shrinks its text to
+// nothing. foldLayout() cuts a layout between ranks into `segments` pieces of about equal
+// length and stacks them across the flow: rows one under the other for LeftToRight, columns side
+// by side for TopToBottom, like text wrapping. Nothing moves within a piece; a cluster that
+// spans a cut is drawn as one box per piece (the later ones `continued`); an edge that crosses
+// a cut runs around the pieces: past the end of its piece, along the gutter before the
+// target's piece, back to the start and into the target. Fewer pieces when the layout has
+// fewer places to cut (ranks that no box spans). `segments` <= 1 returns the layout unchanged.
+GraphLayout foldLayout(const GraphLayout &base, int segments);
+
+// Largest zoom at which `layout` fits a view of viewWidth × viewHeight pixels with `margin`
+// points of room around the drawing (what QGraphicsView::fitInView gives with that scene rect).
+double fitScale(const GraphLayout &layout, double viewWidth, double viewHeight, double margin);
+
+// The arrangement that a view of this size shows largest: each base layout (TopToBottom and,
+// when given, LeftToRight) folded into 1..maxSegments pieces, the one with the largest
+// fitScale (capped at 1: beyond full size nothing reads better) wins; ties keep fewer pieces
+// and then TopToBottom.
+struct Arrangement {
+    FlowDirection direction = FlowDirection::TopToBottom;
+    int segments = 1;
+    double scale = 0;
+};
+Arrangement bestArrangement(const GraphLayout &topToBottom, const GraphLayout *leftToRight, double viewWidth,
+    double viewHeight, double margin, int maxSegments = 12);
 
 // Graphviz's SVG of the same drawing, filled with the overlay's colours, with a legend table.
 // Every operator node's <title> is its node name.

@@ -20,6 +20,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSize>
 #include <QTest>
 
 #include <cmath>
@@ -198,6 +199,86 @@ private slots:
         std::atomic<bool> cancel { true };
         auto c = layoutGraph(*g, v, &cancel);
         QVERIFY(!c.ok());
+    }
+
+    // Issue 28, item 7: the expanded 28-op cnn_mlp graph is a long chain; folded into pieces
+    // (rows for left to right, columns for top to bottom) it keeps every box apart, every
+    // edge on its two boxes and every op inside a box of its cluster; in a 1200 × 250 px view
+    // the chosen arrangement draws the 12 px op names at 8 px or more, where the plain top-to-
+    // bottom drawing gives under 2 px (the issue saw 3 px in its dock).
+    void foldedLayoutKeepsBoxesApartAndFitsAWideView()
+    {
+        auto g = ProgramGraph::build(record("cnn_mlp_etrecord.bin"));
+        QVERIFY(g.ok());
+        ExpansionState st(*g);
+        st.expandAll();
+        const VisibleGraph v = visibleGraph(*g, st);
+        QCOMPARE(v.items.size(), std::size_t(28));
+        auto tb = layoutGraph(*g, v);
+        auto lr = layoutGraph(*g, v, FlowDirection::LeftToRight);
+        QVERIFY(tb.ok() && lr.ok());
+        QCOMPARE(lr->direction, FlowDirection::LeftToRight);
+        QVERIFY(lr->width > lr->height); // a chain laid left to right is wide
+        for (const GraphLayout *base : { &*tb, &*lr }) {
+            for (int k : { 2, 3, 4 }) {
+                const GraphLayout f = foldLayout(*base, k);
+                QCOMPARE(f.segments, k);
+                QCOMPARE(f.items.size(), base->items.size());
+                QCOMPARE(f.edges.size(), base->edges.size());
+                QCOMPARE(f.clusters.size(), base->clusters.size()); // later pieces of a cluster apart
+                const bool rows = base->direction == FlowDirection::LeftToRight;
+                // Folding trades length for breadth.
+                QVERIFY(rows ? f.width < base->width && f.height > base->height
+                             : f.height < base->height && f.width > base->width);
+                for (std::size_t i = 0; i < f.items.size(); ++i) {
+                    const ItemGeometry &a = f.items[i];
+                    QCOMPARE(a.w, base->items[i].w);
+                    QVERIFY(a.x - a.w / 2 >= -0.5 && a.x + a.w / 2 <= f.width + 0.5);
+                    QVERIFY(a.y - a.h / 2 >= -0.5 && a.y + a.h / 2 <= f.height + 0.5);
+                    for (std::size_t j = i + 1; j < f.items.size(); ++j) {
+                        const ItemGeometry &b = f.items[j];
+                        QVERIFY(
+                            std::abs(a.x - b.x) * 2 >= a.w + b.w - 0.5 || std::abs(a.y - b.y) * 2 >= a.h + b.h - 0.5);
+                    }
+                }
+                auto onBox = [](const PointF &p, const ItemGeometry &b) {
+                    return p.x >= b.x - b.w / 2 - 2 && p.x <= b.x + b.w / 2 + 2 && p.y >= b.y - b.h / 2 - 2
+                        && p.y <= b.y + b.h / 2 + 2;
+                };
+                for (const EdgeGeometry &e : f.edges) {
+                    QVERIFY(!e.bezier.empty() && e.arrow);
+                    QVERIFY(onBox(e.bezier.front(), f.items[std::size_t(e.from)]));
+                    QVERIFY(onBox(e.arrowTip, f.items[std::size_t(e.to)]));
+                }
+                for (std::size_t i = 0; i < v.items.size(); ++i) {
+                    const int c = v.items[i].cluster;
+                    if (c <= 0)
+                        continue;
+                    bool inside = false;
+                    std::vector<ClusterGeometry> parts = f.clusters;
+                    parts.insert(parts.end(), f.continuedClusters.begin(), f.continuedClusters.end());
+                    for (const ClusterGeometry &cg : parts)
+                        inside = inside
+                            || (cg.group == c && f.items[i].x > cg.x && f.items[i].x < cg.x + cg.w
+                                && f.items[i].y > cg.y && f.items[i].y < cg.y + cg.h);
+                    QVERIFY2(inside, v.itemName(*g, int(i)).c_str());
+                }
+            }
+            QCOMPARE(foldLayout(*base, 1).segments, 1);
+            QCOMPARE(foldLayout(*base, 1000).segments < 1000, true); // only where ranks allow
+        }
+        const double minScale = 8.0 / 12.0; // 12 px op names drawn at >= 8 px
+        const double margin = 6; // GraphView::kSceneMargin
+        QVERIFY(fitScale(*tb, 1200, 250, margin) < 0.2);
+        const Arrangement wide = bestArrangement(*tb, &*lr, 1200, 250, margin);
+        QVERIFY2(wide.scale >= minScale, qPrintable(QString::number(wide.scale)));
+        QVERIFY(wide.segments > 1); // folded into columns: the plain drawing is far too long
+        const GraphLayout shown = foldLayout(wide.direction == FlowDirection::LeftToRight ? *lr : *tb, wide.segments);
+        QCOMPARE(std::min(1.0, fitScale(shown, 1200, 250, margin)), wide.scale);
+        // Any view: never smaller than the plain drawing.
+        for (const QSize view : { QSize(300, 1400), QSize(800, 600), QSize(2500, 200) })
+            QVERIFY(bestArrangement(*tb, &*lr, view.width(), view.height(), margin).scale
+                >= std::min(1.0, fitScale(*tb, view.width(), view.height(), margin)));
     }
 
     void expandCollapseModule()

@@ -10,11 +10,15 @@
 #include "tensorinspectorwidget.h"
 #include "testsession.h"
 
+#include <QBuffer>
+#include <QPainter>
 #include <QSignalSpy>
+#include <QSvgGenerator>
 #include <QTreeWidget>
 #include <QtTest>
 
 #include <cmath>
+#include <map>
 
 using namespace etscope;
 using namespace etscope::analysis;
@@ -93,6 +97,55 @@ private slots:
         chart.setTables(acc, GapTable {});
         QCOMPARE(chart.entryPoint(), -1);
         QVERIFY(std::isnan(chart.value(row3, true)));
+    }
+
+    // Issue 28: the gap chart draws the threshold each row is judged by (the float32 noise
+    // level of its reference, GapRow::noise, for the element with the worst gap) and the axis
+    // floor where exact matches sit reads "0", not a tiny decade. Perturbed rows 3, 14, 25 lie
+    // above their threshold line, exact rows (MSE 0) on the floor below it.
+    void trendChartThresholdAndExactZero()
+    {
+        std::shared_ptr<const Session> runtime;
+        GapTable acc = perturbedTable(Metric::MSE, runtime, true);
+        GapTrendChart chart;
+        chart.setTables(acc, GapTable {});
+        chart.resize(900, 320);
+        int exact = -1;
+        for (int i = 0; i < int(acc.rows.size()); ++i) {
+            const GapRow &r = acc.rows[std::size_t(i)];
+            std::size_t k = 0;
+            for (std::size_t j = 0; j < r.gap.size(); ++j)
+                if (r.gap[j] > r.gap[k])
+                    k = j;
+            QCOMPARE(chart.threshold(i), r.noise[k]);
+            const double pointY = chart.pointPosition(i, false).y(), lineY = chart.thresholdPosition(i).y();
+            if (r.instructionId == 3 || r.instructionId == 14 || r.instructionId == 25)
+                QVERIFY2(pointY < lineY, qPrintable(chart.label(i))); // above the line (y grows down)
+            if (r.worst(Direction::HigherIsWorse) == 0.0) {
+                exact = i;
+                QVERIFY(pointY > lineY);
+            }
+        }
+        QVERIFY(exact >= 0);
+        const QStringList ticks = chart.yTickLabels();
+        QCOMPARE(ticks.first(), QStringLiteral("0"));
+        for (int i = 1; i < ticks.size(); ++i)
+            QVERIFY(ticks[i].startsWith(QStringLiteral("1e")));
+        // The dashed red line is drawn where thresholdPosition says.
+        const QImage image = chart.grab().toImage();
+        const QPointF at = chart.thresholdPosition(exact);
+        bool red = false;
+        for (int dx = -6; dx <= 6 && !red; ++dx)
+            for (int dy = -1; dy <= 1 && !red; ++dy) {
+                const QColor c = image.pixelColor(int(at.x()) + dx, int(at.y()) + dy);
+                red = c.red() > 150 && c.green() < 120 && c.blue() < 120;
+            }
+        QVERIFY(red);
+        chart.grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/gap_trend_threshold.png"));
+        // SNR: exact matches are infinite dB.
+        GapTable snr = perturbedTable(Metric::SNR, runtime, true);
+        chart.setTables(snr, GapTable {});
+        QCOMPARE(chart.yTickLabels().first(), QStringLiteral("∞ dB"));
     }
 
     void heatmapMarksPerturbedRows()
@@ -202,6 +255,50 @@ private slots:
         savePng(w, "gap_heatmap_xnnpack.png");
     }
 
+    // Issue 28: delegate triage named the replaced ops by raw node name only. Each now reads
+    // "operator · handle N · node name". Expected: the partitions' nodes of
+    // graph_expected.json and the debug handles in the nodes' "debug_handle" metadata of the
+    // ETRecord's JSON (read with Python's zipfile + json: 1 1 2 3 3 4 5 | 7 7 8 9 9 10).
+    void triageNamesReplacedOpsReadably()
+    {
+        const std::string dir = ETSCOPE_SHARED_DIR "/fixtures/runtime/xnnpack_mlp_intermediates/";
+        SessionInputs in;
+        in.etdump = dir + "etdump.etdp";
+        in.debugBuffer = dir + "debug_output.bin";
+        in.etrecord = ETSCOPE_TEST_DATA_DIR "/etrecord/xnn_mlp_etrecord.bin";
+        auto s = loadSession(in);
+        QVERIFY(s.ok());
+        auto ref = referenceFromAotOutputs(ETSCOPE_TEST_DATA_DIR "/analysis/xnn_mlp_aot_outputs.pt");
+        QVERIFY(ref.ok());
+        auto t = computeNumericGap(**s, *ref, GapOptions {});
+        QVERIFY(t.ok());
+        DelegateTriageView v;
+        v.setData(**s, *t);
+        QCOMPARE(v.tree()->topLevelItemCount(), 2);
+        const std::map<QString, QStringList> expected {
+            { u"0"_qs,
+                { u"permute_copy · handle 1 · aten_permute_copy_default"_qs,
+                    u"addmm · handle 1 · aten_addmm_default"_qs, u"relu · handle 2 · aten_relu_default"_qs,
+                    u"permute_copy · handle 3 · aten_permute_copy_default_1"_qs,
+                    u"addmm · handle 3 · aten_addmm_default_1"_qs, u"add · handle 4 · aten_add_tensor"_qs,
+                    u"gelu · handle 5 · aten_gelu_default"_qs } },
+            { u"2"_qs,
+                { u"permute_copy · handle 7 · aten_permute_copy_default_2"_qs,
+                    u"addmm · handle 7 · aten_addmm_default_2"_qs, u"tanh · handle 8 · aten_tanh_default"_qs,
+                    u"permute_copy · handle 9 · aten_permute_copy_default_3"_qs,
+                    u"addmm · handle 9 · aten_addmm_default_3"_qs,
+                    u"_softmax · handle 10 · aten__softmax_default"_qs } },
+        };
+        for (int i = 0; i < 2; ++i) {
+            const QTreeWidgetItem *item = v.tree()->topLevelItem(i);
+            QCOMPARE(item->text(2).split(u", "_qs), expected.at(item->text(1)));
+            // The tooltip: one line per op with its full target and the Inspector's node name.
+            const QStringList tip = item->toolTip(2).split(u'\n');
+            QCOMPARE(tip.size(), expected.at(item->text(1)).size());
+            QVERIFY(tip.first().contains(u"executorch.exir.dialects.edge.ops.aten.permute_copy.default"_qs));
+        }
+    }
+
     void compareResultsChart()
     {
         // r = [1,2,3] vs o = [1,2,4] (snr 11.46, mse 0.33, cosine 0.99 by hand, see
@@ -216,6 +313,20 @@ private slots:
         QCOMPARE(roundTo2(c.results()[0].snr), 11.46);
         QVERIFY(std::isinf(c.results()[1].snr));
         savePng(c, "compare_results_chart.png");
+        // Issue 28: the x axis is labelled. The SVG of the widget holds, under each of the three
+        // panels, the indices 0 and 1 and the axis title.
+        QByteArray svg;
+        {
+            QBuffer buffer(&svg);
+            buffer.open(QIODevice::WriteOnly);
+            QSvgGenerator gen;
+            gen.setOutputDevice(&buffer);
+            gen.setSize(c.size());
+            QPainter painter(&gen);
+            c.render(&painter);
+        }
+        QCOMPARE(QString::fromUtf8(svg).count(CompareResultsChart::xAxisTitle().toHtmlEscaped()), 3);
+        QVERIFY(CompareResultsChart::xAxisTitle().startsWith(u"output"_qs));
     }
 
     void tensorStatsByHand()

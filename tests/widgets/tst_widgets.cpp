@@ -2,6 +2,8 @@
 // timeline lanes, top-N overview, module roll-up (with QAbstractItemModelTester) and the
 // details panel's stack-trace click-through.
 #include "detailspanel.h"
+#include "eventtableview.h"
+#include "eventtreemodel.h"
 #include "histogramwidget.h"
 #include "modelroles.h"
 #include "modulerollupmodel.h"
@@ -16,16 +18,26 @@
 #include <QAbstractItemModelTester>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QBuffer>
 #include <QChart>
+#include <QCheckBox>
 #include <QFile>
+#include <QHorizontalBarSeries>
 #include <QImage>
+#include <QLabel>
 #include <QLegend>
+#include <QPainter>
 #include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QSvgGenerator>
 #include <QTemporaryDir>
 #include <QTextBlock>
+#include <QTextDocumentFragment>
 #include <QTreeWidget>
+#include <QWheelEvent>
 #include <QtTest>
 
+#include <map>
 #include <set>
 
 using namespace etscope;
@@ -95,6 +107,66 @@ private Q_SLOTS:
         QVERIFY(w.chart()->legend()->isVisible());
     }
 
+    // Issue 28: at 50 runs "Clip at p99" was never offered (nearest-rank p99 of 50 values is
+    // the largest). The first relu of cnn_mlp_50runs has one slow run (13.5 µs against 0.8–3.1
+    // µs in the others): clipping is offered and on, with p99 by numpy's rule (linear between
+    // the 49th and 50th smallest, at 0.99 · 49 = 48.51) and that one run in the "> p99" bar.
+    void histogramOffersP99ClipAt50Runs()
+    {
+        auto session = load(kShared + "runtime/cnn_mlp_50runs/etdump.etdp");
+        const Event *relu = nullptr;
+        for (const EventBlock &b : session->blocks)
+            for (const Event &e : b.events)
+                if (e.name == "native_call_relu.out" && e.instructionId == 1)
+                    relu = &e;
+        QVERIFY(relu && relu->perfData);
+        const std::span<const double> raw = relu->perfData->raw;
+        QCOMPARE(raw.size(), std::size_t(50));
+        std::vector<double> sorted(raw.begin(), raw.end());
+        std::sort(sorted.begin(), sorted.end());
+        const double p99 = sorted[48] + 0.51 * (sorted[49] - sorted[48]);
+        QVERIFY(sorted[49] > 3 * sorted[48]); // the outlier the issue saw
+        HistogramWidget w;
+        w.setValues(QStringLiteral("native_call_relu.out"), raw, relu->perfData->p10, relu->perfData->p50,
+            relu->perfData->p90, QStringLiteral("ms"));
+        auto *clip = w.findChild<QCheckBox *>();
+        QVERIFY(clip);
+        QCOMPARE(clip->text(), QStringLiteral("Clip at p99"));
+        QVERIFY(clip->isVisibleTo(&w)); // offered
+        QVERIFY(w.clipToP99()); // and on: the tail is far longer than the body
+        QVERIFY(qAbs(w.clipValue() - p99) <= 1e-12 * p99);
+        QCOMPARE(w.outlierCount(), 1);
+        QCOMPARE(w.totalCount(), 50);
+        QCOMPARE(w.tickLabels().last(), QStringLiteral("> p99"));
+        // Twenty equal runs: nothing above p99, nothing offered.
+        w.setValues(QStringLiteral("flat"), std::vector<double>(20, 1.0), 1, 1, 1, QStringLiteral("ms"));
+        QVERIFY(!clip->isVisibleTo(&w));
+    }
+
+    // Issue 28: in a short dock the chart's legend is hidden; one line under the plot names the
+    // p10/p50/p90 lines (values of the semantics doc's example, 4 significant digits).
+    void histogramMarkerLegendInAShortDock()
+    {
+        HistogramWidget w;
+        w.setValues(QStringLiteral("example"), std::vector<double> { 175.748, 78.678, 70.429, 122.006, 97.495 },
+            73.7286, 97.495, 154.2512, QStringLiteral("ms"));
+        w.show();
+        w.resize(400, HistogramWidget::kCompactBelow - 40);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.chart()->legend()->isVisible());
+        QVERIFY(w.markerLegend()->isVisible());
+        const QString text = QTextDocumentFragment::fromHtml(w.markerLegend()->text()).toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("p10 73.73 ms")) && text.contains(QStringLiteral("p50 97.5 ms"))
+                && text.contains(QStringLiteral("p90 154.3 ms")),
+            qPrintable(text));
+        // Its whole text is shown, and the plot keeps most of the height.
+        QVERIFY(w.markerLegend()->width() >= w.markerLegend()->sizeHint().width());
+        QVERIFY(w.chartView()->height() >= w.height() - 2 * w.markerLegend()->height());
+        w.resize(400, HistogramWidget::kCompactBelow + 40);
+        QVERIFY(w.chart()->legend()->isVisible());
+        QVERIFY(!w.markerLegend()->isVisible());
+    }
+
     void chartExport()
     {
         HistogramWidget w;
@@ -141,6 +213,112 @@ private Q_SLOTS:
         QCOMPARE(top.barCount(), 14); // 14 native_call kernels in §12
     }
 
+    // Issue 28: in a short dock Top events showed 5 of 12 bars and no axis (the chart scrolled).
+    // Now it draws the slowest bars that have a text line each, says how many, and keeps the
+    // value axis (title and ticks) inside the view; a taller dock shows all 12. docs_tutorial
+    // has 14 kernels (§12), so 12 are chosen.
+    void topEventsFitTheirHeightWithAnAxis()
+    {
+        TopEventsChart top;
+        top.setSession(load(kShared + "upstream/docs_tutorial.etdp"));
+        top.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&top));
+        const int line = top.fontMetrics().height();
+        for (const int height : { 230, 330, 560 }) {
+            top.resize(700, height);
+            QCoreApplication::processEvents();
+            QCOMPARE(top.barCount(), 12);
+            const int shown = top.visibleBarCount();
+            QVERIFY(shown >= 1 && shown <= 12);
+            auto *bars = qobject_cast<QHorizontalBarSeries *>(top.chart()->series().value(0));
+            QVERIFY(bars);
+            QCOMPARE(bars->barSets().first()->count(), shown);
+            const QRectF plot = top.chart()->plotArea();
+            QVERIFY2(plot.height() / shown >= line,
+                qPrintable(QStringLiteral("%1 px for %2 bars").arg(plot.height()).arg(shown)));
+            const auto axes = top.chart()->axes(Qt::Horizontal);
+            QCOMPARE(axes.size(), 1);
+            QCOMPARE(axes.first()->titleText(), QStringLiteral("average latency (ms)"));
+            QVERIFY(axes.first()->isVisible() && axes.first()->labelsVisible());
+            // Tick labels and title below the plot, inside the view.
+            QVERIFY(plot.bottom() + 2 * line <= top.chartView()->height());
+            if (const QString dir = qEnvironmentVariable("ETSCOPE_WIDGETS_PNG_DIR"); !dir.isEmpty())
+                top.grab().save(dir + QStringLiteral("/top_events_700x%1.png").arg(height));
+            if (shown < 12)
+                QVERIFY(top.caption().contains(QStringLiteral("%1 of the top 12").arg(shown)));
+            else
+                QVERIFY(!top.caption().contains(QStringLiteral("of the top")));
+        }
+        QCOMPARE(top.visibleBarCount(), 12); // 560 px
+        top.resize(700, 230);
+        QCoreApplication::processEvents();
+        QVERIFY(top.visibleBarCount() >= 5 && top.visibleBarCount() < 12);
+    }
+
+    // Issue 28: sorted by latency, the OPERATOR_CALL rows read the same and the instruction
+    // column is off-screen. The name cell now shows, in grey after the name, "#3 convolution":
+    // the instruction and the kernel the call wraps (here found by grouping the session's
+    // events by chain and instruction, not by the model's neighbour rule); the tooltip says it.
+    // The row's text stays "OPERATOR_CALL" (copies, filters, exports).
+    void operatorCallRowsNameTheirKernel()
+    {
+        auto session = load(kShared + "upstream/docs_tutorial.etdp");
+        std::map<std::pair<std::int64_t, int>, std::string> kernelAt;
+        for (const EventBlock &b : session->blocks)
+            for (const Event &e : b.events)
+                if (!e.isOperatorCall() && !e.isFramework() && e.instructionId >= 0)
+                    kernelAt[{ e.chainIndex, e.instructionId }] = e.name;
+        EventTableView table;
+        table.resize(1000, 1400);
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        table.setSession(session);
+        table.setDefaultColumnWidths(); // the window's: 300 px of name
+        QTreeView *tree = table.tree();
+        tree->sortByColumn(EventTreeModel::AvgColumn, Qt::DescendingOrder);
+        tree->expandAll();
+        QCoreApplication::processEvents();
+        QByteArray svg;
+        {
+            QBuffer buffer(&svg);
+            buffer.open(QIODevice::WriteOnly);
+            QSvgGenerator gen;
+            gen.setOutputDevice(&buffer);
+            gen.setSize(tree->viewport()->size());
+            QPainter painter(&gen);
+            tree->viewport()->render(&painter);
+        }
+        const QString drawn = QString::fromUtf8(svg);
+        int calls = 0;
+        for (int b = 0; b < tree->model()->rowCount(); ++b) {
+            const QModelIndex block = tree->model()->index(b, 0);
+            for (int r = 0; r < tree->model()->rowCount(block); ++r) {
+                const QModelIndex i = tree->model()->index(r, 0, block);
+                if (i.data().toString() != QStringLiteral("OPERATOR_CALL"))
+                    continue;
+                const Event &e = session->blocks[std::size_t(i.data(BlockIndexRole).toInt())]
+                                     .events[std::size_t(i.data(EventIndexRole).toInt())];
+                const std::string kernel = kernelAt.at({ e.chainIndex, e.instructionId });
+                QVERIFY(kernel.rfind("native_call_", 0) == 0);
+                const std::string op = kernel.substr(12, kernel.find('.') - 12); // native_call_<op>.out
+                const QString detail = QStringLiteral("#%1 %2").arg(e.instructionId).arg(QString::fromStdString(op));
+                QCOMPARE(i.data(NameDetailRole).toString(), detail);
+                // Whole, or cut after the instruction when the 300 px column is too narrow.
+                bool shown = drawn.contains(QStringLiteral(">%1<").arg(detail));
+                for (int n = detail.size() - 1; !shown && n > detail.indexOf(QLatin1Char(' ')); --n)
+                    shown = drawn.contains(QStringLiteral(">%1…<").arg(detail.left(n)));
+                QVERIFY2(shown, qPrintable(detail));
+                QVERIFY(i.data(Qt::ToolTipRole)
+                            .toString()
+                            .contains(QStringLiteral("instruction %1: the call around %2")
+                                          .arg(e.instructionId)
+                                          .arg(QString::fromStdString(kernel))));
+                ++calls;
+            }
+        }
+        QCOMPARE(calls, 14); // §12: 14 OPERATOR_CALL in Execute
+    }
+
     void timelineWaitsUntilShown()
     {
         // A hidden timeline (behind another tab) owes its layout until it is shown or asked.
@@ -158,6 +336,46 @@ private Q_SLOTS:
         QVERIFY(timeline.layoutPending());
         QCOMPARE(int(timeline.layout().bars.size()), 57); // asking lays out
         QVERIFY(!timeline.layoutPending());
+    }
+
+    // Issue 28: runs are counted from 1 wherever the window names one ("run 1 of 50", not
+    // "run 0 of 50"); the index behind it stays zero-based (currentRun, markedRuns).
+    void runsAreCountedFromOne()
+    {
+        auto session = load(kShared + "runtime/cnn_mlp_50runs/etdump.etdp");
+        const auto timeline = shownTimeline(kShared + "runtime/cnn_mlp_50runs/etdump.etdp", QSize(900, 200));
+        auto *runBox = timeline->findChild<QSpinBox *>();
+        QVERIFY(runBox);
+        QCOMPARE(runBox->text(), QStringLiteral("run 1 of 50"));
+        QCOMPARE(timeline->currentRun(), 0);
+        timeline->showRuns({ 4 }, QStringLiteral("0.1 – 0.2 ms"));
+        QCOMPARE(timeline->currentRun(), 4);
+        QCOMPARE(runBox->text(), QStringLiteral("run 5 of 50"));
+        QVERIFY2(timeline->infoText().startsWith(QStringLiteral("histogram bar 0.1 – 0.2 ms: run 5 ·")),
+            qPrintable(timeline->infoText()));
+        runBox->setValue(49);
+        QCOMPARE(runBox->text(), QStringLiteral("run 50 of 50"));
+
+        // The details panel's raw values: "run 1" … "run 50".
+        int conv = -1, block = -1;
+        for (int b = 0; b < int(session->blocks.size()) && conv < 0; ++b)
+            for (int e = 0; e < int(session->blocks[std::size_t(b)].events.size()); ++e)
+                if (session->blocks[std::size_t(b)].events[std::size_t(e)].name == "native_call_convolution.out") {
+                    conv = e;
+                    block = b;
+                    break;
+                }
+        DetailsPanel panel;
+        panel.setEvent(session, block, conv);
+        QCOMPARE(panel.rawValueCount(), 50);
+        QTreeWidget *tree = panel.propertiesTree();
+        QTreeWidgetItem *raw = nullptr;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            if (tree->topLevelItem(i)->text(0).startsWith(QStringLiteral("Raw values")))
+                raw = tree->topLevelItem(i);
+        QVERIFY(raw);
+        QCOMPARE(raw->child(0)->text(0), QStringLiteral("run 1"));
+        QCOMPARE(raw->child(49)->text(0), QStringLiteral("run 50"));
     }
 
     void timelinePaintsEveryCoveredPixel()
@@ -192,6 +410,42 @@ private Q_SLOTS:
         for (int x = int(toX(hb.start)) - 1; x <= int(toX(hb.end)) + 1; ++x)
             orange = orange || image.pixelColor(x, hy) == QColor(0xff, 0x8c, 0x00);
         QVERIFY(orange);
+    }
+
+    // Issue 28: a timeline exported at 1600 × 900 was mostly blank (three 22 px lanes at the
+    // top). The export frames the whole run, even when the view is zoomed in, and the lanes
+    // take the image's height: the painted pixels span >= 80 % of both sides. The view keeps
+    // its zoom.
+    void timelineExportFramesTheRun()
+    {
+        const auto timeline = shownTimeline(kShared + "runtime/cnn_mlp_50runs/etdump.etdp", QSize(900, 200));
+        QWidget *canvas = timeline->canvas();
+        QWheelEvent zoom(QPointF(100, 60), canvas->mapToGlobal(QPointF(100, 60)), {}, QPoint(0, 600), Qt::NoButton,
+            Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(canvas, &zoom); // zoomed in around 100 px: the run's end is off screen
+        const QImage before = canvas->grab().toImage();
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("timeline.png"));
+        QCOMPARE(exportChartImage(canvas, png, QSize(1600, 900)), QString());
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1600, 900));
+        int x0 = image.width(), x1 = -1, y0 = image.height(), y1 = -1;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if ((image.pixel(x, y) & 0xffffff) != 0xffffff) {
+                    x0 = std::min(x0, x);
+                    x1 = std::max(x1, x);
+                    y0 = std::min(y0, y);
+                    y1 = std::max(y1, y);
+                }
+        QVERIFY2(x1 - x0 + 1 >= 0.8 * image.width(), qPrintable(QStringLiteral("x %1..%2").arg(x0).arg(x1)));
+        QVERIFY2(y1 - y0 + 1 >= 0.8 * image.height(), qPrintable(QStringLiteral("y %1..%2").arg(y0).arg(y1)));
+        // The last bar ends where the run does: 8 px margin + span / (1.02 span) of the width.
+        const double runEnd = 8 + (image.width() - 16) / 1.02;
+        QVERIFY(std::abs(x1 - runEnd) < 12 || x1 > runEnd);
+        QCOMPARE(canvas->grab().toImage(), before); // the zoomed view is back
+        if (const QString out = qEnvironmentVariable("ETSCOPE_WIDGETS_PNG_DIR"); !out.isEmpty())
+            image.save(out + QStringLiteral("/timeline_export.png"));
     }
 
     void timelineLanesFitAShortDock()

@@ -17,6 +17,11 @@ void CompareResultsChart::setResults(std::vector<analysis::OutputComparison> row
     update();
 }
 
+QString CompareResultsChart::xAxisTitle()
+{
+    return tr("output index");
+}
+
 void CompareResultsChart::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
@@ -29,7 +34,8 @@ void CompareResultsChart::paintEvent(QPaintEvent *)
     // compare_results' metric names; the x axis is the output index under each bar.
     const char *names[] = { "snr (dB) per output", "mse per output", "cosine_similarity per output" };
     const QColor colors[] = { QColor(49, 130, 189), QColor(230, 85, 13), QColor(49, 163, 84) };
-    const int panelW = width() / 3, top = 22, bottom = height() - 22;
+    // Under each panel: the output indices, then the axis title naming them.
+    const int panelW = width() / 3, top = 22, bottom = height() - 40;
     for (int m = 0; m < 3; ++m) {
         auto valueOf = [m](const analysis::OutputComparison &c) { return m == 0 ? c.snr : m == 1 ? c.mse : c.cosine; };
         // Scale each panel to its largest finite magnitude (0 when all are 0 or infinite).
@@ -43,6 +49,7 @@ void CompareResultsChart::paintEvent(QPaintEvent *)
         p.setPen(palette().text().color());
         p.drawText(QRect(panel.left(), 0, panel.width(), top), Qt::AlignCenter, QString::fromLatin1(names[m]));
         p.drawLine(panel.bottomLeft(), panel.bottomRight());
+        p.drawText(QRect(panel.left(), panel.bottom() + 20, panel.width(), 18), Qt::AlignCenter, xAxisTitle());
         const double bw = double(panel.width()) / double(m_rows.size());
         for (std::size_t i = 0; i < m_rows.size(); ++i) {
             const auto &r = m_rows[i];

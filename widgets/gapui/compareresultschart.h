@@ -19,6 +19,8 @@ public:
     void setResults(std::vector<analysis::OutputComparison> rows);
     const std::vector<analysis::OutputComparison> &results() const { return m_rows; }
     QSize sizeHint() const override { return QSize(720, 260); }
+    // Under each panel's bars: their output indices and this title.
+    static QString xAxisTitle();
 
 protected:
     void paintEvent(QPaintEvent *) override;

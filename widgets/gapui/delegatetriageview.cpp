@@ -3,7 +3,9 @@
 #include "treeviewutil.h"
 
 #include "analysis/noise.h"
+#include "etrecord/etrecord.h"
 #include "etrecord/exportedprogram.h"
+#include "etrecord/linker.h"
 #include "graph/programgraph.h"
 
 #include <QFileInfo>
@@ -13,12 +15,46 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace etscope::gapui {
 
 namespace {
 enum Col { Backend, Instruction, Replaced, Latency, Gap, Source, ColCount };
 constexpr int kBlockRole = Qt::UserRole + 1, kEventRole = Qt::UserRole + 2;
+
+// The graph nodes the session's events were linked against (the linker's choice: the
+// reference graph asked for, else the Edge program of the method), by the name the Inspector
+// gives them ("aten_addmm_default_").
+std::unordered_map<std::string, const GraphNode *> linkedNodes(const Session &session)
+{
+    std::unordered_map<std::string, const GraphNode *> out;
+    if (!session.etrecord)
+        return out;
+    const ETRecordProgram *graph = session.inputs.link.referenceGraph.empty()
+        ? session.etrecord->edgeProgram(session.inputs.link.method)
+        : session.etrecord->program(session.inputs.link.referenceGraph);
+    if (!graph || !graph->program)
+        return out;
+    for (const GraphNode &n : graph->program->nodes)
+        out.emplace(n.inspectorName(), &n);
+    return out;
+}
+
+// "addmm · handle 3 · aten_addmm_default": the operator first (what the user wrote), its
+// debug handle, then the node's name (what the Inspector's tables print).
+QString readableOp(const std::string &nodeName, const GraphNode *node)
+{
+    QString raw = QString::fromStdString(nodeName);
+    if (raw.endsWith(QLatin1Char('_')))
+        raw.chop(1);
+    if (!node)
+        return raw;
+    QString text = QString::fromStdString(opTypeOperatorName(node->opName));
+    if (node->debugHandle)
+        text += QObject::tr(" · handle %1").arg(*node->debugHandle);
+    return text + QStringLiteral(" · ") + raw;
+}
 } // namespace
 
 DelegateTriageView::DelegateTriageView(QWidget *parent)
@@ -51,6 +87,7 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
     for (const auto &r : table.rows)
         if (r.delegated)
             rows.push_back(&r);
+    const auto nodes = linkedNodes(session);
     const auto dir = table.direction;
     std::stable_sort(rows.begin(), rows.end(), [dir](const analysis::GapRow *a, const analysis::GapRow *b) {
         return analysis::badness(dir, a->worst(dir)) > analysis::badness(dir, b->worst(dir));
@@ -63,14 +100,23 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
         item->setText(Instruction, QString::number(r->instructionId));
         // Replaced ops: the graph nodes the delegate call was linked to (ETRecord), else the
         // reference-side ops it was matched with.
-        QStringList ops;
-        for (const auto &n : r->stackTraces)
-            ops << QString::fromStdString(n.nodeName);
+        QStringList ops, tips;
+        for (const auto &n : r->stackTraces) {
+            const auto found = nodes.find(n.nodeName);
+            const GraphNode *node = found == nodes.end() ? nullptr : found->second;
+            ops << readableOp(n.nodeName, node);
+            tips << (node ? tr("%1 (%2), debug handle %3, node %4")
+                                .arg(QString::fromStdString(opTypeOperatorName(node->opName)),
+                                    QString::fromStdString(node->target),
+                                    node->debugHandle ? QString::number(*node->debugHandle) : tr("none"),
+                                    QString::fromStdString(n.nodeName))
+                          : QString::fromStdString(n.nodeName));
+        }
         if (ops.isEmpty())
             for (const auto &o : r->referenceOps)
-                ops << QString::fromStdString(o);
+                tips << (ops << QString::fromStdString(o)).back();
         item->setText(Replaced, ops.join(QStringLiteral(", ")));
-        item->setToolTip(Replaced, ops.join(QLatin1Char('\n')));
+        item->setToolTip(Replaced, tips.join(QLatin1Char('\n')));
         const Event *ev = nullptr;
         if (r->blockIndex >= 0 && r->blockIndex < int(session.blocks.size())
             && r->eventIndex < int(session.blocks[std::size_t(r->blockIndex)].events.size()))

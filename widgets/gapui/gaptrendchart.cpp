@@ -20,6 +20,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const QColor kAccColor(49, 130, 189); // blue
 const QColor kIsoColor(230, 85, 13); // orange
+const QColor kThresholdColor(200, 40, 40); // dashed red
 constexpr double kPointRadius = 4.5;
 
 QString formatValue(double v)
@@ -82,6 +83,12 @@ void GapTrendChart::setTables(const analysis::GapTable &accumulated, const analy
         p.eventIndex = r.eventIndex;
         p.acc = r.worst(m_direction);
         p.accFlagged = r.flagged;
+        p.threshold = kNaN;
+        for (std::size_t k = 0; k < r.gap.size() && k < r.noise.size(); ++k)
+            if (r.gap[k] == p.acc || (std::isnan(r.gap[k]) && std::isnan(p.acc))) {
+                p.threshold = r.noise[k];
+                break;
+            }
         auto it = iso.find({ r.blockIndex, r.eventIndex });
         p.iso = it == iso.end() ? kNaN : it->second->worst(m_direction);
         p.isoFlagged = it != iso.end() && it->second->flagged;
@@ -91,7 +98,8 @@ void GapTrendChart::setTables(const analysis::GapTable &accumulated, const analy
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     double worstIso = kNaN;
     for (int i = 0; i < int(m_points.size()); ++i) {
-        for (double v : { m_points[std::size_t(i)].acc, m_points[std::size_t(i)].iso }) {
+        for (double v :
+            { m_points[std::size_t(i)].acc, m_points[std::size_t(i)].iso, m_points[std::size_t(i)].threshold }) {
             const double t = transform(v);
             if (!std::isfinite(t) || t <= -29 || std::abs(t) >= 400)
                 continue;
@@ -150,6 +158,45 @@ QString GapTrendChart::label(int index) const
     return index >= 0 && index < int(m_points.size()) ? m_points[std::size_t(index)].label : QString();
 }
 
+double GapTrendChart::threshold(int index) const
+{
+    return index >= 0 && index < int(m_points.size()) ? m_points[std::size_t(index)].threshold : kNaN;
+}
+
+QPointF GapTrendChart::thresholdPosition(int index) const
+{
+    const QPointF p = pointPosition(index, false);
+    const double t = transform(threshold(index));
+    return QPointF(p.x(), std::isnan(t) ? kNaN : toY(t));
+}
+
+std::vector<std::pair<double, QString>> GapTrendChart::yTicks() const
+{
+    // Decades (log metrics) or 10 dB steps (SNR, worse = up), at most ~8 labelled lines. The
+    // bottom of the axis is the floor exact matches are drawn on.
+    std::vector<std::pair<double, QString>> out;
+    const bool snr = m_metric == analysis::Metric::SNR;
+    out.emplace_back(m_lo, snr ? QStringLiteral("∞ dB") : QStringLiteral("0"));
+    const double base = snr ? 10 : 1;
+    const double step = base * std::max(1.0, std::ceil((m_hi - m_lo) / base / 8));
+    for (double t = std::ceil(m_lo / step) * step; t <= m_hi + 1e-9; t += step) {
+        if (t <= m_lo + 1e-9)
+            continue; // the floor has its label
+        out.emplace_back(t, snr ? QStringLiteral("%1 dB").arg(-t) : QStringLiteral("1e%1").arg(int(t)));
+    }
+    return out;
+}
+
+QStringList GapTrendChart::yTickLabels() const
+{
+    QStringList out;
+    if (m_points.empty())
+        return out;
+    for (const auto &[t, label] : yTicks())
+        out << label;
+    return out;
+}
+
 QRectF GapTrendChart::plotRect() const
 {
     return QRectF(64, 30, std::max(40.0, width() - 64 - m_marginRight), std::max(40.0, height() - 30 - m_marginBelow));
@@ -183,10 +230,9 @@ void GapTrendChart::paintEvent(QPaintEvent *)
         return;
     }
     const QRectF r = plotRect();
-    const bool snr = m_metric == analysis::Metric::SNR;
 
     // Title and legend.
-    p.drawText(QRectF(8, 4, width() - 300, 20), Qt::AlignLeft | Qt::AlignVCenter,
+    p.drawText(QRectF(8, 4, width() - 400, 20), Qt::AlignLeft | Qt::AlignVCenter,
         tr("%1 along execution order").arg(QString::fromLatin1(analysis::metricName(m_metric))));
     // What is flagged, and the verdict when nothing is.
     bool anyFlagged = false;
@@ -194,28 +240,25 @@ void GapTrendChart::paintEvent(QPaintEvent *)
         anyFlagged = anyFlagged || pt.accFlagged || pt.isoFlagged;
     p.drawText(QRectF(8, height() - 18, width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter,
         anyFlagged ? m_legend : tr("No op exceeds the noise level — %1").arg(m_legend));
-    const double lx = width() - 270;
-    for (int k = 0; k < 2; ++k) {
-        const QColor c = k ? kIsoColor : kAccColor;
-        const double x = lx + k * 140;
-        p.setPen(QPen(c, 2));
+    const double lx = width() - 390;
+    for (int k = 0; k < 3; ++k) {
+        const QColor c = k == 2 ? kThresholdColor : k ? kIsoColor : kAccColor;
+        const double x = lx + k * 130;
+        p.setPen(QPen(c, 2, k == 2 ? Qt::DashLine : Qt::SolidLine));
         p.drawLine(QPointF(x, 14), QPointF(x + 22, 14));
         p.setPen(text);
-        p.drawText(
-            QRectF(x + 26, 4, 110, 20), Qt::AlignLeft | Qt::AlignVCenter, k ? tr("isolated") : tr("accumulated"));
+        p.drawText(QRectF(x + 26, 4, 104, 20), Qt::AlignLeft | Qt::AlignVCenter,
+            k == 2  ? tr("threshold")
+                : k ? tr("isolated")
+                    : tr("accumulated"));
     }
 
-    // Y grid: decades (log metrics) or 10 dB steps (SNR, worse = up).
-    p.setPen(QPen(palette().mid().color(), 1, Qt::DotLine));
-    // At most ~8 labelled grid lines, whatever the range.
-    const double base = snr ? 10 : 1;
-    const double step = base * std::max(1.0, std::ceil((m_hi - m_lo) / base / 8));
-    for (double t = std::ceil(m_lo / step) * step; t <= m_hi + 1e-9; t += step) {
+    // Y grid: decades (log metrics) or 10 dB steps (SNR, worse = up); the floor reads 0.
+    for (const auto &[t, lab] : yTicks()) {
         const double y = toY(t);
         p.setPen(QPen(palette().mid().color(), 1, Qt::DotLine));
         p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y));
         p.setPen(text);
-        const QString lab = snr ? QStringLiteral("%1 dB").arg(-t) : QStringLiteral("1e%1").arg(int(t));
         p.drawText(QRectF(0, y - 8, r.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter, lab);
     }
     p.setPen(text);
@@ -235,6 +278,30 @@ void GapTrendChart::paintEvent(QPaintEvent *)
         p.drawText(
             QRectF(0, 0, m_labelWidth, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, m_points[std::size_t(i)].label);
         p.restore();
+    }
+
+    // The threshold each row is judged by, as a step line: a point above it is flagged.
+    {
+        QPainterPath steps;
+        bool open = false;
+        const double half = m_points.size() > 1 ? (pointPosition(1, false).x() - pointPosition(0, false).x()) / 2 : 12;
+        for (int i = 0; i < int(m_points.size()); ++i) {
+            const QPointF t = thresholdPosition(i);
+            if (std::isnan(t.y())) {
+                open = false;
+                continue;
+            }
+            const QPointF a(std::max(r.left(), t.x() - half), t.y()), b(std::min(r.right(), t.x() + half), t.y());
+            if (open)
+                steps.lineTo(a);
+            else
+                steps.moveTo(a);
+            steps.lineTo(b);
+            open = true;
+        }
+        p.setPen(QPen(kThresholdColor, 1.4, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(steps);
     }
 
     // The entry point: where the isolated gap is worst, the error enters.
@@ -312,10 +379,10 @@ bool GapTrendChart::event(QEvent *e)
         const int i = hit(he->pos());
         if (i >= 0) {
             QToolTip::showText(he->globalPos(),
-                tr("%1\naccumulated: %2%4\nisolated: %3%5")
+                tr("%1\naccumulated: %2%4\nisolated: %3%5\nthreshold: %6")
                     .arg(m_points[std::size_t(i)].label, formatValue(value(i, false)), formatValue(value(i, true)),
                         isFlagged(i, false) ? tr(" (above the threshold)") : QString(),
-                        isFlagged(i, true) ? tr(" (above the threshold)") : QString()),
+                        isFlagged(i, true) ? tr(" (above the threshold)") : QString(), formatValue(threshold(i))),
                 this);
         } else {
             QToolTip::hideText();

@@ -31,6 +31,13 @@ public:
     bool isFlagged(int index, bool isolated) const;
     QString legend() const { return m_legend; }
     QString label(int index) const;
+    // The threshold the row's worst accumulated gap is judged by (the noise level of its dtype,
+    // or the user's threshold), drawn as a dashed red step line; NaN when the row has none.
+    double threshold(int index) const;
+    QPointF thresholdPosition(int index) const;
+    // The y axis's labels, bottom up: decades ("1e-6") or dB. The bottom line is where exact
+    // matches sit: it reads "0" (error metrics) or "∞ dB" (SNR), never a tiny decade.
+    QStringList yTickLabels() const;
 
     QSize sizeHint() const override { return QSize(760, 280); }
     QSize minimumSizeHint() const override { return QSize(320, 160); }
@@ -48,12 +55,14 @@ private:
         QString label;
         int blockIndex = -1, eventIndex = -1;
         double acc = 0, iso = 0; // NaN when absent
+        double threshold = 0; // of the worst accumulated gap; NaN when absent
         bool accFlagged = false, isoFlagged = false;
     };
     QRectF plotRect() const;
     double toY(double v) const; // transformed value → plot y
     double transform(double v) const;
     int hit(const QPoint &p) const;
+    std::vector<std::pair<double, QString>> yTicks() const; // transformed value, label
 
     std::vector<Point> m_points;
     analysis::Metric m_metric = analysis::Metric::MSE;

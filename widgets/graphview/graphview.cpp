@@ -47,6 +47,7 @@ QColor textColorOn(const QColor &fill)
 }
 
 const QColor kSelection(31, 111, 235);
+constexpr int kNamePixelSize = 12; // the op name's font (graph::itemSize reserves its room)
 
 } // namespace
 
@@ -71,7 +72,13 @@ public:
     {
         m_fill = c;
         m_value = value;
+        setToolTip(value.isEmpty() ? m_tip : m_tip + QLatin1Char('\n') + value);
         update();
+    }
+    void setBaseToolTip(const QString &tip)
+    {
+        m_tip = tip;
+        setToolTip(tip);
     }
     void setSelectedMark(bool on)
     {
@@ -99,32 +106,28 @@ public:
         if (lod < 0.3)
             return; // text unreadable at this zoom; boxes only keep large graphs fast
         const QColor ink = textColorOn(m_fill);
-        QFont f = p->font();
-        f.setPixelSize(11);
-        f.setBold(true);
-        p->setFont(f);
-        p->setPen(ink);
-        const QRectF inner = m_rect.adjusted(6, 4, -6, -4);
-        const double lh = inner.height() / 3.0;
-        QFontMetricsF fm(f);
-        p->drawText(QRectF(inner.left(), inner.top(), inner.width(), lh), Qt::AlignCenter,
-            fm.elidedText(m_lines.value(0), Qt::ElideMiddle, inner.width()));
-        f.setBold(false);
-        f.setPixelSize(10);
-        p->setFont(f);
-        QFontMetricsF fm2(f);
+        // The rows graph::itemSize reserves: the 12 px op name (15 of 39 points), two 10 px lines.
+        const QRectF inner = m_rect.adjusted(5, 2.5, -5, -2.5);
+        const double rowTop[] = { 0, inner.height() * 15 / 39, inner.height() * 27 / 39, inner.height() };
+        // A line too long for the box gets a smaller font (down to 7 px) before it is elided;
+        // the tooltip and the info line below the graph always have the whole text.
+        auto line = [&](int row, const QString &text, int pixelSize, bool bold, Qt::TextElideMode mode, QColor color) {
+            QFont f = p->font();
+            f.setBold(bold);
+            f.setPixelSize(pixelSize);
+            while (pixelSize > 7 && QFontMetricsF(f).horizontalAdvance(text) > inner.width())
+                f.setPixelSize(--pixelSize);
+            p->setFont(f);
+            p->setPen(color);
+            p->drawText(QRectF(inner.left(), inner.top() + rowTop[row], inner.width(), rowTop[row + 1] - rowTop[row]),
+                Qt::AlignCenter, QFontMetricsF(f).elidedText(text, mode, inner.width()));
+        };
+        line(0, m_lines.value(0), kNamePixelSize, true, Qt::ElideMiddle, ink);
         QColor sub = ink;
         sub.setAlphaF(0.75);
-        p->setPen(sub);
-        p->drawText(QRectF(inner.left(), inner.top() + lh, inner.width(), lh), Qt::AlignCenter,
-            fm2.elidedText(m_lines.value(1), Qt::ElideRight, inner.width()));
-        if (!m_value.isEmpty()) {
-            f.setBold(true);
-            p->setFont(f);
-            p->setPen(ink);
-            p->drawText(QRectF(inner.left(), inner.top() + 2 * lh, inner.width(), lh), Qt::AlignCenter,
-                QFontMetricsF(f).elidedText(m_value, Qt::ElideRight, inner.width()));
-        }
+        line(1, m_lines.value(1), 10, false, Qt::ElideRight, sub);
+        if (!m_value.isEmpty())
+            line(2, m_value, 10, true, Qt::ElideRight, ink);
     }
 
 protected:
@@ -148,6 +151,7 @@ private:
     QStringList m_lines;
     QColor m_fill = Qt::white;
     QString m_value;
+    QString m_tip;
     bool m_selected = false;
 };
 
@@ -321,7 +325,7 @@ public:
     {
         m_c = c;
         const int rows = int(m_c.legend.size());
-        setMinimumHeight(40 + (m_c.gradient ? 50 : rows * 20));
+        setMinimumHeight(40 + (m_c.gradient ? 84 : rows * 20));
         update();
     }
 
@@ -356,6 +360,9 @@ protected:
             p.drawText(
                 QRectF(width() - 98, y + 18, 90, 16), Qt::AlignRight, QString::fromStdString(m_c.legend.back().label));
             p.drawText(QRectF(8, y + 36, width() - 16, 16), Qt::AlignLeft, tr("module boxes: roll-up"));
+            // What "part of partition (x %)" in a delegated op's box means (its tooltip too).
+            p.drawText(QRectF(8, y + 52, width() - 16, 32), Qt::AlignLeft | Qt::TextWordWrap,
+                tr("delegated ops: their partition's share"));
             return;
         }
         for (const graph::LegendEntry &e : m_c.legend) {
@@ -378,6 +385,7 @@ private:
 struct GraphView::Pending {
     graph::VisibleGraph visible;
     std::optional<graph::GraphLayout> layout;
+    std::optional<graph::GraphLayout> leftToRight;
     QString error;
     qint64 ms = 0;
 };
@@ -512,6 +520,8 @@ void GraphView::clear(const QString &message)
     m_data = {};
     m_visible = {};
     m_layout = {};
+    m_baseTopToBottom = {};
+    m_baseLeftToRight.reset();
     m_colors = {};
     m_items.clear();
     m_scene->clear();
@@ -590,6 +600,11 @@ void GraphView::relayout()
                 pending->layout = std::move(r.value());
             else
                 pending->error = QString::fromStdString(r.error().message());
+            // The other direction too, for views whose shape favours it (a wide, short dock).
+            if (r && pending->visible.items.size() <= kArrangeLimit)
+                if (auto lr
+                    = graph::layoutGraph(*g, pending->visible, graph::FlowDirection::LeftToRight, job.cancelFlag()))
+                    pending->leftToRight = std::move(lr.value());
             pending->ms = t.elapsed();
             return pending;
         },
@@ -644,8 +659,21 @@ void GraphView::onLayoutDone(const std::shared_ptr<Pending> &p)
         (it.kind == graph::VisibleItem::Kind::Op ? keepNode : keepGroup) = it.index;
     }
     m_visible = std::move(p->visible);
-    m_layout = std::move(*p->layout);
-    rebuildScene();
+    m_selected = -1; // indices of the old items
+    m_baseTopToBottom = std::move(*p->layout);
+    m_baseLeftToRight = std::move(p->leftToRight);
+    // A fitted view takes the arrangement that suits it; a zoomed one keeps its arrangement.
+    if (m_view->m_followsFit || m_fitAfterLayout) {
+        m_layout = {};
+        m_layout.segments = 0; // forces the choice
+        if (!rearrange()) {
+            m_layout = m_baseTopToBottom;
+            rebuildScene();
+        }
+    } else {
+        arrange(m_layout.direction, m_layout.segments);
+        rebuildScene();
+    }
     m_status->setText(tr("%1 operators, %2 boxes, %3 edges · layout %4 ms")
                           .arg(m_graph->operatorCount())
                           .arg(m_visible.items.size())
@@ -664,7 +692,6 @@ void GraphView::onLayoutDone(const std::shared_ptr<Pending> &p)
         target = m_visible.itemOfGroup[std::size_t(keepGroup)];
     const bool center = m_pendingNode >= 0;
     m_pendingNode = -1;
-    m_selected = -1;
     if (target >= 0)
         select(target, center);
     Q_EMIT layoutFinished();
@@ -675,12 +702,13 @@ void GraphView::rebuildScene()
     m_items.clear();
     m_scene->clear();
     const graph::ProgramGraph &g = *m_graph;
-    for (const graph::ClusterGeometry &c : m_layout.clusters) {
-        const graph::Group &grp = g.groups()[std::size_t(c.group)];
-        m_scene->addItem(new GraphClusterItem(this, c.group, QRectF(c.x, c.y, c.w, c.h),
-            QString::fromStdString(graph::clusterLabel(g, c.group)), grp.kind == graph::Group::Kind::Partition,
-            grp.depth));
-    }
+    for (const auto *list : { &m_layout.clusters, &m_layout.continuedClusters })
+        for (const graph::ClusterGeometry &c : *list) {
+            const graph::Group &grp = g.groups()[std::size_t(c.group)];
+            m_scene->addItem(new GraphClusterItem(this, c.group, QRectF(c.x, c.y, c.w, c.h),
+                QString::fromStdString(graph::clusterLabel(g, c.group)), grp.kind == graph::Group::Kind::Partition,
+                grp.depth));
+        }
     for (const graph::EdgeGeometry &e : m_layout.edges) {
         if (e.bezier.empty())
             continue;
@@ -714,7 +742,7 @@ void GraphView::rebuildScene()
         auto *item = new GraphNodeItem(this, int(i), isGroup, QRectF(-geo.w / 2, -geo.h / 2, geo.w, geo.h), lines);
         item->setPos(geo.x, geo.y);
         if (isGroup) {
-            item->setToolTip(
+            item->setBaseToolTip(
                 tr("%1\nDouble-click to expand").arg(QString::fromStdString(g.groups()[std::size_t(vi.index)].type)));
         } else {
             const graph::OpNode &op = g.nodes()[std::size_t(vi.index)];
@@ -724,13 +752,42 @@ void GraphView::rebuildScene()
                 for (std::size_t k = 0; k < op.collapsedInputs.size(); ++k)
                     tip += QString::fromLatin1(k ? ", " : "") + QString::fromStdString(op.collapsedInputs[k]);
             }
-            item->setToolTip(tip);
+            item->setBaseToolTip(tip);
         }
         m_scene->addItem(item);
         m_items.push_back(item);
     }
-    m_scene->setSceneRect(QRectF(-40, -40, m_layout.width + 80, m_layout.height + 80));
+    m_scene->setSceneRect(
+        QRectF(-kSceneMargin, -kSceneMargin, m_layout.width + 2 * kSceneMargin, m_layout.height + 2 * kSceneMargin));
     recolor();
+    if (m_selected >= 0 && std::size_t(m_selected) < m_items.size())
+        m_items[std::size_t(m_selected)]->setSelectedMark(true);
+}
+
+void GraphView::arrange(graph::FlowDirection direction, int segments)
+{
+    const graph::GraphLayout &base
+        = direction == graph::FlowDirection::LeftToRight && m_baseLeftToRight ? *m_baseLeftToRight : m_baseTopToBottom;
+    m_layout = graph::foldLayout(base, m_visible.items.size() <= kArrangeLimit ? segments : 1);
+}
+
+bool GraphView::rearrange()
+{
+    if (!m_graph || m_baseTopToBottom.items.empty() || m_visible.items.size() > kArrangeLimit)
+        return false;
+    const QSize vp = m_view->viewport()->size();
+    const graph::Arrangement a = graph::bestArrangement(
+        m_baseTopToBottom, m_baseLeftToRight ? &*m_baseLeftToRight : nullptr, vp.width(), vp.height(), kSceneMargin);
+    if (a.direction == m_layout.direction && a.segments == m_layout.segments)
+        return false;
+    arrange(a.direction, a.segments);
+    rebuildScene();
+    return true;
+}
+
+double GraphView::nodeTextPixelSize() const
+{
+    return kNamePixelSize * m_view->transform().m11();
 }
 
 void GraphView::recolor()
@@ -751,6 +808,7 @@ void GraphView::fit()
     if (m_scene->items().isEmpty())
         return;
     m_view->m_followsFit = true;
+    rearrange();
     m_view->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
     // Very large graphs: fit would make text unreadable; start at a readable zoom at the top.
     if (m_view->transform().m11() < 0.35 && m_visible.items.size() > 60) {
@@ -1009,11 +1067,28 @@ void GraphView::moveSelection(int key)
 
 QString GraphView::exportImage(const QString &path, QSize size)
 {
-    // The canvas and the legend side by side, as shown (no toolbar); at another size the canvas
-    // refits first unless the user zoomed.
-    if (size.isValid())
-        return exportChartImage(m_body, path, size, tr("etscope graph"));
-    return exportWidgetImage(m_body, path, tr("etscope graph"));
+    // The canvas and the legend side by side (no toolbar). At a given size the whole graph,
+    // arranged and fitted for that size (a long chain in a wide image becomes rows); the view
+    // gets its own arrangement, zoom and scroll position back afterwards.
+    if (!size.isValid())
+        return exportWidgetImage(m_body, path, tr("etscope graph"));
+    const bool followed = m_view->m_followsFit;
+    const QTransform zoom = m_view->transform();
+    const QPointF centre = m_view->mapToScene(m_view->viewport()->rect().center());
+    const graph::FlowDirection direction = m_layout.direction;
+    const int segments = m_layout.segments;
+    m_view->m_followsFit = true; // the resize for the export arranges and fits
+    const QString error = exportChartImage(m_body, path, size, tr("etscope graph"));
+    if (!followed) {
+        m_view->m_followsFit = false;
+        if (direction != m_layout.direction || segments != m_layout.segments) {
+            arrange(direction, segments);
+            rebuildScene();
+        }
+        m_view->setTransform(zoom);
+        m_view->centerOn(centre);
+    }
+    return error;
 }
 
 } // namespace etscope

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -56,8 +57,17 @@ public:
     void fit();
 
     // PNG or SVG (by suffix) of what the view shows, legend included. Empty string on success.
-    // At `size` logical pixels, or as shown when no size is given.
+    // At `size` logical pixels: the whole graph, arranged and fitted for that size; as shown
+    // when no size is given.
     QString exportImage(const QString &path, QSize size = {});
+
+    // A fitted view picks the arrangement that shows the graph largest (graph::bestArrangement):
+    // top to bottom or left to right, folded into rows or columns in a wide or tall view.
+    // Graphs with more boxes than this keep one top-to-bottom drawing.
+    static constexpr std::size_t kArrangeLimit = 400;
+    static constexpr double kSceneMargin = 6; // points of room around the drawing
+    // Pixel size of the operator names at the current zoom (12 px at 100 %).
+    double nodeTextPixelSize() const;
 
     // For tests and scripts.
     bool isLayoutRunning() const { return m_running; }
@@ -85,6 +95,8 @@ Q_SIGNALS:
 private:
     friend class GraphCanvas;
     void relayout();
+    bool rearrange(); // for the current viewport; true when the scene was rebuilt
+    void arrange(graph::FlowDirection direction, int segments);
     struct Pending;
     void onLayoutDone(const std::shared_ptr<Pending> &p);
     void rebuildScene();
@@ -97,7 +109,9 @@ private:
     graph::OverlayData m_data;
     graph::ExpansionState m_state;
     graph::VisibleGraph m_visible;
-    graph::GraphLayout m_layout;
+    graph::GraphLayout m_layout; // what is drawn: one of the base layouts, maybe folded
+    graph::GraphLayout m_baseTopToBottom;
+    std::optional<graph::GraphLayout> m_baseLeftToRight; // small graphs only (kArrangeLimit)
     graph::Coloring m_colors;
     graph::Overlay m_overlay = graph::Overlay::Latency;
     int m_selected = -1;
