@@ -3,6 +3,7 @@
 
 #include "common/pathnames.h"
 
+#include "eventtableview.h"
 #include "session/session.h"
 #include "sourceviewer.h"
 #include "stacktrace.h"
@@ -225,6 +226,23 @@ void fillRecentMenu(QMenu *menu, const QStringList &recent, const std::function<
         QObject::connect(a, &QAction::triggered, menu, [open, files] { open(files); });
     }
     menu->setEnabled(!recent.isEmpty());
+}
+
+QList<QAction *> addTableActions(QMenu *view, EventTableView *table)
+{
+    auto *focusFilter = view->addAction(QObject::tr("&Filter"));
+    focusFilter->setShortcut(QKeySequence::Find);
+    QObject::connect(focusFilter, &QAction::triggered, table, &EventTableView::focusFilter);
+    const QList<QAction *> quickFilters
+        = { table->delegatedOnlyAction(), table->hideFrameworkAction(), table->hideOperatorCallsAction() };
+    view->addActions(quickFilters);
+    view->addSeparator();
+    QObject::connect(
+        view->addAction(QObject::tr("E&xpand All")), &QAction::triggered, table->tree(), &QTreeView::expandAll);
+    QObject::connect(
+        view->addAction(QObject::tr("&Collapse All")), &QAction::triggered, table->tree(), &QTreeView::collapseAll);
+    view->addSeparator();
+    return quickFilters;
 }
 
 SessionController::Confirmer dialogConfirmer(QWidget *parent)

@@ -9,10 +9,12 @@
 
 #include <functional>
 
+class QAction;
 class QMainWindow;
 namespace etscope {
+class EventTableView;
 struct Session;
-}
+} // namespace etscope
 class QMenu;
 class QWidget;
 
@@ -37,6 +39,9 @@ QString shortcutsText(const QWidget *window);
 void showShortcuts(QWidget *window);
 // Help ▸ About etscope.
 void showAbout(QWidget *parent);
+// View ▸ Filter, the table's quick filters, Expand/Collapse All; returns the quick filters (the
+// toolbar shows them too).
+QList<QAction *> addTableActions(QMenu *view, EventTableView *table);
 // The Help menu (Keyboard Shortcuts, About etscope, About Qt), added last to the menu bar.
 QMenu *addHelpMenu(QMainWindow *window);
 

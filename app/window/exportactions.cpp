@@ -2,12 +2,14 @@
 #include "dialogs.h"
 #include "filedialogs.h"
 #include "qtstrings.h"
+#include "widgetexport.h"
 
 #include "export/chrometrace.h"
 #include "export/htmlreport.h"
 #include "export/reportgap.h"
 #include "session/session.h"
 
+#include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
@@ -97,6 +99,48 @@ void addTraceAndReportExports(QWidget *parent, QMenu *file,
             [&](const QString &path) { return exportReportFile(*s, path, gap()); }, QObject::tr("Report written to %1"),
             feedback);
     });
+}
+
+ChartExports::ChartExports(QWidget *window, QMenu *menu, bool persistSize, std::function<ExportFeedback()> feedback)
+    : m_window(window)
+    , m_menu(menu)
+    , m_persistSize(persistSize)
+    , m_feedback(std::move(feedback))
+{ }
+
+void ChartExports::add(const QString &name, const QString &title, QWidget *chart)
+{
+    m_charts.emplace_back(name, chart);
+    chart->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto *save = new QAction(QObject::tr("Save Chart as PNG or SVG…"), chart);
+    QObject::connect(save, &QAction::triggered, chart, [this, name] { exportInteractive(name); });
+    chart->addAction(save);
+    QObject::connect(m_menu->addAction(title), &QAction::triggered, m_menu, [this, name] { exportInteractive(name); });
+}
+
+bool ChartExports::exportTo(const QString &name, const QString &path, QSize size, QString *error) const
+{
+    QWidget *chart = nullptr;
+    for (const auto &[n, w] : m_charts)
+        if (n == name)
+            chart = w;
+    const QString e
+        = chart ? exportChartImage(chart, path, size, name) : path + QObject::tr(": no chart named %1").arg(name);
+    if (error)
+        *error = e;
+    return e.isEmpty();
+}
+
+void ChartExports::exportInteractive(const QString &name) const
+{
+    exportChartInteractive(
+        m_window, name, m_persistSize,
+        [this, name](const QString &path, QSize size) {
+            QString error;
+            exportTo(name, path, size, &error);
+            return error;
+        },
+        m_feedback());
 }
 
 } // namespace etscope

@@ -8,6 +8,8 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 class QMenu;
 class QWidget;
@@ -42,6 +44,26 @@ void exportInteractive(QWidget *parent, const Session *session, const QString &t
 // `render(path, size)` ("" or a one-line error), reporting through `feedback`.
 void exportChartInteractive(QWidget *parent, const QString &name, bool persistSize,
     const std::function<QString(const QString &path, QSize size)> &render, const ExportFeedback &feedback);
+
+// The panels' charts, each exported from File ▸ Export Chart and from its own right-click menu:
+// drawn again at the size asked, to PNG or SVG (the one chart-export path).
+class ChartExports
+{
+public:
+    ChartExports(QWidget *window, QMenu *menu, bool persistSize, std::function<ExportFeedback()> feedback);
+    void add(const QString &name, const QString &title, QWidget *chart);
+    // Renders chart `name` at `size` to `path`; false and a one-line error otherwise.
+    bool exportTo(const QString &name, const QString &path, QSize size, QString *error = nullptr) const;
+    // Asks for the size and the file, then exports.
+    void exportInteractive(const QString &name) const;
+
+private:
+    QWidget *m_window;
+    QMenu *m_menu;
+    bool m_persistSize;
+    std::function<ExportFeedback()> m_feedback;
+    std::vector<std::pair<QString, QWidget *>> m_charts;
+};
 
 // Adds an "Export" submenu with Trace… and Report… to `file`; `session` and `gap` are asked for
 // the current session and numeric gap when an action runs (either may return null).

@@ -3,26 +3,21 @@
 
 #include "comparedocks.h"
 #include "dialogs.h"
+#include "docklayout.h"
 #include "eventpanels.h"
 #include "eventtableview.h"
-#include "eventtreemodel.h"
 #include "gapdocks.h"
 #include "graphdiffpanel.h"
 #include "graphdock.h"
-#include "runspanel.h"
 #include "memorypanel.h"
 #include "messagebar.h"
 #include "qtstrings.h"
+#include "runspanel.h"
 #include "timecontrols.h"
-#include "widgetexport.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
@@ -84,7 +79,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
     resize(1500, 920);
     m_table->setDefaultColumnWidths();
-    m_defaultState = saveState(); // View ▸ Reset Layout goes back to this
+    m_layout->keepAsDefault(); // View ▸ Reset Layout goes back to this
     if (m_options.persistSettings)
         restoreSettings();
     m_controller->setTimeConversion(m_time->conversion());
@@ -99,31 +94,6 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
-
-DetailsPanel *MainWindow::detailsPanel() const
-{
-    return m_details->details();
-}
-
-HistogramWidget *MainWindow::histogram() const
-{
-    return m_details->histogram();
-}
-
-TopEventsChart *MainWindow::topEventsChart() const
-{
-    return m_topEvents->chart();
-}
-
-TimelineWidget *MainWindow::timeline() const
-{
-    return m_timeline->timeline();
-}
-
-ModuleRollupView *MainWindow::moduleRollup() const
-{
-    return m_modules->view();
-}
 
 void MainWindow::createCentral()
 {
@@ -177,9 +147,9 @@ void MainWindow::addPanel(Panel *panel)
 {
     m_panels << panel;
     for (const Panel::Dock &dock : panel->docks())
-        placeDock(dock);
+        m_layout->place(dock);
     for (const Panel::Chart &chart : panel->charts())
-        addChart(chart);
+        m_charts->add(chart.name, chart.title, chart.widget);
     // Readable as it opens: the dock's area takes most of the window's height.
     connect(panel, &Panel::needsRoom, this, [this](QDockWidget *dock) {
         if (!dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea)
@@ -194,54 +164,6 @@ void MainWindow::addPanel(Panel *panel)
     }
     for (QAction *a : analysis)
         m_analysisMenu->addAction(a);
-}
-
-// Where a fresh start has the dock: the anchors (Details on the right, the Timeline at the bottom)
-// first, the others beside them as tabs, so every panel keeps a usable size at 1280×720 instead
-// of splitting the area ever narrower. restoreSettings() then puts back the user's layout.
-void MainWindow::placeDock(const Panel::Dock &d)
-{
-    QDockWidget *dock = d.dock;
-    dock->setParent(this);
-    m_panelsMenu->addAction(dock->toggleViewAction());
-    const QString anchorName
-        = d.area == Qt::RightDockWidgetArea ? QStringLiteral("DetailsDock") : QStringLiteral("TimelineDock");
-    auto *anchor = findChild<QDockWidget *>(anchorName);
-    switch (d.placement) {
-    case Panel::Placement::Anchor:
-    case Panel::Placement::OwnArea:
-        addDockWidget(d.area, dock);
-        break;
-    case Panel::Placement::BelowAnchor:
-        addDockWidget(d.area, dock);
-        if (anchor && anchor != dock)
-            splitDockWidget(anchor, dock, Qt::Vertical);
-        break;
-    case Panel::Placement::Tab:
-    case Panel::Placement::TabBehindAnchor:
-        addDockWidget(d.area, dock);
-        if (anchor && anchor != dock)
-            tabifyDockWidget(anchor, dock);
-        if (d.placement == Panel::Placement::TabBehindAnchor && anchor)
-            anchor->raise();
-        break;
-    }
-    if (d.startHidden) {
-        dock->hide();
-        m_startHidden << dock;
-    }
-}
-
-void MainWindow::addChart(const Panel::Chart &chart)
-{
-    m_charts << chart;
-    // Right-click on any chart exports it; the File menu has the same entries.
-    chart.widget->setContextMenuPolicy(Qt::ActionsContextMenu);
-    auto *save = new QAction(tr("Save Chart as PNG or SVG…"), chart.widget);
-    connect(save, &QAction::triggered, this, [this, name = chart.name] { exportChartInteractive(name); });
-    chart.widget->addAction(save);
-    connect(m_chartMenu->addAction(chart.title), &QAction::triggered, this,
-        [this, name = chart.name] { exportChartInteractive(name); });
 }
 
 void MainWindow::createActions()
@@ -271,7 +193,8 @@ void MainWindow::createActions()
             },
             tr("Table written to %1"), exportFeedback());
     });
-    m_chartMenu = m_fileMenu->addMenu(tr("Export &Chart")); // the panels' charts (addChart)
+    m_charts = std::make_unique<ChartExports>(this, m_fileMenu->addMenu(tr("Export &Chart")), m_options.persistSettings,
+        [this] { return exportFeedback(); }); // the panels' charts
     addTraceAndReportExports(
         this, m_fileMenu, [this] { return m_controller->session(); }, [this] { return m_gap->activeTable(); },
         exportFeedback());
@@ -281,16 +204,7 @@ void MainWindow::createActions()
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    auto *focusFilter = view->addAction(tr("&Filter"));
-    focusFilter->setShortcut(QKeySequence::Find);
-    connect(focusFilter, &QAction::triggered, m_table, &EventTableView::focusFilter);
-    const QList<QAction *> quickFilters
-        = { m_table->delegatedOnlyAction(), m_table->hideFrameworkAction(), m_table->hideOperatorCallsAction() };
-    view->addActions(quickFilters);
-    view->addSeparator();
-    connect(view->addAction(tr("E&xpand All")), &QAction::triggered, m_table->tree(), &QTreeView::expandAll);
-    connect(view->addAction(tr("&Collapse All")), &QAction::triggered, m_table->tree(), &QTreeView::collapseAll);
-    view->addSeparator();
+    const QList<QAction *> quickFilters = addTableActions(view, m_table);
     auto *reset = view->addAction(tr("&Reset Layout"));
     reset->setToolTip(tr("Put every panel back where a fresh start has it"));
     connect(reset, &QAction::triggered, this, &MainWindow::resetLayout);
@@ -301,7 +215,7 @@ void MainWindow::createActions()
     });
     if (m_options.persistSettings)
         loadSourceRoots();
-    m_panelsMenu = view->addMenu(tr("&Panels")); // each panel's docks (placeDock)
+    m_layout = std::make_unique<DockLayout>(this, view->addMenu(tr("&Panels"))); // each panel's docks
 
     m_helpMenu = addHelpMenu(this);
 
@@ -320,32 +234,15 @@ void MainWindow::createActions()
 
 void MainWindow::resetLayout()
 {
-    // Docks that show a result now (a comparison, a numeric gap) stay shown, back in their
-    // default place and in front: a reset must not bury what the user is reading.
-    QList<QDockWidget *> showing;
-    for (QDockWidget *d : std::as_const(m_startHidden))
-        if (d->isVisible())
-            showing << d;
-    const auto docks = findChildren<QDockWidget *>();
-    for (QDockWidget *d : docks)
-        d->setFloating(false);
-    restoreState(m_defaultState);
-    for (QDockWidget *d : std::as_const(showing)) {
-        d->show();
-        d->raise();
-    }
+    m_layout->reset();
     m_table->setDefaultColumnWidths();
 }
 
 void MainWindow::restoreSettings()
 {
     QSettings s;
-    restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray());
-    restoreState(s.value(QStringLiteral("windowState")).toByteArray());
-    // Docks that show themselves once they have something to show (a numeric gap, a comparison)
-    // start hidden whatever the last layout had: they would be empty now.
-    for (QDockWidget *d : std::as_const(m_startHidden))
-        d->hide();
+    m_layout->restore(
+        s.value(QStringLiteral("geometry")).toByteArray(), s.value(QStringLiteral("windowState")).toByteArray());
     const QByteArray header = s.value(QStringLiteral("treeHeader")).toByteArray();
     if (!header.isEmpty())
         m_table->tree()->header()->restoreState(header);
@@ -364,7 +261,6 @@ void MainWindow::saveSettings()
     s.setValue(QStringLiteral("geometry"), saveGeometry());
     s.setValue(QStringLiteral("windowState"), saveState());
     s.setValue(QStringLiteral("treeHeader"), m_table->tree()->header()->saveState());
-    s.setValue(QStringLiteral("recentFiles"), m_controller->recentFiles());
     s.setValue(QStringLiteral("unit"), toQString(timeScaleName(m_time->conversion().target)));
 }
 
@@ -406,14 +302,9 @@ void MainWindow::showSession(const std::shared_ptr<const Session> &session)
         return;
     setWindowTitle(tr("%1 — etscope").arg(m_controller->displayName(session->primaryPath())));
     m_summary->setText(m_controller->summary());
-    // Loud (warning colours): a mismatching ETRecord or debug buffer is the first line.
-    if (const QString warnings = m_controller->warningsText(); !warnings.isEmpty())
-        showMessage(MessageKind::Warning, warnings);
-    else if (!session->etdump)
-        showMessage(MessageKind::Info,
-            tr("%1 opened alone: its methods, memory plan and instructions are in the Program panel. Open the ETDump "
-               "recorded with it to see the events.")
-                .arg(m_controller->displayName(session->primaryPath())));
+    // Loud (warning colours), and kept under any newer message while this session is shown: a
+    // mismatching ETRecord or a suspect debug buffer.
+    m_messageBar->setStanding(m_controller->warningsText());
 }
 
 void MainWindow::showMessage(MessageKind kind, const QString &text, int timeoutMs)
@@ -422,12 +313,7 @@ void MainWindow::showMessage(MessageKind kind, const QString &text, int timeoutM
         statusBar()->showMessage(text, timeoutMs);
         return;
     }
-    // The session's warnings stay under any newer message until the session changes: a suspect
-    // debug buffer or a mismatched ETRecord must not vanish behind the next notice.
-    const QString standing = m_controller->warningsText();
-    const bool addStanding = !standing.isEmpty() && !text.contains(standing);
-    m_messageBar->showMessage(addStanding && kind == MessageKind::Info ? MessageKind::Warning : kind,
-        addStanding ? text + QLatin1Char('\n') + standing : text);
+    m_messageBar->showMessage(kind, text);
     if (kind == MessageKind::Error) {
         m_lastError = text;
         // One place for an error: the bar above the table (no dialog, no status-bar copy); it
@@ -438,6 +324,7 @@ void MainWindow::showMessage(MessageKind kind, const QString &text, int timeoutM
 
 void MainWindow::hideMessage()
 {
+    m_messageBar->setStanding({});
     m_messageBar->hide();
     m_lastError.clear();
 }
@@ -456,30 +343,6 @@ ExportFeedback MainWindow::exportFeedback()
                 hideMessage(); // an earlier error is no longer the news
             statusBar()->showMessage(written, 6000);
         } };
-}
-
-bool MainWindow::exportChart(const QString &name, const QString &path, QSize size, QString *error)
-{
-    QWidget *chart = nullptr;
-    for (const Panel::Chart &c : std::as_const(m_charts))
-        if (c.name == name)
-            chart = c.widget;
-    const QString e = chart ? exportChartImage(chart, path, size, name) : path + tr(": no chart named %1").arg(name);
-    if (error)
-        *error = e;
-    return e.isEmpty();
-}
-
-void MainWindow::exportChartInteractive(const QString &name)
-{
-    etscope::exportChartInteractive(
-        this, name, m_options.persistSettings,
-        [this, name](const QString &path, QSize size) {
-            QString error;
-            exportChart(name, path, size, &error);
-            return error;
-        },
-        exportFeedback());
 }
 
 } // namespace etscope

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "eventpanels.h"
 #include "exportactions.h"
 #include "panel.h"
 #include "sessioncontroller.h"
@@ -10,13 +11,17 @@
 #include <QMainWindow>
 #include <QStatusBar>
 
+#include <memory>
+
 class QDockWidget;
 class QMenu;
 
 namespace etscope {
 
+class ChartExports;
 class CompareDocks;
 class DetailsPanel;
+class DockLayout;
 class EventDetailsDocks;
 class EventTableView;
 class GapDocks;
@@ -57,11 +62,11 @@ public:
     MemoryPanel *memoryPanel() const { return m_memory; }
     GraphDiffPanel *graphDiffPanel() const { return m_graphDiff; }
     RunsPanel *runsPanel() const { return m_runs; }
-    DetailsPanel *detailsPanel() const;
-    HistogramWidget *histogram() const;
-    TopEventsChart *topEventsChart() const;
-    TimelineWidget *timeline() const;
-    ModuleRollupView *moduleRollup() const;
+    DetailsPanel *detailsPanel() const { return m_details->details(); }
+    HistogramWidget *histogram() const { return m_details->histogram(); }
+    TopEventsChart *topEventsChart() const { return m_topEvents->chart(); }
+    TimelineWidget *timeline() const { return m_timeline->timeline(); }
+    ModuleRollupView *moduleRollup() const { return m_modules->view(); }
     QMenu *helpMenu() const { return m_helpMenu; }
     MessageBar *messageBar() const { return m_messageBar; }
 
@@ -75,7 +80,10 @@ public:
     // Puts docks and toolbars back where a fresh install has them; the window keeps its size.
     void resetLayout();
     // Renders a chart ("histogram", "top-events", "timeline") itself at `size` to PNG or SVG.
-    bool exportChart(const QString &name, const QString &path, QSize size, QString *error = nullptr);
+    bool exportChart(const QString &name, const QString &path, QSize size, QString *error = nullptr)
+    {
+        return m_charts->exportTo(name, path, size, error);
+    }
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -87,8 +95,6 @@ private:
     void createPanels();
     void createActions();
     void addPanel(Panel *panel);
-    void placeDock(const Panel::Dock &dock);
-    void addChart(const Panel::Chart &chart);
     void restoreSettings();
     void saveSettings();
     void showMessage(MessageKind kind, const QString &text, int timeoutMs = 0);
@@ -96,15 +102,13 @@ private:
     void showSession(const std::shared_ptr<const Session> &session);
     void updateRecentMenu();
     ExportFeedback exportFeedback();
-    void exportChartInteractive(const QString &name);
 
     Options m_options;
     SessionController *m_controller;
     EventSelection *m_selection;
-    QByteArray m_defaultState; // saveState() once every panel's docks were placed
+    std::unique_ptr<DockLayout> m_layout; // fresh-start, saved and reset placement of the docks
     QList<Panel *> m_panels;
-    QList<Panel::Chart> m_charts;
-    QList<QDockWidget *> m_startHidden; // docks a panel shows once it has something to show
+    std::unique_ptr<ChartExports> m_charts;
     QString m_lastError;
 
     EventTableView *m_table = nullptr;
@@ -112,10 +116,8 @@ private:
     MessageBar *m_messageBar = nullptr;
     QLabel *m_summary = nullptr;
     QMenu *m_fileMenu = nullptr;
-    QMenu *m_chartMenu = nullptr;
     QAction *m_afterRecent = nullptr; // File-menu actions of panels go before this
     QMenu *m_recentMenu = nullptr;
-    QMenu *m_panelsMenu = nullptr;
     QMenu *m_analysisMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
 

@@ -30,8 +30,19 @@ MessageBar::MessageBar(QWidget *parent)
     hide();
 }
 
-void MessageBar::showMessage(MessageKind kind, const QString &text)
+void MessageBar::setStanding(const QString &text)
 {
+    m_standing = text;
+    if (!text.isEmpty())
+        showMessage(MessageKind::Warning, text);
+}
+
+void MessageBar::showMessage(MessageKind kind, const QString &message)
+{
+    const bool addStanding = !m_standing.isEmpty() && !message.contains(m_standing);
+    const QString text = addStanding ? message + QLatin1Char('\n') + m_standing : message;
+    if (addStanding && kind == MessageKind::Info)
+        kind = MessageKind::Warning;
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
     switch (kind) {
     case MessageKind::Warning: // loud, in the desktop's brightness

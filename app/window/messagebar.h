@@ -19,6 +19,9 @@ class MessageBar : public QFrame
 public:
     explicit MessageBar(QWidget *parent = nullptr);
     void showMessage(MessageKind kind, const QString &text);
+    // Warnings that stay under every newer message until replaced (a session's warnings: a suspect
+    // debug buffer or a mismatched ETRecord must not vanish behind the next notice); shown now.
+    void setStanding(const QString &text);
     QString text() const; // "" while hidden
 
 Q_SIGNALS:
@@ -26,6 +29,7 @@ Q_SIGNALS:
 
 private:
     QLabel *m_label;
+    QString m_standing;
 };
 
 // The status bar's loading progress: a bar (0–1000, with the stage) and a Cancel button, shown

@@ -343,6 +343,11 @@ void SessionController::setSession(std::shared_ptr<const Session> session)
     if (m_session)
         addRecentFiles(m_session->inputs);
     Q_EMIT sessionChanged(m_session);
+    if (m_session && !m_session->etdump && m_session->warnings.empty())
+        notify(MessageKind::Info,
+            tr("%1 opened alone: its methods, memory plan and instructions are in the Program panel. Open the ETDump "
+               "recorded with it to see the events.")
+                .arg(displayName(m_session->primaryPath())));
 }
 
 void SessionController::addRecentFiles(const SessionInputs &inputs)

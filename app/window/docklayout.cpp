@@ -1,0 +1,75 @@
+#include "docklayout.h"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+
+namespace etscope {
+
+DockLayout::DockLayout(QMainWindow *window, QMenu *panelsMenu)
+    : m_window(window)
+    , m_panelsMenu(panelsMenu)
+{ }
+
+void DockLayout::place(const Panel::Dock &d)
+{
+    QDockWidget *dock = d.dock;
+    QMainWindow *w = m_window;
+    m_panelsMenu->addAction(dock->toggleViewAction());
+    const QString anchorName
+        = d.area == Qt::RightDockWidgetArea ? QStringLiteral("DetailsDock") : QStringLiteral("TimelineDock");
+    w->addDockWidget(d.area, dock);
+    auto *anchor = w->findChild<QDockWidget *>(anchorName);
+    const bool besideAnchor = anchor && anchor != dock;
+    switch (d.placement) {
+    case Panel::Placement::Anchor:
+    case Panel::Placement::OwnArea:
+        break;
+    case Panel::Placement::BelowAnchor:
+        if (besideAnchor)
+            w->splitDockWidget(anchor, dock, Qt::Vertical);
+        break;
+    case Panel::Placement::Tab:
+    case Panel::Placement::TabBehindAnchor:
+        if (besideAnchor)
+            w->tabifyDockWidget(anchor, dock);
+        if (d.placement == Panel::Placement::TabBehindAnchor && besideAnchor)
+            anchor->raise();
+        break;
+    }
+    if (d.startHidden) {
+        dock->hide();
+        m_startHidden << dock;
+    }
+}
+
+void DockLayout::keepAsDefault()
+{
+    m_default = m_window->saveState();
+}
+
+void DockLayout::restore(const QByteArray &geometry, const QByteArray &state)
+{
+    m_window->restoreGeometry(geometry);
+    m_window->restoreState(state);
+    for (QDockWidget *d : std::as_const(m_startHidden))
+        d->hide();
+}
+
+void DockLayout::reset()
+{
+    QList<QDockWidget *> showing;
+    for (QDockWidget *d : std::as_const(m_startHidden))
+        if (d->isVisible())
+            showing << d;
+    const auto docks = m_window->findChildren<QDockWidget *>();
+    for (QDockWidget *d : docks)
+        d->setFloating(false);
+    m_window->restoreState(m_default);
+    for (QDockWidget *d : std::as_const(showing)) {
+        d->show();
+        d->raise();
+    }
+}
+
+} // namespace etscope
