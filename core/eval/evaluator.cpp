@@ -36,7 +36,7 @@ void ensureRegistered()
         registerShapeKernels();
         registerReductionKernels();
         registerNnKernels();
-        registerMiscKernels();
+        registerQuantKernels();
         registerIndexKernels();
         registerModelKernels();
     });
