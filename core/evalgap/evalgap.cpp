@@ -185,6 +185,7 @@ eval::EvalOptions passOptions(const EvalGapOptions &opts, int from, int span)
     eo.threads = opts.threads;
     eo.keep = opts.keep;
     eo.maxMemory = opts.maxMemory;
+    eo.floatTwin = opts.floatTwin;
     if (opts.progress)
         eo.progress = [p = opts.progress, from, span](int permille) { return p(from + permille * span / 1000); };
     return eo;
@@ -274,6 +275,7 @@ Result<EvaluatorReference> referenceFromEvaluator(
         return makeError(ErrorCode::InvalidArgument, record.path(),
             "the reference graph produced no intermediate outputs with debug handles");
     ref.accumulated = c.set;
+    ref.floatTwinPairs = acc->floatTwinPairs;
     if (!opts.isolated)
         return ref;
 

@@ -44,6 +44,7 @@ struct EvalGapOptions {
     bool disableHandleValidation = false;
     eval::InputChoice inputs; // empty: the ETRecord's representative_inputs
     bool isolated = false; // also compute the isolated reference (needs the runtime session)
+    bool floatTwin = false; // run the float twin of the graph (eval::EvalOptions::floatTwin)
     int threads = 0;
     eval::EvalOptions::Keep keep = eval::EvalOptions::Keep::All; // see eval::EvalOptions
     std::int64_t maxMemory = 0; // bytes; 0 = physical / 2, < 0 = no limit
@@ -55,6 +56,7 @@ struct EvaluatorReference {
     analysis::ReferenceSet accumulated; // the Inspector's AOT intermediates
     std::optional<analysis::ReferenceSet> isolated;
     std::vector<std::string> warnings;
+    int floatTwinPairs = 0; // with floatTwin: quantize -> dequantize pairs passed through
 };
 
 // Runs the reference graph (and, with opts.isolated, the isolated pass against `runtime`,

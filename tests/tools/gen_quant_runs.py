@@ -136,8 +136,9 @@ def main():
                     assert k_mse / k_noise > 100 * max(q_mse / q_noise, 1.0), (stem, name)
                     truth = "kernel"
                 out.append((instr, op, value))
-                rows.append({"instruction": instr, "node": name, "dominant": truth, "quant_mse": q_mse,
-                             "quant_noise": q_noise})
+                rows.append({"instruction": instr, "node": name, "dominant": truth,
+                             "quant_mse": q_mse if math.isfinite(q_mse) else None,  # NaN: inf - inf
+                             "quant_noise": q_noise if math.isfinite(q_noise) else None})
             write_run(stem, kind, out)
             model["runs"][kind] = rows
         summary["models"][stem] = model
