@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "etrecord/etrecord.h"
+#include "evalgap/decompose.h"
 #include "evalgap/evalgap.h"
 
 #include <cstdio>
@@ -27,6 +28,8 @@ struct GapArgs {
     std::string inputs, referenceGraph;
     int testCase = 0;
     bool isolate = false;
+    bool decompose = false; // quantization / kernel / total error per op (evalgap/decompose.h)
+    std::string json;
     // "all": the ATen reference graph gets its debug handles by propagation in evalgap, not
     // from its nodes, so "handles" would drop what the gap needs there.
     std::string keep = "all";
@@ -51,6 +54,37 @@ Result<analysis::ReferenceSet> evaluatorReference(const Session &s, const GapArg
     for (const auto &w : ref->warnings)
         std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
     return a.isolate ? std::move(*ref->isolated) : std::move(ref->accumulated);
+}
+
+// `gap --decompose`: the built-in evaluator runs the graph fake-quantized and as its float twin.
+int decompose(const Session &s, const GapArgs &a, analysis::Metric metric, std::optional<double> threshold)
+{
+    if (!s.etrecord)
+        return reportError(makeError(ErrorCode::InvalidArgument, s.inputs.etdump, "--decompose needs --etrecord"));
+    evalgap::DecomposeOptions o;
+    o.referenceGraph = a.referenceGraph;
+    o.inputs.inputsFile = a.inputs;
+    o.inputs.bundledProgram = a.ref.bundledProgram;
+    o.inputs.testCase = a.testCase;
+    o.maxMemory = a.maxMemoryMb < 0 ? -1 : std::int64_t(a.maxMemoryMb * 1048576.0);
+    o.metric = metric;
+    o.threshold = threshold;
+    auto d = evalgap::decomposeGap(*s.etrecord, s, o);
+    if (!d)
+        return reportError(d.error());
+    for (const auto &w : d->warnings)
+        std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
+    if (a.tsv != "-" && a.json != "-") {
+        const std::string text = evalgap::decompositionText(*d);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+    }
+    if (!a.tsv.empty())
+        if (auto st = writeOutput(a.tsv, evalgap::decompositionTsv(*d)); !st)
+            return reportError(st.error());
+    if (!a.json.empty())
+        if (auto st = writeOutput(a.json, evalgap::decompositionJson(*d)); !st)
+            return reportError(st.error());
+    return 0;
 }
 
 const Registration gap(
@@ -88,6 +122,10 @@ const Registration gap(
         sub.add_option("--match", a->match, "auto, instruction or handle")
             ->check(CLI::IsMember({ "auto", "instruction", "handle" }));
         sub.add_option("--tsv", a->tsv, "Also write the table as TSV to this file ('-' = stdout only TSV)");
+        sub.add_flag("--decompose", a->decompose,
+            "Quantized models: split each op's gap into quantization error (float twin vs fake-quantized "
+            "graph), kernel error (fake-quantized vs runtime) and total, and name the dominant one");
+        sub.add_option("--json", a->json, "With --decompose: also write the decomposition as JSON ('-' = stdout only)");
         return std::function<int()>([a, th] {
             auto metric = analysis::parseMetric(a->metric);
             if (!metric)
@@ -98,6 +136,12 @@ const Registration gap(
                 return reportError(makeError(ErrorCode::InvalidArgument, "",
                     "give --etrecord (its graph is evaluated as the reference), "
                     "--reference-etdump (+ --reference-debug-buffer) or --aot-outputs"));
+            if (a->decompose && (!builtIn || a->isolate))
+                return reportError(makeError(ErrorCode::InvalidArgument, "",
+                    "--decompose uses the built-in evaluator on --etrecord (no --reference-etdump, "
+                    "--aot-outputs or --isolate)"));
+            if (!a->json.empty() && !a->decompose)
+                return reportError(makeError(ErrorCode::InvalidArgument, "", "--json applies to --decompose"));
             if (!builtIn && (a->isolate || !a->inputs.empty() || !a->referenceGraph.empty()))
                 return reportError(makeError(ErrorCode::InvalidArgument, "",
                     "--isolate, --inputs and --reference-graph apply to the built-in "
@@ -113,6 +157,9 @@ const Registration gap(
             if (!session->debugBuffer)
                 return reportError(makeError(ErrorCode::InvalidArgument, a->in.etdump,
                     "--debug-buffer is required to read intermediate outputs"));
+            if (a->decompose)
+                return decompose(*session, *a, *metric,
+                    th->count() > 0 ? std::optional<double>(a->threshold) : std::optional<double>());
             Result<analysis::ReferenceSet> ref = makeError(ErrorCode::InvalidArgument, "", "no reference");
             if (builtIn)
                 ref = evaluatorReference(*session, *a);

@@ -3,8 +3,8 @@
 error decomposition has runs whose truth is known. The ExecuTorch runtime cannot run these graphs
 here: these ETDumps are WRITTEN, not recorded. For each model <stem>:
 
-- the ETRecord gets a debug_handle_map (instruction i = the i-th logged node, its debug handle)
-  and an empty delegate_map, as a lowered program would have;
+- the ETRecord gets a debug_handle_map (instruction i = the i-th logged node, its debug handle),
+  an empty delegate_map and instruction_id_to_num_outs_map (1 each), as a lowered program has;
 - <stem>_healthy.etdp/.bin: one run whose intermediate outputs are exactly the fake-quantized
   values PyTorch computed (<stem>_expected.pt): kernels agree with the fake-quantized model;
 - <stem>_kernel.etdp/.bin: the same with a kernel error injected at known ops: Gaussian noise of
@@ -52,11 +52,12 @@ def graph_nodes(stem):
 
 def add_maps(stem, dhm):
     path = os.path.join(OUT, f"{stem}_etrecord.bin")
+    maps = ("debug_handle_map", "delegate_map", "instruction_id_to_num_outs_map")
     with zipfile.ZipFile(path) as z:
-        entries = [(i.filename, z.read(i.filename)) for i in z.infolist()
-                   if i.filename not in ("debug_handle_map", "delegate_map")]
+        entries = [(i.filename, z.read(i.filename)) for i in z.infolist() if i.filename not in maps]
     entries += [("debug_handle_map", json.dumps({"forward": dhm}).encode()),
-                ("delegate_map", json.dumps({"forward": {}}).encode())]
+                ("delegate_map", json.dumps({"forward": {}}).encode()),
+                ("instruction_id_to_num_outs_map", json.dumps({"forward": {k: 1 for k in dhm}}).encode())]
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in entries:
             z.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED)
