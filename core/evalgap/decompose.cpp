@@ -221,25 +221,19 @@ Result<Decomposition> decomposeGap(const ETRecord &record, const Session &runtim
     eo.inputs = opts.inputs;
     eo.threads = opts.threads;
     eo.maxMemory = opts.maxMemory;
-    if (opts.progress)
-        eo.progress = [p = opts.progress](int permille) { return p(permille / 2); };
-    auto fake = referenceFromEvaluator(record, &runtime, eo);
-    if (!fake)
-        return fake.error();
-    eo.floatTwin = true;
-    if (opts.progress)
-        eo.progress = [p = opts.progress](int permille) { return p(500 + permille / 2); };
-    auto twin = referenceFromEvaluator(record, &runtime, eo);
-    if (!twin)
-        return twin.error();
-    auto d = decomposeGap(runtime, fake->accumulated, twin->accumulated, opts);
+    eo.progress = opts.progress;
+    auto refs = fakeAndTwinReferences(record, eo);
+    if (!refs)
+        return refs.error();
+    const auto &[fake, twin] = *refs;
+    auto d = decomposeGap(runtime, fake.accumulated, twin.accumulated, opts);
     if (!d)
         return d.error();
-    d->referenceGraph = fake->graphName;
-    d->floatTwinPairs = twin->floatTwinPairs;
-    for (const auto &w : fake->warnings)
+    d->referenceGraph = fake.graphName;
+    d->floatTwinPairs = twin.floatTwinPairs;
+    for (const auto &w : fake.warnings)
         d->warnings.push_back(w);
-    if (twin->floatTwinPairs == 0)
+    if (twin.floatTwinPairs == 0)
         d->warnings.push_back("the reference graph has no quantize -> dequantize pair: the float twin is the graph "
                               "itself, so every quantization error is 0");
     return d;

@@ -19,6 +19,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace etscope::evalgap {
@@ -65,5 +66,11 @@ struct EvaluatorReference {
 // says why, so its row shows "no reference (needs aten.xxx)".
 Result<EvaluatorReference> referenceFromEvaluator(
     const ETRecord &record, const Session *runtime, const EvalGapOptions &opts);
+
+// The accumulated references of the graph fake-quantized (as it is) and as its float twin
+// (eval::EvalOptions::floatTwin), from one load of the ETRecord's weights and inputs: what the
+// error decomposition (decompose.h) compares. opts.isolated and opts.floatTwin are ignored.
+Result<std::pair<EvaluatorReference, EvaluatorReference>> fakeAndTwinReferences(
+    const ETRecord &record, const EvalGapOptions &opts);
 
 } // namespace etscope::evalgap
