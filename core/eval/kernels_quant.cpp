@@ -883,6 +883,54 @@ Result<std::vector<Tensor>> repeatInterleaveKernel(const KernelArgs &a)
     return one(fromIntValues(ScalarType::Long, { total }, out));
 }
 
+// repeat_interleave.self_int / .self_Tensor (graphs that keep the composite op): index_select
+// of `self` along `dim` (flattened when dim is None) with each index i repeated repeats[i] times.
+Result<std::vector<Tensor>> repeatInterleaveSelfKernel(const KernelArgs &a)
+{
+    const char *op = "repeat_interleave";
+    TRY(x, a.tensor(0, "self"));
+    Tensor self = *x;
+    std::int64_t dim = 0;
+    if (a.has(2, "dim")) {
+        TRY(d, a.integer(2, "dim"));
+        TRY(w, wrapDim(*d, self.dim()));
+        dim = *w;
+    } else {
+        self = reshaped(self, { self.numel() });
+    }
+    const std::int64_t n = self.dim() ? self.sizes[std::size_t(dim)] : 1;
+    std::vector<std::int64_t> counts;
+    const Value *rv = a.find(1, "repeats");
+    if (rv && rv->kind == Value::Kind::Tensor) {
+        if (rv->tensor.dim() > 1 || category(rv->tensor.dtype) != Category::Int
+            || (rv->tensor.numel() != n && rv->tensor.numel() != 1))
+            return kernelError(
+                fmt::format("{}: repeats must be an integer tensor of 1 or {} values, got {}", op, n, rv->describe()));
+        for (std::int64_t i = 0; i < n; ++i)
+            counts.push_back(rv->tensor.getInt(rv->tensor.numel() == 1 ? 0 : i));
+    } else {
+        TRY(r, a.integer(1, "repeats"));
+        counts.assign(std::size_t(std::max<std::int64_t>(n, 0)), *r);
+    }
+    KernelArgs ra;
+    TRY(counted, fromIntValues(ScalarType::Long, { std::int64_t(counts.size()) }, counts));
+    ra.names = { "repeats" };
+    ra.values = { Value::ofTensor(*counted) };
+    if (a.has(-1, "output_size")) {
+        ra.names.push_back("output_size");
+        ra.values.push_back(*a.find(-1, "output_size"));
+    }
+    TRY(index, repeatInterleaveKernel(ra));
+    const KernelFn *select = findKernel("aten.index_select.default");
+    if (!select)
+        return kernelError("repeat_interleave needs aten.index_select.default");
+    KernelArgs sa;
+    sa.threads = a.threads;
+    sa.names = { "self", "dim", "index" };
+    sa.values = { Value::ofTensor(self), Value::ofInt(dim), Value::ofTensor((*index)[0]) };
+    return (*select)(sa);
+}
+
 } // namespace
 
 void registerQuantKernels()
@@ -911,6 +959,8 @@ void registerQuantKernels()
     registerKernel({ "torchao.dequantize_affine.default" }, dequantizeAffineKernel);
     registerKernel({ "torchao.choose_qparams_affine.default" }, chooseQparamsAffineKernel);
     registerKernel({ "aten.repeat_interleave.Tensor" }, repeatInterleaveKernel);
+    registerKernel(
+        { "aten.repeat_interleave.self_int", "aten.repeat_interleave.self_Tensor" }, repeatInterleaveSelfKernel);
 }
 
 } // namespace etscope::eval

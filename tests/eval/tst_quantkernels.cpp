@@ -179,7 +179,7 @@ void TestQuantKernels::everyUpstreamOpRegistered()
             "quantized_decomposed.quantize_per_channel_group.default",
             "quantized_decomposed.dequantize_per_channel_group.default", "torchao.quantize_affine.default",
             "torchao.dequantize_affine.default", "torchao.choose_qparams_affine.default",
-            "aten.repeat_interleave.Tensor" })
+            "aten.repeat_interleave.Tensor", "aten.repeat_interleave.self_int", "aten.repeat_interleave.self_Tensor" })
         QVERIFY2(hasKernel(op), op);
 }
 

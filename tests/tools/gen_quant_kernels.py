@@ -503,6 +503,19 @@ def cases():
         [("repeats", T(r)), ("output_size", I(5))], error="output_size 5 differs")
     add("repeat_interleave_negative", "aten.repeat_interleave.Tensor",
         [("repeats", T(np.array([1, -1], np.int64)))], error="non-negative")
+    # repeat_interleave.self_int / self_Tensor (np.repeat; checked against torch below)
+    xr = (rng.standard_normal((2, 3, 4))).astype(F32)
+    add("repeat_interleave_self_int_dim1", "aten.repeat_interleave.self_int",
+        [("self", T(xr)), ("repeats", I(2)), ("dim", I(1))], [np.repeat(xr, 2, axis=1)])
+    add("repeat_interleave_self_int_flat", "aten.repeat_interleave.self_int",
+        [("self", T(xr)), ("repeats", I(3)), ("dim", NONE)], [np.repeat(xr.reshape(-1), 3)])
+    rr = np.array([1, 0, 2], np.int64)
+    add("repeat_interleave_self_tensor", "aten.repeat_interleave.self_Tensor",
+        [("self", T(xr)), ("repeats", T(rr)), ("dim", I(-2)), ("output_size", I(3))], [np.repeat(xr, rr, axis=1)])
+    add("repeat_interleave_self_tensor_bad_len", "aten.repeat_interleave.self_Tensor",
+        [("self", T(xr)), ("repeats", T(np.array([1, 2], np.int64))), ("dim", I(1))], error="integer tensor of 1 or 3")
+    assert np.array_equal(np.repeat(xr, rr, axis=1), torch.from_numpy(xr).repeat_interleave(torch.from_numpy(rr), 1).numpy())
+    assert np.array_equal(np.repeat(xr, 2, axis=1), torch.from_numpy(xr).repeat_interleave(2, 1).numpy())
     return out
 
 
