@@ -29,6 +29,7 @@ struct GapArgs {
     int testCase = 0;
     bool isolate = false;
     bool decompose = false; // quantization / kernel / total error per op (evalgap/decompose.h)
+    bool floatTwin = false; // the built-in reference is the graph's float twin
     std::string json;
     // "all": the ATen reference graph gets its debug handles by propagation in evalgap, not
     // from its nodes, so "handles" would drop what the gap needs there.
@@ -46,6 +47,7 @@ Result<analysis::ReferenceSet> evaluatorReference(const Session &s, const GapArg
     o.inputs.bundledProgram = a.ref.bundledProgram;
     o.inputs.testCase = a.testCase;
     o.isolated = a.isolate;
+    o.floatTwin = a.floatTwin;
     o.keep = a.keep == "all" ? eval::EvalOptions::Keep::All : eval::EvalOptions::Keep::DebugHandles;
     o.maxMemory = a.maxMemoryMb < 0 ? -1 : std::int64_t(a.maxMemoryMb * 1048576.0);
     auto ref = evalgap::referenceFromEvaluator(*s.etrecord, &s, o);
@@ -126,6 +128,9 @@ const Registration gap(
             "Quantized models: split each op's gap into quantization error (float twin vs fake-quantized "
             "graph), kernel error (fake-quantized vs runtime) and total, and name the dominant one");
         sub.add_option("--json", a->json, "With --decompose: also write the decomposition as JSON ('-' = stdout only)");
+        sub.add_flag("--float-twin", a->floatTwin,
+            "Built-in reference of a quantized graph: its float twin (quantize -> dequantize pairs pass their "
+            "input through), so the gap is the total loss against the float model");
         return std::function<int()>([a, th] {
             auto metric = analysis::parseMetric(a->metric);
             if (!metric)
@@ -142,6 +147,9 @@ const Registration gap(
                     "--aot-outputs or --isolate)"));
             if (!a->json.empty() && !a->decompose)
                 return reportError(makeError(ErrorCode::InvalidArgument, "", "--json applies to --decompose"));
+            if (a->floatTwin && (!builtIn || a->decompose))
+                return reportError(makeError(ErrorCode::InvalidArgument, "",
+                    "--float-twin applies to the built-in reference without --decompose (which runs both graphs)"));
             if (!builtIn && (a->isolate || !a->inputs.empty() || !a->referenceGraph.empty()))
                 return reportError(makeError(ErrorCode::InvalidArgument, "",
                     "--isolate, --inputs and --reference-graph apply to the built-in "

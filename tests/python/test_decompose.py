@@ -62,3 +62,20 @@ def test_decompose_refuses_isolate_and_comparators():
 
     with pytest.raises(ValueError, match="metric name"):
         insp.calculate_numeric_gap(Cmp(), decompose=True)
+
+
+@pytest.mark.parametrize("stem", ["qcnn", "qlinear"])
+def test_float_twin_reference_gap_is_quantization_error(stem):
+    """`gap --float-twin` on the healthy run (runtime = PyTorch's fake-quantized values): each
+    row's MSE is the quantization error numpy computed from PyTorch's fake-quantized and
+    float-twin values (1%: a requantization may round one element the other way)."""
+    etdump, buffer, etrecord = files(stem, "healthy")
+    text = cli("gap", "--etdump", etdump, "--debug-buffer", buffer, "--etrecord", etrecord, "--float-twin",
+               "--tsv", "-")
+    rows = list(csv.DictReader(io.StringIO(text), delimiter="\t"))
+    truth = {r["instruction"]: r for r in json.load(open(data("eval/quant_runs_expected.json")))["models"][stem]["runs"]["healthy"]}
+    assert len(rows) == len(truth)
+    for c in rows:
+        want = truth[int(c["instruction_id"])]["quant_mse"]
+        got = float(c["gap_MSE"])
+        assert math.isclose(got, want, rel_tol=1e-2, abs_tol=1e-12), (c["instruction_id"], got, want)
