@@ -1,35 +1,20 @@
 #include "numberformat.h"
 
+#include "common/numberformat.h"
+#include "qtstrings.h"
+
 #include <cmath>
 
 namespace etscope {
 
 QString formatSignificant(double value, int digits)
 {
-    if (!std::isfinite(value))
-        return QString::number(value);
-    if (value == 0)
-        return QStringLiteral("0");
-    const double a = std::abs(value);
-    if (a >= 1e5 && a < 1e15)
-        return QString::number(value, 'f', 0);
-    if (a >= 1e15 || a < 1e-15)
-        return QString::number(value, 'g', digits); // beyond positional reading anyway
-    const int exponent = int(std::floor(std::log10(a)));
-    const int decimals = std::max(0, digits - 1 - exponent);
-    QString s = QString::number(value, 'f', decimals);
-    if (s.contains(QLatin1Char('.'))) {
-        while (s.endsWith(QLatin1Char('0')))
-            s.chop(1);
-        if (s.endsWith(QLatin1Char('.')))
-            s.chop(1);
-    }
-    return s == QLatin1String("-0") ? QStringLiteral("0") : s;
+    return toQString(significantText(value, digits));
 }
 
 QString formatFull(double value)
 {
-    return QString::number(value, 'g', 17);
+    return toQString(fullPrecisionText(value));
 }
 
 double niceStep(double span, int target)

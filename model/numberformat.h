@@ -6,8 +6,9 @@
 
 namespace etscope {
 
-// One number format for the whole app: `digits` significant digits, always in positional
-// notation (never "9.7e-05" next to "0.000412" in the same column); whole numbers from 1e5 up.
+// One number format for the whole app and the HTML report (core/common/numberformat.h):
+// `digits` significant digits, always in positional notation (never "9.7e-05" next to "0.000412"
+// in the same column); whole numbers from 1e5 up.
 QString formatSignificant(double value, int digits = 6);
 // Every digit of a double ("%.17g"), for tooltips behind rounded cells.
 QString formatFull(double value);

@@ -481,7 +481,7 @@ void DetailsPanel::fillModules(const Event &e)
             continue;
         QTreeWidgetItem *parent = nullptr;
         for (const ModuleFrame &f : *node.moduleStack) {
-            const QString path = toQString(normalizeModulePath(f.path));
+            const QString path = toQString(moduleDisplayName(f.path)); // "(model)" for the root
             QTreeWidgetItem *found = nullptr;
             const int n = parent ? parent->childCount() : m_modules->topLevelItemCount();
             for (int i = 0; i < n && !found; ++i) {

@@ -3,6 +3,7 @@
 #include "command.h"
 
 #include "etdump/etdumpfile.h"
+#include "program/flattensor.h"
 #include "program/programexport.h"
 
 namespace etscope::cli {
@@ -10,6 +11,7 @@ namespace {
 
 struct MemoryArgs {
     std::string file, method, etdump, json, tsv, svg;
+    std::vector<std::string> data;
 };
 
 Registration reg("memory", "Memory plan of a .pte: lifetimes, peak live bytes, waste, allocation events",
@@ -17,12 +19,13 @@ Registration reg("memory", "Memory plan of a .pte: lifetimes, peak live bytes, w
         auto a = std::make_shared<MemoryArgs>();
         sub.add_option("file", a->file, "Program (.pte) or BundledProgram (.bpte)")->required();
         sub.add_option("--method", a->method, "Only this method (default: all)");
+        sub.add_option("--data", a->data, "FlatTensor file (.ptd) holding the program's external tensors (repeatable)");
         sub.add_option("--etdump,-e", a->etdump, "ETDump of a run of this program: its allocation events");
         sub.add_option("--json", a->json, "Write the plan as JSON to this file ('-' for stdout)");
         sub.add_option("--tsv", a->tsv, "Write one row per planned tensor (of the first method chosen) as TSV");
         sub.add_option("--svg", a->svg, "Draw the plan (of the first method chosen) as SVG");
         return [a] {
-            auto program = Program::openAny(a->file);
+            auto program = openProgramWithData(a->file, a->data);
             if (!program)
                 return reportError(program.error());
             MemoryReport report;

@@ -1,7 +1,11 @@
 // `report`: one self-contained HTML file (core/export/htmlreport.h) with the summary, the
-// Inspector table, SVG charts, the numeric-gap heatmap (--reference) and the diff waterfall
-// (--compare). Several ETDumps (files, directories, globs) make one report over all of them.
+// Inspector table, SVG charts, the numeric-gap heatmap and the diff waterfall (--compare).
+// Several ETDumps (files, directories, globs) make one report over all of them. The heatmap is
+// the gap `gap` computes from the same arguments (gapoptions.h): against --reference-etdump,
+// --aot-outputs or --reference, else, with --debug-buffer and --etrecord, against the ETRecord's
+// graph run by the built-in evaluator (the window's Ctrl+G).
 #include "command.h"
+#include "gapoptions.h"
 #include "many.h"
 
 #include "analysis/numericgap.h"
@@ -13,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -22,20 +27,19 @@ namespace {
 struct ReportArgs {
     InputOptions in;
     std::vector<std::string> recordings;
-    analysis::ReferenceInputs ref;
+    GapArgs gap;
     std::string reference; // shorthand: an ETDump (debug buffer beside) or an AOT outputs file
-    std::string metric = "MSE";
-    double threshold = 0;
     std::string compare;
     std::string output;
 };
 
 bool fileLooksLikeETDump(const std::string &path)
 {
+    // 12 bytes: a size-prefixed ETDump has its identifier at bytes 8–11 (looksLikeETDump).
     std::ifstream f(path, std::ios::binary);
-    char head[8] = {};
+    char head[12] = {};
     f.read(head, sizeof head);
-    return f.gcount() == sizeof head && looksLikeETDump(reinterpret_cast<const std::uint8_t *>(head), sizeof head);
+    return looksLikeETDump(reinterpret_cast<const std::uint8_t *>(head), static_cast<std::size_t>(f.gcount()));
 }
 
 // "device7/etdump.etdp": recordings are often all named etdump.etdp.
@@ -54,16 +58,11 @@ const Registration report(
         sub.add_option("--reference", a->reference,
             "Reference for the numeric-gap heatmap: an ETDump (its debug buffer found beside it) or an AOT "
             "outputs file");
-        sub.add_option("--reference-etdump", a->ref.etdump, "Reference ETDump (same program)");
-        sub.add_option("--reference-debug-buffer", a->ref.debugBuffer, "Debug buffer of the reference ETDump");
-        sub.add_option("--aot-outputs", a->ref.aotOutputs, "torch.save'd AOT intermediate outputs");
-        sub.add_option("--metric", a->metric, "Gap metric: MSE, L1, SNR, COSINE, MAXABS or MAXREL")
-            ->capture_default_str();
-        auto *th = sub.add_option("--threshold", a->threshold, "Outline gaps worse than this");
+        addGapOptions(sub, a->gap); // as `gap`; without a reference, the evaluator on --etrecord
         sub.add_option("--compare", a->compare,
             "Baseline ETDump to compare latencies against (debug buffer found beside it): diff waterfall");
         sub.add_option("-o,--output", a->output, "Output HTML file (default: stdout)");
-        return std::function<int()>([a, th] {
+        return std::function<int()>([a] {
             const auto recs = recordingArgs(a->in.etdump, a->recordings);
             if (recs.empty())
                 return reportError(makeError(ErrorCode::InvalidArgument, "", "give --etdump or ETDump files"));
@@ -94,34 +93,31 @@ const Registration report(
 
             if (!a->reference.empty()) {
                 if (fileLooksLikeETDump(a->reference)) {
-                    a->ref.etdump = a->reference;
-                    if (a->ref.debugBuffer.empty())
-                        a->ref.debugBuffer = findDebugBufferBeside(a->reference);
+                    a->gap.ref.etdump = a->reference;
+                    if (a->gap.ref.debugBuffer.empty())
+                        a->gap.ref.debugBuffer = findDebugBufferBeside(a->reference);
                 } else {
-                    a->ref.aotOutputs = a->reference;
+                    a->gap.ref.aotOutputs = a->reference;
                 }
             }
-            if (!a->ref.etdump.empty() || !a->ref.aotOutputs.empty()) {
-                if (!session.debugBuffer)
-                    return reportError(makeError(ErrorCode::InvalidArgument, session.inputs.etdump,
-                        "the numeric gap needs the debug buffer (--debug-buffer)"));
-                if (!a->ref.etdump.empty() && a->ref.etrecord.empty())
-                    a->ref.etrecord = a->in.etrecord;
-                auto metric = analysis::parseMetric(a->metric);
-                if (!metric)
-                    return reportError(
-                        makeError(ErrorCode::InvalidArgument, "", fmt::format("unknown metric '{}'", a->metric)));
-                auto ref = analysis::loadReference(a->ref);
-                if (!ref)
-                    return reportError(ref.error());
-                analysis::GapOptions go;
-                go.metric = *metric;
-                if (th->count() > 0)
-                    go.threshold = a->threshold;
-                auto table = analysis::computeNumericGap(session, *ref, go);
-                if (!table)
+            // A reference named: the gap is asked for, and its failure is the command's. None: the
+            // run's own ETRecord is the reference when it can be (debug buffer and ETRecord given),
+            // and a failure there leaves the rest of the report standing, with a warning.
+            const bool asked = !a->gap.builtIn();
+            if (asked && !session.debugBuffer)
+                return reportError(makeError(ErrorCode::InvalidArgument, session.inputs.etdump,
+                    "the numeric gap needs the debug buffer (--debug-buffer)"));
+            if (asked || (session.debugBuffer && session.etrecord)) {
+                if (auto st = checkGapArgs(a->gap, a->in.etrecord); !st)
+                    return reportError(st.error());
+                auto table = computeGap(session, a->gap);
+                if (table)
+                    in.gap = reportGapFromTable(*table, session);
+                else if (asked)
                     return reportError(table.error());
-                in.gap = reportGapFromTable(*table, session);
+                else
+                    std::fprintf(stderr, "etscope-cli: warning: no numeric gap in the report: %s\n",
+                        table.error().message().c_str());
             }
             if (!a->compare.empty()) {
                 InputOptions o = a->in;

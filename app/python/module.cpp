@@ -13,6 +13,7 @@
 #include "etrecord/modulestack.h"
 #include "evalgap/decompose.h"
 #include "evalgap/evalgap.h"
+#include "evalgap/graphdiff.h"
 #include "events/inspectortable.h"
 #include "export/chrometrace.h"
 #include "export/htmlreport.h"
@@ -689,6 +690,76 @@ py::dict numericGapDecomposed(const NativeSession &s, const std::string &metricN
     return out;
 }
 
+// Graph against graph (core/evalgap/graphdiff.h): one dict per aligned layer, the verdict, the
+// unaligned nodes, and the CLI's TSV / JSON of the same diff.
+py::dict graphDiff(const NativeETRecord &r, const std::string &a, const std::string &b, const std::string &metricName,
+    std::optional<double> threshold, const std::string &inputsFile, const std::string &bundledProgram, int testCase)
+{
+    const auto metric = analysis::parseMetric(metricName);
+    if (!metric)
+        throw py::value_error("Unsupported distance metric '" + metricName + "'");
+    evalgap::GraphDiff d;
+    {
+        py::gil_scoped_release release;
+        evalgap::GraphDiffOptions o;
+        o.a = a;
+        o.b = b;
+        o.metric = *metric;
+        o.threshold = threshold;
+        o.inputs.inputsFile = inputsFile;
+        o.inputs.bundledProgram = bundledProgram;
+        o.inputs.testCase = testCase;
+        d = orThrow(evalgap::diffGraphs(*r.record, o));
+    }
+    auto handle = [](const std::optional<std::int64_t> &h) { return h ? py::object(py::int_(*h)) : py::none(); };
+    py::list rows;
+    for (std::size_t i = 0; i < d.rows.size(); ++i) {
+        const evalgap::GraphDiffRow &x = d.rows[i];
+        py::dict row;
+        row["layer"] = i + 1;
+        row["a_node"] = text(x.aName);
+        row["a_op"] = x.aOp;
+        row["a_debug_handle"] = handle(x.aHandle);
+        row["b_node"] = text(x.bName);
+        row["b_op"] = x.bOp;
+        row["b_debug_handle"] = handle(x.bHandle);
+        row["aligned_by"] = evalgap::alignedByName(x.by);
+        row["gap"] = x.gap;
+        row["worst"] = x.worst(d.direction);
+        row["noise"] = x.noise;
+        row["flagged"] = x.flagged;
+        row["a_output"] = numValueToPython(x.a);
+        row["b_output"] = numValueToPython(x.b);
+        row["error"] = x.error;
+        rows.append(row);
+    }
+    auto unaligned = [&](const std::vector<evalgap::UnalignedNode> &ns) {
+        py::list out;
+        for (const auto &n : ns) {
+            py::dict e;
+            e["node"] = text(n.name);
+            e["op"] = n.op;
+            e["debug_handle"] = handle(n.handle);
+            out.append(e);
+        }
+        return out;
+    };
+    py::dict out;
+    out["rows"] = rows;
+    out["a"] = d.aGraph;
+    out["b"] = d.bGraph;
+    out["metric"] = std::string(analysis::metricName(d.metric));
+    const int first = d.firstParting();
+    out["first_parting"] = first < 0 ? py::object(py::none()) : py::object(py::int_(first + 1));
+    out["verdict"] = text(d.verdict());
+    out["unaligned_a"] = unaligned(d.unalignedA);
+    out["unaligned_b"] = unaligned(d.unalignedB);
+    out["warnings"] = d.warnings;
+    out["tsv"] = text(evalgap::graphDiffTsv(d));
+    out["json"] = text(evalgap::graphDiffJson(d));
+    return out;
+}
+
 // EventBlock.reference_output: the ETRecord's reference_outputs["forward"][bundled_input_index]
 // (the runtime records -1: the last set, as upstream's indexing gives); None without them.
 py::object referenceOutput(const NativeSession &s, std::size_t i)
@@ -856,6 +927,7 @@ PYBIND11_MODULE(_native, m)
             })
         .def_property_readonly("warnings", [](const NativeETRecord &r) { return r.record->warnings(); })
         .def("program_nodes", &programNodes)
+        .def("graph_diff", &graphDiff)
         .def("has_representative_inputs", [](const NativeETRecord &r) { return r.record->hasRepresentativeInputs(); });
     m.def("parse_etrecord", [](const std::string &path) {
         auto r = std::make_shared<NativeETRecord>();
@@ -866,7 +938,10 @@ PYBIND11_MODULE(_native, m)
 
     py::class_<NativeSession, std::shared_ptr<NativeSession>>(m, "Session")
         .def_property_readonly("block_count", [](const NativeSession &s) { return s.session->blocks.size(); })
-        .def_property_readonly("warnings", [](const NativeSession &s) { return s.session->warnings; })
+        .def_property_readonly("warnings",
+            [](const NativeSession &s) {
+                return std::vector<std::string>(s.session->warnings.begin(), s.session->warnings.end());
+            })
         .def_property_readonly("has_debug_buffer", [](const NativeSession &s) { return bool(s.session->debugBuffer); })
         .def("block_info",
             [](py::object self, std::size_t i) { return blockInfo(self.cast<const NativeSession &>(), i, self); })

@@ -407,6 +407,28 @@ Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &r
     return t;
 }
 
+Result<GapTables> computeGapTables(const Session &runtime, const ReferenceSet &accumulated,
+    const ReferenceSet *isolated, std::span<const Metric> metrics)
+{
+    GapTables out;
+    for (Metric m : metrics) {
+        GapOptions opt;
+        opt.metric = m;
+        auto acc = computeNumericGap(runtime, accumulated, opt);
+        if (!acc)
+            return acc.error();
+        out.accumulated.push_back(std::move(*acc));
+        if (isolated) {
+            auto iso = computeNumericGap(runtime, *isolated, opt);
+            if (iso)
+                out.isolated.push_back(std::move(*iso));
+        }
+    }
+    if (out.isolated.size() != out.accumulated.size())
+        out.isolated.clear();
+    return out;
+}
+
 void sortWorstFirst(GapTable &t)
 {
     const Direction d = t.direction;
@@ -428,17 +450,26 @@ std::string gapTableTsv(const GapTable &t)
     return out;
 }
 
+std::string gapOpText(const GapRow &r)
+{
+    std::string op = joinStrings(r.runtimeOps);
+    if (r.delegated)
+        op += r.backend.empty() ? " [delegated]" : " [" + r.backend + "]";
+    return op;
+}
+
+std::string gapVerdict(const GapTable &t)
+{
+    if (const GapRow *first = firstFlagged(t))
+        return fmt::format("error enters: instruction {} {}", first->instructionId, gapOpText(*first));
+    return t.threshold ? "no op exceeds the threshold" : "no op exceeds the noise level";
+}
+
 std::string gapTableText(const GapTable &t)
 {
     std::string out = fmt::format(
         "reference: {}  (matched by {})\n", t.referenceDescription, t.matchedByHandle ? "debug handle" : "instruction");
     out += fmt::format("flagged rows: {}\n", gapLegend(t));
-    auto opText = [](const GapRow &r) {
-        std::string op = joinStrings(r.runtimeOps);
-        if (r.delegated)
-            op += r.backend.empty() ? " [delegated]" : " [" + r.backend + "]";
-        return op;
-    };
     auto gapCell = [](const GapRow &r) {
         std::vector<std::string> g;
         for (double x : r.gap)
@@ -447,21 +478,18 @@ std::string gapTableText(const GapTable &t)
     };
     std::size_t opW = 10, gapW = 10;
     for (const auto &r : t.rows) {
-        opW = std::max(opW, opText(r).size());
+        opW = std::max(opW, gapOpText(r).size());
         gapW = std::max(gapW, gapCell(r).size());
     }
     out += fmt::format("{:>5}  {:<4} {:<{}} {:<{}} {}\n", "instr", "flag", "runtime op", opW,
         fmt::format("gap {}", metricName(t.metric)), gapW, "runtime output");
     for (const auto &r : t.rows)
-        out += fmt::format("{:>5}  {:<4} {:<{}} {:<{}} {}\n", r.instructionId, r.flagged ? "!!" : "", opText(r), opW,
+        out += fmt::format("{:>5}  {:<4} {:<{}} {:<{}} {}\n", r.instructionId, r.flagged ? "!!" : "", gapOpText(r), opW,
             gapCell(r), gapW, summarizeValue(r.runtime));
     for (const auto &r : t.rows)
         if (!r.note.empty())
             out += fmt::format("note: instruction {}: {}\n", r.instructionId, r.note);
-    if (const GapRow *first = firstFlagged(t))
-        out += fmt::format("error enters: instruction {} {}\n", first->instructionId, opText(*first));
-    else
-        out += t.threshold ? "no op exceeds the threshold\n" : "no op exceeds the noise level\n";
+    out += gapVerdict(t) + "\n";
     for (const auto &w : t.warnings)
         out += "warning: " + w + "\n";
     return out;

@@ -6,6 +6,7 @@
 #include "session/session.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,16 @@ struct GapTable {
 //   reference entries sharing a handle, one row per runtime output whose handle the reference has.
 Result<GapTable> computeNumericGap(const Session &runtime, const ReferenceSet &reference, const GapOptions &opts);
 
+// The gap of one run against one reference under several metrics (the same rows in each table),
+// accumulated and, when an isolated reference is given, isolated too. The isolated tables are
+// all there or none (an isolated table that cannot be computed drops them all).
+struct GapTables {
+    std::vector<GapTable> accumulated; // one per metric, in the order asked
+    std::vector<GapTable> isolated; // the same metrics, or empty
+};
+Result<GapTables> computeGapTables(const Session &runtime, const ReferenceSet &accumulated,
+    const ReferenceSet *isolated, std::span<const Metric> metrics);
+
 // Judges every row again: by `threshold` in the metric's units, or by the noise rule (noise.h)
 // when unset; sets GapRow::noise and GapRow::flagged and the table's threshold.
 void applyThreshold(GapTable &t, std::optional<double> threshold);
@@ -77,6 +88,14 @@ std::string gapLegend(const GapTable &t);
 // One legend for tables shown together: metrics judged alike share a clause
 // ("MSE · SNR · MAXABS, accumulated, flagged above the noise level (…)").
 std::string gapLegend(const std::vector<GapTable> &tables);
+
+// A row's runtime ops as the gap views name them: "native_call_addmm.out", "DELEGATE_CALL
+// [XnnpackBackend]".
+std::string gapOpText(const GapRow &r);
+// The sentence every gap view ends with: "error enters: instruction 3 native_call_mul.out" (the
+// first flagged row in execution order), else "no op exceeds the noise level" (or "… the
+// threshold" when the user gave one).
+std::string gapVerdict(const GapTable &t);
 
 // Worst first in the metric's direction; rows without a gap last; stable.
 void sortWorstFirst(GapTable &t);

@@ -123,35 +123,41 @@ Result<BufferProvenance> judgeDebugBuffer(const ETDumpFile &etdump, const DebugB
     const std::size_t tail = firstNonZero(data + covered, buffer.size() - covered);
     out.trailingNonZero = tail < buffer.size() - covered;
     out.firstTrailingNonZero = covered + tail;
+    out.trailingNonZeroBytes
+        = out.trailingNonZero ? countNonZero(data + covered + tail, buffer.size() - covered - tail) : 0;
 
-    int strong = 0;
+    int signals = 0;
     if (paddingNonZero) {
-        ++strong;
+        ++signals;
         out.reasons.push_back(fmt::format("{} non-zero bytes in the padding between the tensors it logged, which "
                                           "the runtime zero-fills (first at offset {})",
             paddingNonZero, firstPadding));
     }
     if (out.loggedTensors >= 3 && out.zeroTensors * 2 > out.loggedTensors) {
-        ++strong;
+        ++signals;
         out.reasons.push_back(fmt::format("{} of {} logged tensors are all zeros", out.zeroTensors, out.loggedTensors));
     }
     if (out.floatSamples >= 16 && out.absurdFloats * 50 >= out.floatSamples) {
-        ++strong;
+        ++signals;
         out.reasons.push_back(fmt::format("{} of {} sampled float values have absurd magnitudes (below 1e-32 or "
                                           "above 1e32)",
             out.absurdFloats, out.floatSamples));
     }
-    // A buffer from malloc may keep old bytes after the last tensor (formats.md §2): this only
-    // corroborates a signal above, it never raises doubt on its own.
-    const bool weak = out.trailingNonZero;
-    if (weak && strong)
-        out.reasons.push_back(fmt::format("non-zero bytes after its last logged tensor (at offset {}; the tensors "
-                                          "end at {})",
-            out.firstTrailingNonZero, out.usedEnd));
-    const int score = strong + (weak && strong ? 1 : 0);
-    out.verdict = score >= 2 ? BufferProvenance::Verdict::Mismatch
-        : score == 1         ? BufferProvenance::Verdict::Doubtful
-                             : BufferProvenance::Verdict::Consistent;
+    // The sink writes nothing after its last blob, and the runners that write the fixtures leave
+    // zeros there (every fixture's own buffer, docs/formats.md §2.1), while another run's buffer
+    // usually holds its later tensors there: a signal of its own. It stays one signal, so a right
+    // buffer whose runner left old bytes in its tail (an uninitialised malloc) is loaded, with the
+    // warning saying where the bytes are, and refusal still needs a second signal.
+    if (out.trailingNonZero) {
+        ++signals;
+        out.reasons.push_back(fmt::format("{} non-zero bytes after its last logged tensor, where the runtime leaves "
+                                          "zeros unless the runner's buffer held old bytes (first at offset {}; the "
+                                          "tensors end at {})",
+            out.trailingNonZeroBytes, out.firstTrailingNonZero, out.usedEnd));
+    }
+    out.verdict = signals >= 2 ? BufferProvenance::Verdict::Mismatch
+        : signals == 1         ? BufferProvenance::Verdict::Doubtful
+                               : BufferProvenance::Verdict::Consistent;
     return out;
 }
 

@@ -25,6 +25,7 @@ struct BufferProvenance {
     std::uint64_t usedEnd = 0; // one past the last byte of the last logged tensor
     std::uint64_t firstTrailingNonZero = 0; // offset of the first non-zero byte at or after usedEnd
     bool trailingNonZero = false;
+    std::uint64_t trailingNonZeroBytes = 0; // non-zero bytes at or after usedEnd
     std::uint64_t floatSamples = 0; // float32/float64 elements looked at (up to kFloatSamples a tensor)
     std::uint64_t absurdFloats = 0; // of those, finite and non-zero with |x| outside [1e-32, 1e32]
 
@@ -40,8 +41,8 @@ inline constexpr std::size_t kFloatSamplesPerTensor = 4096;
 //   sink zero-fills it); more than half of the logged tensors (at least 3) entirely zero; at
 //   least 2 % of the sampled float values with absurd magnitudes (random bytes read as float32:
 //   ~16 %; tensors a model computed: ~0; NaN and Inf are not counted, since a diverging model
-//   legitimately logs them); non-zero bytes after the last logged tensor corroborate another
-//   signal but never count alone (a buffer from malloc may keep old bytes there).
+//   legitimately logs them); non-zero bytes after the last logged tensor (the runtime leaves
+//   zeros there; another run's buffer holds its later tensors there).
 // One signal makes the pairing Doubtful (load it, warn); two or more make it a Mismatch (refuse).
 Result<BufferProvenance> judgeDebugBuffer(const ETDumpFile &etdump, const DebugBuffer &buffer);
 

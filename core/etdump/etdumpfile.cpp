@@ -1,4 +1,5 @@
 #include "etdump/etdumpfile.h"
+#include "common/littleendian.h"
 
 #include "common/printable.h"
 
@@ -14,13 +15,6 @@ namespace etscope {
 namespace {
 
 constexpr char kIdentifier[] = "ED00";
-
-std::uint32_t readU32(const std::uint8_t *p)
-{
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-}
 
 // The verifier checks a vector's length field for 4-byte alignment only, so a crafted file can
 // place int64 elements at an address that is 4 mod 8: copy the bytes instead of loading longs.
@@ -201,7 +195,7 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
     std::size_t fbSize = 0;
     bool sizePrefixed = false;
     if (size >= 12 && std::memcmp(data + 8, kIdentifier, 4) == 0) {
-        const std::uint64_t claimed = readU32(data);
+        const std::uint64_t claimed = readLe32(data);
         if (claimed + 4 > size)
             return makeError(ErrorCode::Truncated, path,
                 fmt::format("truncated ETDump: header claims {} bytes but the file has {}", claimed + 4, size));

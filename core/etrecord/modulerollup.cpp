@@ -124,7 +124,7 @@ ModuleRollupNode buildModuleRollup(const std::vector<EventBlock> &blocks)
                 ModuleRollupNode child;
                 child.key = f.key;
                 child.path = f.path;
-                child.displayPath = normalizeModulePath(f.path);
+                child.displayPath = moduleDisplayName(f.path); // "(model)" for a root frame, never blank
                 child.type = f.type;
                 at->children.push_back(std::move(child));
                 next = &at->children.back();

@@ -26,6 +26,15 @@ RecordingCounts countRecording(const std::vector<EventBlock> &blocks)
     return counts;
 }
 
+bool logsValues(const std::vector<EventBlock> &blocks)
+{
+    for (const EventBlock &b : blocks)
+        for (const Event &e : b.events)
+            if (!e.debugData().empty())
+                return true;
+    return false;
+}
+
 std::optional<EventPosition> slowestKernel(const std::vector<EventBlock> &blocks)
 {
     std::optional<EventPosition> best;

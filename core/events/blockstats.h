@@ -24,6 +24,10 @@ struct RecordingCounts {
 };
 RecordingCounts countRecording(const std::vector<EventBlock> &blocks);
 
+// Whether the runtime logged any values (intermediate or program outputs) into the recording: a
+// profile-only recording has nothing a numeric gap could compare.
+bool logsValues(const std::vector<EventBlock> &blocks);
+
 // Where an event sits: block index and event index within the block.
 struct EventPosition {
     int block = -1;

@@ -1,10 +1,13 @@
 #include "export/htmlreport.h"
 
+#include "common/numberformat.h"
 #include "events/blockstats.h"
 #include "events/inspectortable.h"
 #include "export/jsontext.h"
 
 #include "etrecord/modulerollup.h"
+#include "etrecord/modulestack.h"
+#include "graph/programgraph.h"
 
 #include <fmt/format.h>
 
@@ -36,14 +39,16 @@ string shorten(const string &s, std::size_t max)
     return s.substr(0, cut) + "\xE2\x80\xA6";
 }
 
+// The window's number format (common/numberformat.h): six significant digits, positional.
 string num(double v)
 {
-    if (!std::isfinite(v))
-        return "–";
-    const double a = std::abs(v);
-    if (a != 0 && (a < 1e-3 || a >= 1e7))
-        return fmt::format("{:.3e}", v);
-    return fmt::format("{:.4g}", v);
+    return std::isfinite(v) ? significantText(v) : "–";
+}
+
+// "1 run", "50 runs".
+string counted(std::size_t n, const char *one, const char *many)
+{
+    return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
 string unitOf(const Session &s)
@@ -146,9 +151,9 @@ string histogram(const string &id, const string &title, const EventPerf &p, cons
     for (int i = 0; i < bins; ++i) {
         const double bh = maxCount ? counts[i] * ph / maxCount : 0;
         s += fmt::format(
-            R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="#54aeff"><title>{} – {} {}: {} runs</title></rect>)",
+            R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="#54aeff"><title>{} – {} {}: {}</title></rect>)",
             left + i * bw, top + ph - bh, std::max(0.5, bw - 1), bh, num(lo + i * (hi - lo) / bins),
-            num(lo + (i + 1) * (hi - lo) / bins), esc(unit), counts[i]);
+            num(lo + (i + 1) * (hi - lo) / bins), esc(unit), counted(std::size_t(counts[i]), "run", "runs"));
     }
     const double x50 = left + (p.p50 - lo) / (hi - lo) * (W - left - 8);
     if (std::isfinite(x50))
@@ -157,7 +162,8 @@ string histogram(const string &id, const string &title, const EventPerf &p, cons
             H - bottom);
     s += fmt::format(R"(<text x="{}" y="{}">{}</text><text x="{}" y="{}" text-anchor="end">{} {}</text>)", left,
         H - bottom + 14, num(lo), W - 8, H - bottom + 14, num(hi), esc(unit));
-    s += fmt::format(R"(<text x="{}" y="{}" class="muted">p50 {} · {} runs</text>)", left, H - 4, num(p.p50), v.size());
+    s += fmt::format(R"(<text x="{}" y="{}" class="muted">p50 {} · {}</text>)", left, H - 4, num(p.p50),
+        counted(v.size(), "run", "runs"));
     s += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">{}</text>)", left - 4, top + 8, maxCount);
     return s + "</svg>\n";
 }
@@ -216,59 +222,48 @@ string timeline(const std::vector<Span> &spansIn, double ticksPerUnit, const str
     return s + "</svg>\n";
 }
 
-// Blue (good) → yellow → red (bad), t in [0, 1].
-string heatColor(double t)
+string colorOf(double severity)
 {
-    t = std::isnan(t) ? 0.0 : std::clamp(t, 0.0, 1.0);
-    auto mix = [](int a, int b, double f) { return static_cast<int>(std::lround(a + (b - a) * f)); };
-    int r, g, b;
-    if (t < 0.5) {
-        const double f = t * 2;
-        r = mix(0x2c, 0xff, f), g = mix(0x7b, 0xdf, f), b = mix(0xb6, 0x6b, f);
-    } else {
-        const double f = (t - 0.5) * 2;
-        r = mix(0xff, 0xd7, f), g = mix(0xdf, 0x19, f), b = mix(0x6b, 0x1c, f);
-    }
-    return fmt::format("#{:02x}{:02x}{:02x}", r, g, b);
+    // The window's colours: graph::gapSeverityColor of analysis::gapSeverity; grey without a value.
+    return (std::isnan(severity) ? graph::neutralColor() : graph::gapSeverityColor(severity)).hex();
 }
 
+// One cell per compared output in execution order, coloured as every gap view colours it: cool
+// within the noise level (or the user's threshold), warm above it; black outline: flagged.
 string gapHeatmap(const ReportGap &g)
 {
-    // Colour by log10 of the gap (MSE spans many decades), oriented so that red is worse.
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    auto key = [&](double v) { return g.higherIsWorse ? std::log10(std::max(v, 1e-300)) : v; };
-    for (const auto &r : g.rows)
-        if (std::isfinite(r.worst)) {
-            lo = std::min(lo, key(r.worst));
-            hi = std::max(hi, key(r.worst));
-        }
     const int perRow = 32, cell = 22, left = 10, top = 10;
     const int rows = (static_cast<int>(g.rows.size()) + perRow - 1) / perRow;
-    const int W = left * 2 + perRow * cell + 220, H = top + std::max(1, rows) * cell + 44;
+    const int barW = 300, W = std::max(left * 2 + perRow * cell, left + barW + 40);
+    const int H = top + std::max(1, rows) * cell + 64;
     string s = fmt::format(
         R"(<svg id="gap-heatmap" class="chart" role="img" width="{}" height="{}" viewBox="0 0 {} {}">)", W, H, W, H);
     for (std::size_t i = 0; i < g.rows.size(); ++i) {
         const auto &r = g.rows[i];
         const int x = left + static_cast<int>(i % perRow) * cell, y = top + static_cast<int>(i / perRow) * cell;
-        string fill = "#d0d7de";
-        if (std::isfinite(r.worst)) {
-            double t = hi > lo ? (key(r.worst) - lo) / (hi - lo) : 0.5;
-            fill = heatColor(g.higherIsWorse ? t : 1 - t);
-        }
         s += fmt::format(
-            R"(<rect class="gapcell" x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="{}" stroke-width="{}"><title>#{} {} — {} {}{}{}</title></rect>)",
-            x, y, cell - 2, cell - 2, fill, r.flagged ? "#000" : "#fff", r.flagged ? 2 : 1, i, esc(r.label),
-            esc(g.metric), num(r.worst), r.flagged ? " (over threshold)" : "",
+            R"(<rect class="gapcell" data-instruction="{}" data-flagged="{}" x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="{}" stroke-width="{}"><title>instruction {} {} — {} {}{}{}</title></rect>)",
+            r.instructionId, r.flagged ? 1 : 0, x, y, cell - 2, cell - 2, colorOf(r.severity),
+            r.flagged ? "#000" : "#fff", r.flagged ? 2 : 1, r.instructionId, esc(r.label), esc(g.metric), num(r.worst),
+            std::isnan(r.worst) ? string()
+                                : fmt::format(" ({} the {})", r.flagged ? "above" : "within",
+                                    g.userThreshold ? "threshold" : "noise level"),
             r.error.empty() ? string() : " — " + esc(r.error));
     }
-    const int ly = top + std::max(1, rows) * cell + 12;
-    for (int k = 0; k < 10; ++k)
-        s += fmt::format(
-            R"(<rect x="{}" y="{}" width="16" height="10" fill="{}"/>)", left + 60 + k * 16, ly, heatColor(k / 9.0));
-    s += fmt::format(R"(<text x="{}" y="{}">better</text><text x="{}" y="{}">worse · {} {} … {}</text>)", left, ly + 9,
-        left + 60 + 10 * 16 + 6, ly + 9, esc(g.metric),
-        std::isfinite(lo) ? num(g.higherIsWorse ? std::pow(10.0, lo) : lo) : "–",
-        std::isfinite(hi) ? num(g.higherIsWorse ? std::pow(10.0, hi) : hi) : "–");
+    // The window's legend: what is compared and how it is judged, then the scale.
+    const int ly = top + std::max(1, rows) * cell + 8;
+    s += fmt::format(R"(<text x="{}" y="{}" id="gap-legend">{}</text>)", left, ly + 10, esc(g.legend));
+    s += R"(<defs><linearGradient id="gap-scale">)";
+    for (int k = 0; k <= 20; ++k)
+        s += fmt::format(R"(<stop offset="{}" stop-color="{}"/>)", k / 20.0, colorOf(k / 20.0));
+    s += "</linearGradient></defs>";
+    const int by = ly + 18;
+    s += fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="10" fill="url(#gap-scale)"/>)svg", left, by, barW);
+    s += fmt::format(
+        R"(<line x1="{0}" x2="{0}" y1="{1}" y2="{2}" stroke="#1f2328"/>)", left + barW / 2, by - 2, by + 12);
+    s += fmt::format(R"(<text x="{}" y="{}">exact</text><text x="{}" y="{}" text-anchor="middle">noise level</text>)"
+                     R"(<text x="{}" y="{}" text-anchor="end">10⁴× noise</text>)",
+        left, by + 24, left + barW / 2, by + 24, left + barW, by + 24);
     return s + "</svg>\n";
 }
 
@@ -385,8 +380,8 @@ void appendTable(string &h, const std::vector<std::shared_ptr<const Session>> &s
                 e.perfData ? e.perfData->p90 : NAN, e.perfData ? e.perfData->avg : NAN,
                 e.perfData ? e.perfData->min : NAN, e.perfData ? e.perfData->max : NAN };
             for (double v : stats) {
-                if (std::isfinite(v))
-                    h += fmt::format(R"(<td class="n" data-v="{0}">{0}</td>)", pythonFloatRepr(v));
+                if (std::isfinite(v)) // shown as the window shows it; every digit to sort by and in the tooltip
+                    h += fmt::format(R"(<td class="n" data-v="{0}" title="{0}">{1}</td>)", pythonFloatRepr(v), num(v));
                 else
                     h += "<td></td>";
             }
@@ -446,12 +441,13 @@ string renderHtmlReport(const ReportInputs &in)
         for (const auto &w : in.gap->warnings)
             warnings.push_back("numeric gap: " + w);
     h += R"(<section id="summary"><h2>Summary</h2><div class="cards">)";
-    h += fmt::format(
-        R"(<div class="card"><b>{}</b>files</div><div class="card"><b>{}</b>event blocks</div><div class="card"><b>{}</b>runs</div>)",
-        in.sessions.size(), blocks, runs);
-    h += fmt::format(
-        R"(<div class="card"><b>{} {}</b>total Method::execute time</div><div class="card"><b>{}</b>table rows</div><div class="card"><b>{}</b>warnings</div></div>)",
-        num(total), esc(unit), rows, warnings.size());
+    auto card = [](std::size_t n, const char *one, const char *many) {
+        return fmt::format(R"(<div class="card"><b>{}</b>{}</div>)", n, n == 1 ? one : many);
+    };
+    h += card(in.sessions.size(), "file", "files") + card(blocks, "event block", "event blocks")
+        + card(runs, "run", "runs");
+    h += fmt::format(R"(<div class="card"><b>{} {}</b>total Method::execute time</div>)", num(total), esc(unit))
+        + card(rows, "table row", "table rows") + card(warnings.size(), "warning", "warnings") + "</div>";
     h += R"(<table class="kv" id="files"><thead><tr><th>file</th><th>debug buffer</th><th>ETRecord</th><th>size</th><th>blocks</th><th>runs</th></tr></thead><tbody>)";
     for (const auto &s : in.sessions) {
         const std::size_t r = countRecording(s->blocks).runs;
@@ -486,8 +482,8 @@ string renderHtmlReport(const ReportInputs &in)
         for (std::size_t i = 0; i < events.size() && i < 15; ++i) {
             const auto &[b, e] = events[i];
             bars.push_back({ eventLabel(*b, *e), e->perfData->avg,
-                fmt::format("{} — avg {} {}, p50 {}, p90 {}, {} runs", eventLabel(*b, *e), num(e->perfData->avg), unit,
-                    num(e->perfData->p50), num(e->perfData->p90), e->perfData->raw.size()) });
+                fmt::format("{} — avg {} {}, p50 {}, p90 {}, {}", eventLabel(*b, *e), num(e->perfData->avg), unit,
+                    num(e->perfData->p50), num(e->perfData->p90), counted(e->perfData->raw.size(), "run", "runs")) });
         }
         h += "<h3>Top events by average latency</h3>" + barChart("top-events", bars, unit, "#1f6feb");
     }
@@ -500,7 +496,26 @@ string renderHtmlReport(const ReportInputs &in)
     if (first.etrecord) {
         const ModuleRollupNode root = buildModuleRollup(first.blocks);
         std::vector<Bar> bars;
-        // Depth-first, indented by level, largest first among siblings.
+        auto addBar = [&](const ModuleRollupNode &n, int depth) {
+            string indent; // en spaces: SVG text keeps them
+            for (int k = 0; k < depth; ++k)
+                indent += "\xE2\x80\x82\xE2\x80\x82";
+            // Issue 23: calls spanning modules are counted once, in their common ancestor.
+            string note;
+            for (const SpanningCall &sc : n.spanning)
+                note += fmt::format(
+                    "; counted here, spanning {}: {} {} {}", fmt::join(sc.modules, ", "), sc.label, num(sc.time), unit);
+            if (n.sharedCount)
+                note += fmt::format("; also ran inside {} call(s) spanning other modules, counted under {} ({} {})",
+                    n.sharedCount, n.sharedAt, num(n.sharedTotal), unit);
+            // "(model)" for the root (the model itself), as the CLI's `modules` and the window name it.
+            const string name = depth == 0 ? modulePathText({}) : moduleDisplayName(n.path);
+            const string type = n.type.empty() ? string() : " (" + n.type + ")";
+            bars.push_back({ indent + name + (n.sharedCount ? " (shared)" : ""), n.total,
+                fmt::format("{}{} — {} {} over {}{}", name, type, num(n.total), unit,
+                    counted(n.eventCount, "event", "events"), note) });
+        };
+        // The model first, then depth-first, indented by level, largest first among siblings.
         auto walk = [&](auto &&self, const ModuleRollupNode &n, int depth) -> void {
             std::vector<const ModuleRollupNode *> kids;
             for (const auto &c : n.children)
@@ -509,26 +524,12 @@ string renderHtmlReport(const ReportInputs &in)
             for (const auto *c : kids) {
                 if (bars.size() >= 40)
                     return;
-                string indent; // en spaces: SVG text keeps them
-                for (int k = 0; k < depth; ++k)
-                    indent += "\xE2\x80\x82\xE2\x80\x82";
-                // Issue 23: calls spanning modules are counted once, in their common ancestor.
-                string note;
-                for (const SpanningCall &sc : c->spanning)
-                    note += fmt::format("; counted here, spanning {}: {} {} {}", fmt::join(sc.modules, ", "), sc.label,
-                        num(sc.time), unit);
-                if (c->sharedCount)
-                    note += fmt::format("; also ran inside {} call(s) spanning other modules, counted under {} ({} {})",
-                        c->sharedCount, c->sharedAt, num(c->sharedTotal), unit);
-                bars.push_back({ indent + (c->displayPath.empty() ? c->path : c->displayPath)
-                        + (c->sharedCount ? " (shared)" : ""),
-                    c->total,
-                    fmt::format("{} ({}) — {} {} over {} events{}", c->displayPath, c->type, num(c->total), unit,
-                        c->eventCount, note) });
+                addBar(*c, depth);
                 self(self, *c, depth + 1);
             }
         };
-        walk(walk, root, 0);
+        addBar(root, 0);
+        walk(walk, root, 1);
         h += "<h3>Module roll-up (sum of average latency per nn.Module; a call spanning modules counts once, in "
              "their common ancestor)</h3>"
             + barChart("module-rollup", bars, unit, "#8250df");
@@ -565,9 +566,10 @@ string renderHtmlReport(const ReportInputs &in)
     if (in.gap) {
         const auto &g = *in.gap;
         h += "<section id=\"gap\"><h2>Numeric gap (" + esc(g.metric) + ")</h2><p class=\"muted\">Against "
-            + esc(g.reference)
-            + fmt::format(
-                ". {} compared outputs in execution order; black outline: over the threshold.</p>", g.rows.size());
+            + esc(g.reference) + ". " + counted(g.rows.size(), "compared output", "compared outputs")
+            + " in execution order; warm and outlined in black: above the "
+            + (g.userThreshold ? "threshold" : "noise level") + ".</p>";
+        h += "<p id=\"gap-verdict\"><b>" + esc(g.verdict) + "</b></p>";
         h += gapHeatmap(g);
         std::vector<const ReportGapRow *> worst;
         for (const auto &r : g.rows)
@@ -575,11 +577,11 @@ string renderHtmlReport(const ReportInputs &in)
                 worst.push_back(&r);
         std::stable_sort(worst.begin(), worst.end(),
             [&](auto *a, auto *b) { return g.higherIsWorse ? a->worst > b->worst : a->worst < b->worst; });
-        h += R"(<h3>Worst rows</h3><table id="gap-worst"><thead><tr><th>event</th><th>instruction</th><th>gap</th><th>delegated</th></tr></thead><tbody>)";
+        h += R"(<h3>Worst rows</h3><table id="gap-worst"><thead><tr><th>runtime op</th><th>instruction</th><th>gap</th><th>flagged</th></tr></thead><tbody>)";
         for (std::size_t i = 0; i < worst.size() && i < 10; ++i)
-            h += fmt::format(R"(<tr><td>{}</td><td class="n">{}</td><td class="n">{}</td><td>{}</td></tr>)",
-                esc(worst[i]->label), worst[i]->instructionId, num(worst[i]->worst),
-                worst[i]->delegated ? esc(worst[i]->backend.empty() ? "yes" : worst[i]->backend) : "");
+            h += fmt::format(R"(<tr><td>{}</td><td class="n">{}</td><td class="n" title="{}">{}</td><td>{}</td></tr>)",
+                esc(worst[i]->label), worst[i]->instructionId, fullPrecisionText(worst[i]->worst), num(worst[i]->worst),
+                worst[i]->flagged ? "above" : "");
         h += "</tbody></table></section>\n";
     }
     if (in.diff) {

@@ -94,7 +94,7 @@ RecordingSummary summarize(const RecordingInput &in, const RecordingsOptions &op
         return s;
     }
     const Session &ses = **session;
-    s.warnings = ses.warnings;
+    s.warnings.assign(ses.warnings.begin(), ses.warnings.end());
     const std::string tsv = formatDelimited(ses.blocks, opt.separator, opt.table);
     const auto nl = tsv.find('\n');
     s.tsvRows = nl == std::string::npos ? std::string() : tsv.substr(nl + 1);

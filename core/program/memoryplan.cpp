@@ -101,9 +101,11 @@ MemoryPlan analyzeMemoryPlan(const ProgramMethod &method)
     plan.method = method.name();
     const std::size_t n = method.instructionCount();
     plan.instructionCount = n;
+    plan.externalTensors = method.externalCount();
+    plan.externalBytes = method.externalBytes();
     const auto &sizes = method.arenaSizes();
     for (std::size_t id = 1; id < sizes.size(); ++id) {
-        plan.arenas.push_back({ std::uint32_t(id), std::uint64_t(sizes[id]), 0, -1, 0 });
+        plan.arenas.push_back({ std::uint32_t(id), std::uint64_t(sizes[id]), 0, -1, 0, method.arenaDevices()[id] });
         plan.plannedBytes += std::uint64_t(sizes[id]);
     }
 
@@ -115,7 +117,14 @@ MemoryPlan analyzeMemoryPlan(const ProgramMethod &method)
             continue;
         if (pv.tensor.isPlanned()) {
             slot[v] = std::int32_t(plan.tensors.size());
-            plan.tensors.push_back({ std::int32_t(v), pv.tensor.arena, pv.tensor.offset, pv.tensor.nbytes });
+            PlannedTensor t;
+            t.value = std::int32_t(v);
+            t.arena = pv.tensor.arena;
+            t.offset = pv.tensor.offset;
+            t.nbytes = pv.tensor.nbytes;
+            t.external = pv.tensor.external;
+            t.device = pv.tensor.device;
+            plan.tensors.push_back(t);
         } else if (pv.tensor.isConstant()) {
             ++plan.constantTensors;
         } else {
@@ -313,6 +322,28 @@ ProgramPairing pairProgramWithETDump(const Program &program, const ETDumpFile &e
             p.reason = std::move(why);
     }
     return p;
+}
+
+std::vector<std::pair<std::string, std::string>> instructionDetails(const ProgramMethod &m, std::size_t k)
+{
+    std::vector<std::pair<std::string, std::string>> rows;
+    if (k >= m.instructionCount())
+        return rows;
+    const ProgramInstruction ins = m.instruction(k);
+    rows.emplace_back("instruction", fmt::format("{} ({})", k, instructionKindName(ins.kind)));
+    if (ins.kind == InstructionKind::KernelCall && ins.operatorIndex >= 0
+        && std::size_t(ins.operatorIndex) < m.operators().size()) {
+        const ProgramOperator &op = m.operators()[std::size_t(ins.operatorIndex)];
+        rows.emplace_back("operator", op.name);
+        rows.emplace_back("overload", op.overload);
+    } else if (ins.kind == InstructionKind::DelegateCall) {
+        rows.emplace_back("backend", m.instructionLabel(k));
+    }
+    const auto values = ins.valuesUsed();
+    for (std::size_t i = 0; i < values.size(); ++i)
+        rows.emplace_back(fmt::format("argument {}", i),
+            fmt::format("%{} {}", values[i], describeValueWithPlace(m.value(std::size_t(values[i])))));
+    return rows;
 }
 
 } // namespace etscope

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace etscope {
@@ -26,6 +27,8 @@ struct PlannedTensor {
     bool isOutput = false;
     bool sharesMemory = false; // its bytes overlap another planned tensor's
     bool couldShare = false; // shares nothing although a tensor of its arena is never live with it
+    bool external = false; // a mutable buffer whose initial data is in a .ptd
+    ProgramDevice device; // extra_tensor_info.device_type/index (CPU unless the program says otherwise)
 
     bool isLive(std::int64_t instruction) const { return first >= 0 && first <= instruction && instruction <= last; }
 };
@@ -36,6 +39,7 @@ struct ArenaUsage {
     std::uint64_t peakLiveBytes = 0;
     std::int32_t peakInstruction = -1;
     std::uint64_t wastedBytes = 0; // size − peak live bytes
+    ProgramDevice device; // non_const_buffer_device (CPU unless the program says otherwise)
 };
 
 // A backward JumpFalse: instructions [begin, end] may run repeatedly.
@@ -58,7 +62,9 @@ struct MemoryPlan {
     std::size_t sharingTensors = 0; // tensors whose bytes overlap another's (buffer reuse)
     std::size_t couldShareTensors = 0;
     std::size_t unplannedTensors = 0; // non-constant tensors given memory at run time
-    std::size_t constantTensors = 0;
+    std::size_t constantTensors = 0; // in the program or (external ones) in a .ptd
+    std::size_t externalTensors = 0; // distinct names whose data is in a .ptd (constants and mutable buffers)
+    std::uint64_t externalBytes = 0; // their bytes, from the program's sizes × dtype
 
     const PlannedTensor *tensorOfValue(std::int32_t value) const;
 };
@@ -85,5 +91,11 @@ struct ProgramPairing {
     std::string reason; // why not, when method is null
 };
 ProgramPairing pairProgramWithETDump(const Program &program, const ETDumpFile &etdump);
+
+// What the program says about one instruction, as (label, value) lines for a details view:
+// kind, operator and overload (or delegate backend), each argument with its dtype, shape and
+// place in memory.
+std::vector<std::pair<std::string, std::string>> instructionDetails(
+    const ProgramMethod &method, std::size_t instruction);
 
 } // namespace etscope

@@ -1,7 +1,9 @@
 #include "program/program.h"
+#include "common/littleendian.h"
 
 #include "bundled/bundledprogram.h"
 #include "common/printable.h"
+#include "program/flattensor.h"
 
 #include <program_generated.h>
 
@@ -12,13 +14,13 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 namespace etscope {
 
 namespace pf = etscope::ptefb;
 
 // Spans over flatbuffer vectors are only the values on little-endian hosts.
-static_assert(std::endian::native == std::endian::little);
 
 namespace {
 
@@ -30,20 +32,6 @@ template <typename T> std::span<const T> spanOf(const flatbuffers::Vector<T> *v)
 std::string_view viewOf(const flatbuffers::String *s)
 {
     return s ? std::string_view(s->data(), s->size()) : std::string_view();
-}
-
-std::uint64_t readLe64(const std::uint8_t *p)
-{
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
-std::uint32_t readLe32(const std::uint8_t *p)
-{
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
 }
 
 const pf::ExecutionPlan *planOf(const void *p)
@@ -180,6 +168,12 @@ ProgramValue ProgramMethod::value(std::size_t index) const
         pt.dynamism = static_cast<TensorDynamism>(t->shape_dynamism());
         pt.nbytes = tensorBytes(t).value_or(0); // validated when the program was opened
         pt.dataBufferIndex = t->data_buffer_idx();
+        if (const pf::ExtraTensorInfo *x = t->extra_tensor_info()) {
+            pt.external = x->location() == pf::TensorDataLocation::EXTERNAL;
+            if (pt.external)
+                pt.externalName = viewOf(x->fully_qualified_name());
+            pt.device = { static_cast<std::int8_t>(x->device_type()), x->device_index() };
+        }
         if (const pf::AllocationDetails *a = t->allocation_info()) {
             pt.hasAllocation = true;
             pt.arena = a->memory_id();
@@ -322,14 +316,33 @@ std::string describeValue(const ProgramValue &v)
     return "None";
 }
 
+std::string deviceName(ProgramDevice device)
+{
+    switch (device.type) {
+    case 0:
+        return "cpu";
+    case 1:
+        return fmt::format("cuda:{}", device.index);
+    default:
+        return fmt::format("device{}:{}", device.type, device.index);
+    }
+}
+
 std::string describeValueWithPlace(const ProgramValue &v)
 {
     std::string out = describeValue(v);
     if (v.kind != ProgramValueKind::Tensor)
         return out;
-    if (v.tensor.isPlanned())
-        return fmt::format("{} @{}:{}", out, v.tensor.arena, v.tensor.offset);
-    return out + (v.tensor.isConstant() ? " const" : " runtime");
+    const ProgramTensor &t = v.tensor;
+    if (t.isPlanned())
+        out += fmt::format(" @{}:{}", t.arena, t.offset);
+    if (t.external)
+        out += fmt::format(" external: {}", printable(t.externalName, 80));
+    else if (!t.isPlanned())
+        out += t.isConstant() ? " const" : " runtime";
+    if (!t.device.isCpu())
+        out += " " + deviceName(t.device);
+    return out;
 }
 
 std::uint32_t labelColor(std::string_view label)
@@ -401,6 +414,12 @@ Result<std::shared_ptr<const Program>> Program::openAny(const std::string &path)
     return fromFile(std::move(*file));
 }
 
+std::size_t Program::externalMutableCount() const
+{
+    return std::size_t(std::count_if(
+        m_external.begin(), m_external.end(), [](const ProgramExternalTensor &t) { return t.mutableBuffer; }));
+}
+
 const ProgramMethod *Program::method(std::string_view name) const
 {
     for (const auto &m : m_methods)
@@ -427,6 +446,9 @@ Result<std::shared_ptr<const Program>> Program::fromFile(std::shared_ptr<const M
         return makeError(ErrorCode::Empty, path, "file is empty");
     if (size < 8)
         return makeError(ErrorCode::Truncated, path, "too short for a program header");
+    if (looksLikeFlatTensor(data, size))
+        return makeError(ErrorCode::BadIdentifier, path,
+            "FlatTensor data (.ptd), not a program: it holds a program's external tensors; give it with its .pte");
     if (!looksLikeProgram(data, size))
         return makeError(ErrorCode::BadIdentifier, path,
             fmt::format("not an ExecuTorch program (identifier '{}', expected 'ET12')",
@@ -520,6 +542,7 @@ Status Program::validate()
     const auto *plans = root->execution_plan();
     if (!plans)
         return Ok {};
+    std::unordered_map<std::string_view, std::size_t> externalIndex; // name -> m_external
     for (flatbuffers::uoffset_t p = 0; p < plans->size(); ++p) {
         const pf::ExecutionPlan *plan = plans->Get(p);
         ProgramMethod m;
@@ -530,6 +553,7 @@ Status Program::validate()
         if (nValues > kMaxEntries)
             return makeError(ErrorCode::LimitExceeded, path, fmt::format("{}: {} values", where, nValues));
         auto valueInRange = [nValues](std::int64_t v) { return v >= 0 && std::uint64_t(v) < nValues; };
+        std::unordered_map<std::string_view, std::uint64_t> methodExternal; // name -> bytes
 
         if (!elementsAligned(plan->non_const_buffer_sizes()))
             return corrupt(fmt::format("{}: arena sizes are misaligned", where));
@@ -539,6 +563,21 @@ Status Program::validate()
                     return corrupt(fmt::format("{}: negative arena size {}", where, s));
                 m.m_arenaSizes.push_back(s);
             }
+        m.m_arenaDevices.assign(m.m_arenaSizes.size(), ProgramDevice {});
+        if (const auto *devs = plan->non_const_buffer_device()) {
+            std::vector<bool> seen(m.m_arenaSizes.size(), false);
+            for (const pf::NonConstBufferDevice *d : *devs) {
+                const std::int32_t id = d->buffer_idx();
+                if (id < 0 || std::size_t(id) >= m.m_arenaSizes.size())
+                    return corrupt(
+                        fmt::format("{}: device given for arena {} ({} arenas)", where, id, m.m_arenaSizes.size()));
+                // The runtime takes the first entry for an arena (method_meta.cpp upstream).
+                if (!seen[std::size_t(id)])
+                    m.m_arenaDevices[std::size_t(id)]
+                        = { static_cast<std::int8_t>(d->device_type()), d->device_index() };
+                seen[std::size_t(id)] = true;
+            }
+        }
         if (const auto *ops = plan->operators())
             for (const pf::Operator *op : *ops)
                 m.m_operators.push_back({ std::string(viewOf(op->name())), std::string(viewOf(op->overload())) });
@@ -606,6 +645,36 @@ Status Program::validate()
                 if (!nbytes || *nbytes > (std::uint64_t(1) << 48))
                     return makeError(ErrorCode::LimitExceeded, path,
                         fmt::format("{}: value {} claims an absurd tensor size", where, i));
+                const pf::ExtraTensorInfo *extra = t->extra_tensor_info();
+                const bool external = extra && extra->location() == pf::TensorDataLocation::EXTERNAL;
+                if (external) {
+                    // The runtime refuses an external tensor without a name (tensor_parser_exec_aten.cpp).
+                    const std::string_view name = viewOf(extra->fully_qualified_name());
+                    if (name.empty())
+                        return corrupt(
+                            fmt::format("{}: value {} is external but has no fully qualified name", where, i));
+                    if (!methodExternal.contains(name)) {
+                        methodExternal[name] = *nbytes;
+                        m.m_externalBytes += *nbytes;
+                    }
+                    if (!externalIndex.contains(name)) {
+                        externalIndex.emplace(name, m_external.size());
+                        ProgramExternalTensor x;
+                        x.name = std::string(name);
+                        x.dtype = static_cast<ScalarType>(t->scalar_type());
+                        if (t->sizes())
+                            x.sizes.assign(t->sizes()->begin(), t->sizes()->end());
+                        if (t->dim_order())
+                            x.dimOrder.assign(t->dim_order()->begin(), t->dim_order()->end());
+                        x.nbytes = *nbytes;
+                        x.mutableBuffer = t->allocation_info() != nullptr;
+                        x.device = { static_cast<std::int8_t>(extra->device_type()), extra->device_index() };
+                        x.method = m.m_name;
+                        x.value = std::int32_t(i);
+                        m_externalBytes += *nbytes;
+                        m_external.push_back(std::move(x));
+                    }
+                }
                 if (const pf::AllocationDetails *a = t->allocation_info()) {
                     const std::uint64_t offset
                         = (std::uint64_t(a->memory_offset_high()) << 32) | a->memory_offset_low();
@@ -617,7 +686,7 @@ Status Program::validate()
                         && (offset > arenaSize || *nbytes > arenaSize - offset))
                         return corrupt(fmt::format("{}: value {} ({} bytes at {}) overruns arena {} ({} bytes)", where,
                             i, *nbytes, offset, a->memory_id(), arenaSize));
-                } else if (t->data_buffer_idx() > 0) {
+                } else if (t->data_buffer_idx() > 0 && !external) {
                     if (t->data_buffer_idx() >= constantEntries)
                         return corrupt(fmt::format("{}: value {} refers to constant {} of {}", where, i,
                             t->data_buffer_idx(), m_constantCount));
@@ -666,6 +735,7 @@ Status Program::validate()
                             return corrupt(fmt::format("{}: value {} out of range ({} values)", at, v, nValues));
                 }
             }
+        m.m_externalCount = methodExternal.size();
         m_methods.push_back(std::move(m));
     }
     return Ok {};

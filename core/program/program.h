@@ -19,6 +19,18 @@
 namespace etscope {
 
 class BundledProgram;
+class FlatTensorFile;
+
+// Where a tensor or arena resides (the schema's DeviceType: 0 CPU, 1 CUDA; other numbers are
+// kept as stored). Everything is on the CPU unless the program says otherwise.
+struct ProgramDevice {
+    std::int8_t type = 0;
+    std::int8_t index = 0;
+    bool isCpu() const { return type == 0; }
+    bool operator==(const ProgramDevice &) const = default;
+};
+// "cpu", "cuda:0", "device7:0" (an unknown type).
+std::string deviceName(ProgramDevice device);
 
 // Union member order of the schema's KernelTypes; None when the union is empty.
 enum class ProgramValueKind : std::uint8_t {
@@ -39,7 +51,10 @@ std::string_view programValueKindName(ProgramValueKind kind);
 
 enum class TensorDynamism : std::uint8_t { Static, DynamicBound, DynamicUnbound };
 
-// A tensor value. Arena 0 means "not planned" (constant or supplied at run time).
+// A tensor value. Arena 0 means "not planned" (constant or supplied at run time). An external
+// tensor (extra_tensor_info.location EXTERNAL) takes its data from a .ptd by its fully qualified
+// name: a constant when not planned, a mutable buffer loaded into its arena when planned; its
+// dataBufferIndex is then no index into the program's constants.
 struct ProgramTensor {
     ScalarType dtype = ScalarType::Float;
     std::span<const std::int32_t> sizes;
@@ -50,9 +65,12 @@ struct ProgramTensor {
     std::uint64_t offset = 0; // byte offset inside the arena
     std::uint64_t nbytes = 0; // numel × element size (upper bound for dynamic shapes)
     std::uint32_t dataBufferIndex = 0; // > 0: initial data in the constant segment/buffer
+    bool external = false;
+    std::string_view externalName; // fully_qualified_name of an external tensor
+    ProgramDevice device;
 
     bool isPlanned() const { return hasAllocation; }
-    bool isConstant() const { return dataBufferIndex > 0 && !hasAllocation; }
+    bool isConstant() const { return (dataBufferIndex > 0 || external) && !hasAllocation; }
 };
 
 struct ProgramValue {
@@ -129,6 +147,12 @@ public:
     const std::vector<ProgramDelegate> &delegates() const { return m_delegates; }
     // non_const_buffer_sizes: arena sizes by memory id (entry 0 is never planned).
     const std::vector<std::int64_t> &arenaSizes() const { return m_arenaSizes; }
+    // Device of each arena by memory id (non_const_buffer_device; CPU when not listed).
+    const std::vector<ProgramDevice> &arenaDevices() const { return m_arenaDevices; }
+    // External tensors this method uses (distinct names) and their bytes (from the program's
+    // sizes × dtype, whether or not the data is attached).
+    std::size_t externalCount() const { return m_externalCount; }
+    std::uint64_t externalBytes() const { return m_externalBytes; }
     // Operator name of a KernelCall, backend id of a DelegateCall, else the kind's name.
     std::string instructionLabel(std::size_t index, std::size_t chain = 0) const;
 
@@ -139,6 +163,28 @@ private:
     std::vector<ProgramOperator> m_operators;
     std::vector<ProgramDelegate> m_delegates;
     std::vector<std::int64_t> m_arenaSizes;
+    std::vector<ProgramDevice> m_arenaDevices;
+    std::size_t m_externalCount = 0;
+    std::uint64_t m_externalBytes = 0;
+};
+
+// An external tensor of the program, by name (its first use gives the layout). When the
+// program has data attached, file indexes Program::dataFiles() and offset/dataBytes say where
+// its bytes are.
+struct ProgramExternalTensor {
+    std::string name;
+    ScalarType dtype = ScalarType::Float;
+    std::vector<std::int32_t> sizes;
+    std::vector<std::uint8_t> dimOrder;
+    std::uint64_t nbytes = 0;
+    bool mutableBuffer = false; // planned: loaded into its arena when the method loads
+    ProgramDevice device;
+    std::string method; // first method that uses it
+    std::int32_t value = -1; // its value index there
+    std::int32_t file = -1;
+    std::uint32_t segment = 0;
+    std::uint64_t offset = 0;
+    std::uint64_t dataBytes = 0;
 };
 
 struct ProgramSegment {
@@ -179,7 +225,20 @@ public:
     bool constantsInSegment() const { return m_constantsInSegment; }
     std::uint64_t delegateBlobBytes() const;
 
+    // Tensors whose data lives in a .ptd, by name in order of first use, and their bytes.
+    const std::vector<ProgramExternalTensor> &externalTensors() const { return m_external; }
+    std::uint64_t externalBytes() const { return m_externalBytes; }
+    std::size_t externalMutableCount() const;
+    // The .ptd files attached by pairProgramData (flattensor.h); empty for a program alone.
+    const std::vector<std::shared_ptr<const FlatTensorFile>> &dataFiles() const { return m_dataFiles; }
+    // Names in those files without a tensor layout (delegate data: the program's delegates read
+    // them through their own blobs) and their bytes (each segment once).
+    std::size_t delegateDataCount() const { return m_delegateDataCount; }
+    std::uint64_t delegateDataBytes() const { return m_delegateDataBytes; }
+
 private:
+    friend Result<std::shared_ptr<const Program>> pairProgramData(
+        const std::shared_ptr<const Program> &, const std::vector<std::shared_ptr<const FlatTensorFile>> &);
     Status validate();
 
     std::shared_ptr<const MappedFile> m_file;
@@ -193,12 +252,18 @@ private:
     std::size_t m_constantCount = 0;
     bool m_constantsInSegment = false;
     std::vector<ProgramMethod> m_methods;
+    std::vector<ProgramExternalTensor> m_external;
+    std::uint64_t m_externalBytes = 0;
+    std::vector<std::shared_ptr<const FlatTensorFile>> m_dataFiles;
+    std::size_t m_delegateDataCount = 0;
+    std::uint64_t m_delegateDataBytes = 0;
 };
 
 // "float32[1, 3, 16, 16]" for a tensor, "[1, 2]" for an int list, "1" for an int, … .
 std::string describeValue(const ProgramValue &value);
 // The value and where its bytes live: "float32[1, 8] @1:4096" (planned), "… const" (constant
-// data), "… runtime" (memory supplied when the method runs).
+// data), "… runtime" (memory supplied when the method runs), "… external: linear.weight" (data
+// in a .ptd; after "@1:4096" for a mutable buffer), then " cuda:0" when not on the CPU.
 std::string describeValueWithPlace(const ProgramValue &value);
 // Deterministic colour (0xRRGGBB) for an operator or backend label, shared by the CLI's SVG
 // and the app's memory view.

@@ -2,6 +2,7 @@
 
 #include "common/printable.h"
 #include "export/jsontext.h"
+#include "program/flattensor.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -56,8 +57,14 @@ void appendTensorJson(Buf &b, const ProgramTensor &t)
     fmt::format_to(std::back_inserter(b), ",\"shape\":[{}],\"nbytes\":{}", fmt::join(t.sizes, ","), t.nbytes);
     if (t.isPlanned())
         fmt::format_to(std::back_inserter(b), ",\"arena\":{},\"offset\":{}", t.arena, t.offset);
-    else if (t.isConstant())
+    else if (t.isConstant() && !t.external)
         fmt::format_to(std::back_inserter(b), ",\"constant\":{}", t.dataBufferIndex);
+    if (t.external) {
+        put(b, ",\"external\":");
+        appendJsonString(b, t.externalName);
+    }
+    put(b, ",\"device\":");
+    appendJsonString(b, deviceName(t.device));
 }
 
 void appendValueJson(Buf &b, const ProgramMethod &m, std::int32_t index)
@@ -137,7 +144,120 @@ void appendDelegatesJson(Buf &b, const ProgramMethod &m)
     b.push_back(']');
 }
 
+std::string plural(std::size_t n, std::string_view one, std::string_view many)
+{
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// "external data: 3 tensors, 84 bytes (2 constants, 1 mutable buffer) in a.ptd" or "… not attached".
+std::string externalSummary(const Program &p)
+{
+    const std::size_t mut = p.externalMutableCount();
+    std::string out
+        = fmt::format("external data: {}, {} bytes ({}, {})", plural(p.externalTensors().size(), "tensor", "tensors"),
+            p.externalBytes(), plural(p.externalTensors().size() - mut, "constant", "constants"),
+            plural(mut, "mutable buffer", "mutable buffers"));
+    if (p.dataFiles().empty())
+        return out + ", not attached (no .ptd given)";
+    std::vector<std::string> names;
+    for (const auto &f : p.dataFiles())
+        names.push_back(printable(f->path()));
+    out += fmt::format(" in {}", fmt::join(names, ", "));
+    if (p.delegateDataCount() > 0)
+        out += fmt::format("; delegate data there: {}, {} bytes", plural(p.delegateDataCount(), "name", "names"),
+            p.delegateDataBytes());
+    return out;
+}
+
+void appendExternalJson(Buf &b, const Program &p)
+{
+    fmt::format_to(std::back_inserter(b),
+        ",\"external\":{{\"count\":{},\"bytes\":{},\"mutable_buffers\":{},\"delegate_data_names\":{},"
+        "\"delegate_data_bytes\":{},\"tensors\":[",
+        p.externalTensors().size(), p.externalBytes(), p.externalMutableCount(), p.delegateDataCount(),
+        p.delegateDataBytes());
+    for (std::size_t i = 0; i < p.externalTensors().size(); ++i) {
+        const ProgramExternalTensor &x = p.externalTensors()[i];
+        put(b, i ? ",{\"name\":" : "{\"name\":");
+        appendJsonString(b, x.name);
+        put(b, ",\"dtype\":");
+        appendJsonString(b, scalarTypeName(x.dtype));
+        fmt::format_to(std::back_inserter(b),
+            ",\"shape\":[{}],\"nbytes\":{},\"mutable\":{},\"device\":", fmt::join(x.sizes, ","), x.nbytes,
+            x.mutableBuffer);
+        appendJsonString(b, deviceName(x.device));
+        put(b, ",\"method\":");
+        appendJsonString(b, x.method);
+        fmt::format_to(std::back_inserter(b), ",\"value\":{}", x.value);
+        if (x.file >= 0) {
+            put(b, ",\"file\":");
+            appendJsonString(b, p.dataFiles()[std::size_t(x.file)]->path());
+            fmt::format_to(std::back_inserter(b), ",\"segment\":{},\"offset\":{},\"data_bytes\":{}", x.segment,
+                x.offset, x.dataBytes);
+        }
+        b.push_back('}');
+    }
+    put(b, "],\"data_files\":[");
+    for (std::size_t f = 0; f < p.dataFiles().size(); ++f) {
+        const FlatTensorFile &d = *p.dataFiles()[f];
+        put(b, f ? ",{\"file\":" : "{\"file\":");
+        appendJsonString(b, d.path());
+        fmt::format_to(std::back_inserter(b),
+            ",\"version\":{},\"file_bytes\":{},\"names\":{},\"segments\":{},\"segment_base\":{},"
+            "\"segment_data_bytes\":{},\"segment_alignment\":{}}}",
+            d.version(), d.fileSize(), d.entries().size(), d.segments().size(), d.segmentBase(), d.segmentDataSize(),
+            d.segmentAlignment());
+    }
+    put(b, "]}");
+}
+
 } // namespace
+
+std::string flatTensorText(const FlatTensorFile &f)
+{
+    std::string out = fmt::format("{}: FlatTensor data, version {}, {} bytes (flatbuffer {} bytes; {} from offset {}, "
+                                  "{} bytes, aligned to {})\n",
+        printable(f.path()), f.version(), f.fileSize(), f.flatbufferOffset() + f.flatbufferSize(),
+        plural(f.segments().size(), "segment", "segments"), f.segmentBase(), f.segmentDataSize(), f.segmentAlignment());
+    for (const FlatTensorEntry &e : f.entries())
+        out += fmt::format(
+            "  {}  {}  segment {}: {} bytes at {}\n", printable(e.key), e.describe(), e.segment, e.size, e.offset);
+    return out;
+}
+
+std::string flatTensorJson(const FlatTensorFile &f)
+{
+    Buf b;
+    put(b, "{\"file\":");
+    appendJsonString(b, f.path());
+    fmt::format_to(std::back_inserter(b),
+        ",\"version\":{},\"file_bytes\":{},\"flatbuffer_offset\":{},\"flatbuffer_size\":{},\"segment_base\":{},"
+        "\"segment_data_bytes\":{},\"segment_alignment\":{},\"segments\":[",
+        f.version(), f.fileSize(), f.flatbufferOffset(), f.flatbufferSize(), f.segmentBase(), f.segmentDataSize(),
+        f.segmentAlignment());
+    for (std::size_t s = 0; s < f.segments().size(); ++s)
+        fmt::format_to(std::back_inserter(b), "{}{{\"offset\":{},\"size\":{}}}", s ? "," : "", f.segments()[s].offset,
+            f.segments()[s].size);
+    put(b, "],\"named_data\":[");
+    for (std::size_t i = 0; i < f.entries().size(); ++i) {
+        const FlatTensorEntry &e = f.entries()[i];
+        put(b, i ? ",{\"key\":" : "{\"key\":");
+        appendJsonString(b, e.key);
+        fmt::format_to(std::back_inserter(b), ",\"segment\":{},\"offset\":{},\"size\":{}", e.segment, e.offset, e.size);
+        if (e.hasLayout) {
+            put(b, ",\"dtype\":");
+            const auto dt = e.dtype();
+            appendJsonString(b, dt ? std::string(scalarTypeName(*dt)) : fmt::format("dtype{}", e.scalarType));
+            fmt::format_to(std::back_inserter(b), ",\"shape\":[{}],\"dim_order\":[{}]", fmt::join(e.sizes, ","),
+                fmt::join(e.dimOrder, ","));
+            if (e.layoutBytes)
+                fmt::format_to(std::back_inserter(b), ",\"nbytes\":{}", *e.layoutBytes);
+        }
+        b.push_back('}');
+    }
+    put(b, "]}\n");
+    return fmt::to_string(b);
+}
 
 std::string producerLabel(const ProgramMethod &method, const PlannedTensor &t)
 {
@@ -155,11 +275,19 @@ std::string programText(const Program &p)
             p.segments().size(), p.segmentBase());
     out += fmt::format("\nconstants: {} tensors, {} bytes {}\n", p.constantCount(), p.constantBytes(),
         p.constantsInSegment() ? "in the constant segment" : "inline (constant_buffer)");
+    if (!p.externalTensors().empty() || !p.dataFiles().empty())
+        out += externalSummary(p) + "\n";
+    for (const auto &f : p.dataFiles())
+        out += flatTensorText(*f);
     for (const ProgramMethod &m : p.methods()) {
-        out += fmt::format("\nmethod {}: {} values, {} instructions, {} operators, {} delegates\n", printable(m.name()),
+        out += fmt::format("\nmethod {}: {} values, {} instructions, {} operators, {} delegates", printable(m.name()),
             m.valueCount(), m.instructionCount(), m.operators().size(), m.delegates().size());
+        if (m.externalCount() > 0)
+            out += fmt::format(
+                ", {} ({} bytes)", plural(m.externalCount(), "external tensor", "external tensors"), m.externalBytes());
+        out += "\n";
         for (std::size_t a = 1; a < m.arenaSizes().size(); ++a)
-            out += fmt::format("  arena {}: {} bytes\n", a, m.arenaSizes()[a]);
+            out += fmt::format("  arena {}: {} bytes, {}\n", a, m.arenaSizes()[a], deviceName(m.arenaDevices()[a]));
         for (std::int32_t v : m.inputs())
             out += fmt::format("  input  %{} {}\n", v, describeValueWithPlace(m.value(std::size_t(v))));
         for (std::int32_t v : m.outputs())
@@ -180,6 +308,17 @@ std::string programText(const Program &p)
                 out += fmt::format("           {} = {:02x}\n", printable(cs.key), fmt::join(cs.value, ""));
         }
     }
+    if (!p.externalTensors().empty())
+        out += "\nexternal tensors:\n";
+    for (const ProgramExternalTensor &x : p.externalTensors()) {
+        out += fmt::format("  {}  {}[{}]  {} bytes  {}{}  (method {} %{})", printable(x.name), scalarTypeName(x.dtype),
+            fmt::join(x.sizes, ", "), x.nbytes, x.mutableBuffer ? "mutable buffer" : "constant",
+            x.device.isCpu() ? "" : " on " + deviceName(x.device), printable(x.method), x.value);
+        if (x.file >= 0)
+            out += fmt::format("  {} segment {}: {} bytes at {}", printable(p.dataFiles()[std::size_t(x.file)]->path()),
+                x.segment, x.dataBytes, x.offset);
+        out += "\n";
+    }
     return out;
 }
 
@@ -196,7 +335,9 @@ std::string programJson(const Program &p)
     for (std::size_t s = 0; s < p.segments().size(); ++s)
         fmt::format_to(std::back_inserter(b), "{}{{\"offset\":{},\"size\":{}}}", s ? "," : "", p.segments()[s].offset,
             p.segments()[s].size);
-    put(b, "],\"methods\":[");
+    b.push_back(']');
+    appendExternalJson(b, p);
+    put(b, ",\"methods\":[");
     for (std::size_t mi = 0; mi < p.methods().size(); ++mi) {
         const ProgramMethod &m = p.methods()[mi];
         if (mi)
@@ -207,10 +348,11 @@ std::string programJson(const Program &p)
         appendValueList(b, m, m.inputs());
         put(b, ",\"outputs\":");
         appendValueList(b, m, m.outputs());
-        put(b, ",\"arenas\":[");
+        fmt::format_to(std::back_inserter(b), ",\"external_tensors\":{},\"external_bytes\":{},\"arenas\":[",
+            m.externalCount(), m.externalBytes());
         for (std::size_t a = 1; a < m.arenaSizes().size(); ++a)
-            fmt::format_to(
-                std::back_inserter(b), "{}{{\"id\":{},\"size\":{}}}", a > 1 ? "," : "", a, m.arenaSizes()[a]);
+            fmt::format_to(std::back_inserter(b), "{}{{\"id\":{},\"size\":{},\"device\":\"{}\"}}", a > 1 ? "," : "", a,
+                m.arenaSizes()[a], deviceName(m.arenaDevices()[a]));
         put(b, "],\"instructions\":[");
         for (std::size_t k = 0; k < m.instructionCount(); ++k) {
             const ProgramInstruction ins = m.instruction(k);
@@ -263,8 +405,10 @@ std::string memoryText(const MemoryReport &r)
             printable(p.path()), printable(m.name()), plan.instructionCount, plan.tensors.size(), plan.arenas.size(),
             plan.plannedBytes);
         for (const ArenaUsage &a : plan.arenas)
-            out += fmt::format("  arena {}: {} bytes, peak live {} bytes ({}) at instruction {}, wasted {} bytes\n",
-                a.id, a.size, a.peakLiveBytes, percent(a.peakLiveBytes, a.size), a.peakInstruction, a.wastedBytes);
+            out += fmt::format(
+                "  arena {} ({}): {} bytes, peak live {} bytes ({}) at instruction {}, wasted {} bytes\n", a.id,
+                deviceName(a.device), a.size, a.peakLiveBytes, percent(a.peakLiveBytes, a.size), a.peakInstruction,
+                a.wastedBytes);
         if (plan.peakInstruction >= 0) {
             out += fmt::format("  peak live bytes: {} at instruction {} ({}), {} tensors live:\n", plan.peakLiveBytes,
                 plan.peakInstruction, printable(m.instructionLabel(std::size_t(plan.peakInstruction))),
@@ -285,10 +429,15 @@ std::string memoryText(const MemoryReport &r)
                 out += fmt::format("  loop: instructions {}..{} (lifetimes widened over it)\n", l.begin, l.end);
         out += fmt::format(
             "  constants: {} tensors; unplanned (runtime) tensors: {}\n", plan.constantTensors, plan.unplannedTensors);
+        if (plan.externalTensors > 0)
+            out += fmt::format(
+                "  external: {}, {} bytes\n", plural(plan.externalTensors, "tensor", "tensors"), plan.externalBytes);
         for (const ProgramDelegate &d : m.delegates())
             out += fmt::format("  delegate {}: {} bytes\n", printable(d.backendId), d.blobBytes);
     }
     out += fmt::format("constant data: {} bytes; delegate blobs: {} bytes\n", p.constantBytes(), p.delegateBlobBytes());
+    if (!p.externalTensors().empty() || !p.dataFiles().empty())
+        out += externalSummary(p) + "\n";
     if (!r.etdumpPath.empty()) {
         if (r.allocations.empty())
             out += fmt::format("{}: no allocation events\n", printable(r.etdumpPath));
@@ -318,18 +467,23 @@ std::string memoryJson(const MemoryReport &r)
         for (std::size_t a = 0; a < plan.arenas.size(); ++a) {
             const ArenaUsage &u = plan.arenas[a];
             fmt::format_to(std::back_inserter(b),
-                "{}{{\"id\":{},\"size\":{},\"peak_live_bytes\":{},\"peak_instruction\":{},\"wasted_bytes\":{}}}",
-                a ? "," : "", u.id, u.size, u.peakLiveBytes, u.peakInstruction, u.wastedBytes);
+                "{}{{\"id\":{},\"size\":{},\"peak_live_bytes\":{},\"peak_instruction\":{},\"wasted_bytes\":{},"
+                "\"device\":\"{}\"}}",
+                a ? "," : "", u.id, u.size, u.peakLiveBytes, u.peakInstruction, u.wastedBytes, deviceName(u.device));
         }
         put(b, "],\"tensors\":[");
         for (std::size_t t = 0; t < plan.tensors.size(); ++t) {
             const PlannedTensor &pt = plan.tensors[t];
             fmt::format_to(std::back_inserter(b),
                 "{}{{\"value\":{},\"arena\":{},\"offset\":{},\"nbytes\":{},\"first\":{},\"last\":{},\"input\":{},"
-                "\"output\":{},\"shares_memory\":{},\"could_share\":{},\"producer\":",
+                "\"output\":{},\"shares_memory\":{},\"could_share\":{},\"device\":\"{}\",\"producer\":",
                 t ? "," : "", pt.value, pt.arena, pt.offset, pt.nbytes, pt.first, pt.last, pt.isInput, pt.isOutput,
-                pt.sharesMemory, pt.couldShare);
+                pt.sharesMemory, pt.couldShare, deviceName(pt.device));
             appendJsonString(b, producerLabel(m, pt));
+            if (pt.external) {
+                put(b, ",\"external\":");
+                appendJsonString(b, m.value(std::size_t(pt.value)).tensor.externalName);
+            }
             b.push_back('}');
         }
         put(b, "],\"loops\":[");
@@ -341,15 +495,17 @@ std::string memoryJson(const MemoryReport &r)
         fmt::format_to(std::back_inserter(b),
             "],\"live_bytes\":[{}],\"planned_bytes\":{},\"peak_live_bytes\":{},\"peak_instruction\":{},"
             "\"live_at_peak\":[{}],\"wasted_bytes\":{},\"sharing_tensors\":{},\"could_share_tensors\":{},"
-            "\"constant_tensors\":{},\"unplanned_tensors\":{},\"delegates\":",
+            "\"constant_tensors\":{},\"unplanned_tensors\":{},\"external_tensors\":{},\"external_bytes\":{},"
+            "\"delegates\":",
             fmt::join(plan.liveBytes, ","), plan.plannedBytes, plan.peakLiveBytes, plan.peakInstruction,
             fmt::join(liveValues, ","), plan.wastedBytes, plan.sharingTensors, plan.couldShareTensors,
-            plan.constantTensors, plan.unplannedTensors);
+            plan.constantTensors, plan.unplannedTensors, plan.externalTensors, plan.externalBytes);
         appendDelegatesJson(b, m);
         b.push_back('}');
     }
     fmt::format_to(std::back_inserter(b), "],\"constants\":{{\"count\":{},\"bytes\":{}}},\"delegate_blob_bytes\":{}",
         p.constantCount(), p.constantBytes(), p.delegateBlobBytes());
+    appendExternalJson(b, p);
     if (!r.etdumpPath.empty()) {
         put(b, ",\"etdump\":");
         appendJsonString(b, r.etdumpPath);

@@ -77,7 +77,6 @@ private slots:
     void compareOpensWithRoom()
     {
         MainWindow::Options o;
-        o.interactive = false;
         o.persistSettings = false;
         MainWindow w(o);
         w.resize(1500, 920);
@@ -95,7 +94,6 @@ private slots:
     void compareViewEndToEnd()
     {
         MainWindow::Options o;
-        o.interactive = false;
         o.persistSettings = false;
         MainWindow w(o);
         auto *docks = w.compareDocks();
@@ -234,7 +232,6 @@ private slots:
     void backgroundCompare()
     {
         MainWindow::Options o;
-        o.interactive = false;
         o.persistSettings = false;
         MainWindow w(o);
         auto *docks = w.compareDocks();

@@ -27,7 +27,6 @@ private slots:
     void menuEntries()
     {
         MainWindow::Options o;
-        o.interactive = false;
         o.persistSettings = false;
         MainWindow w(o);
         QStringList texts;

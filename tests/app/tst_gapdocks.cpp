@@ -19,6 +19,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -36,7 +37,6 @@ private slots:
     void perturbedRowsAreFlagged()
     {
         MainWindow::Options opt;
-        opt.interactive = false;
         opt.persistSettings = false;
         MainWindow window(opt);
         auto *gap = window.gapDocks();
@@ -77,7 +77,6 @@ private slots:
     void etrecordGraphReference()
     {
         MainWindow::Options opt;
-        opt.interactive = false;
         opt.persistSettings = false;
         MainWindow window(opt);
         auto *gap = window.gapDocks();
@@ -151,7 +150,6 @@ private slots:
     void etrecordWithoutInputs()
     {
         MainWindow::Options opt;
-        opt.interactive = false;
         opt.persistSettings = false;
         MainWindow window(opt);
         auto *gap = window.gapDocks();
@@ -185,12 +183,11 @@ private slots:
     void noiseLevelControlsAndConfirmations()
     {
         MainWindow::Options opt;
-        opt.interactive = false;
         opt.persistSettings = false;
         MainWindow window(opt);
         QStringList asked;
         bool answer = false;
-        window.controller()->setConfirmer([&](const QString &, const QString &text) {
+        window.controller()->setConfirmer([&](const QString &, const QString &text, SessionController::DefaultAnswer) {
             asked << text;
             return answer;
         });
@@ -253,6 +250,17 @@ private slots:
         QVERIFY2(window.controller()->openFilesSync({ other }, &error), qPrintable(error));
         QVERIFY2(window.controller()->warningsText().contains(u"probably not the debug buffer of"_qs),
             qPrintable(window.controller()->warningsText()));
+        // Issue 28, problem 9: the suspect buffer stays named on every gap view it feeds, in the
+        // status bar, and under the next message.
+        QVERIFY2(gap->caveatText().contains(u"doubtful debug buffer"_qs), qPrintable(gap->caveatText()));
+        int shownCaveats = 0;
+        for (QLabel *caveat : window.findChildren<QLabel *>(u"GapCaveat"_qs))
+            shownCaveats += caveat->text() == gap->caveatText() && !caveat->isHidden();
+        QCOMPARE(shownCaveats, 4); // heatmap, triage, tensor inspector, gap along execution
+        QVERIFY2(window.summaryText().contains(u"(probably not this run's)"_qs), qPrintable(window.summaryText()));
+        window.controller()->notify(MessageKind::Info, u"something else happened"_qs);
+        QVERIFY(window.messageText().contains(u"something else happened"_qs));
+        QVERIFY(window.messageText().contains(u"probably not the debug buffer of"_qs));
     }
 };
 

@@ -51,7 +51,6 @@ QString fixture(const char *rel)
 MainWindow::Options quietOptions()
 {
     MainWindow::Options o;
-    o.interactive = false;
     o.persistSettings = false;
     return o;
 }
@@ -182,8 +181,8 @@ private Q_SLOTS:
 
     void graphGetsRoomWhenFirstShown()
     {
-        // At 1280×720 the bottom tabs share ~150 px; the graph's first showing grows the area so
-        // the view is more than a strip of two-pixel boxes.
+        // At 1280×720 the bottom tabs share the lower part of the window; the graph's first
+        // showing grows the area so the view is more than a strip of two-pixel boxes.
         MainWindow w(quietOptions());
         w.resize(1280, 720);
         w.show();
@@ -192,10 +191,14 @@ private Q_SLOTS:
         QVERIFY(w.controller()->openFilesSync({ sample + u"etdump.etdp"_qs, sample + u"etrecord.bin"_qs }));
         QDockWidget *graph = w.graphDock()->dock();
         const int before = w.timeline()->parentWidget()->height(); // the tabs' area
-        QVERIFY(before < w.height() / 4);
+        // The bottom tabs start with about 300 px at 1500×920 (38 % of the height at 1280×720:
+        // issue 28 asked for room at that size), the table keeps the rest.
+        QVERIFY2(before < w.height() * 2 / 5, qPrintable(QString::number(before)));
         graph->raise();
         // 3/5 asked; the table and details above keep their minimum heights.
-        QTRY_VERIFY2(graph->height() >= w.height() / 3 && graph->height() > before * 3 / 2,
+        // (The right column's Details and histogram keep their minimum heights, so at 720 the
+        // default ~280 px is already close to what the area can get.)
+        QTRY_VERIFY2(graph->height() >= w.height() / 3 && graph->height() >= before,
             qPrintable(QStringLiteral("%1 of %2").arg(graph->height()).arg(w.height())));
     }
 
@@ -230,6 +233,28 @@ private Q_SLOTS:
         const QModelIndex call = childNamed(m, execute, QStringLiteral("DELEGATE_CALL"));
         QVERIFY(call.isValid());
         QCOMPARE(m->rowCount(call), 4);
+    }
+
+    // Issue 28, problem 4: a stray file waiting as the "debug buffer" must not refuse the valid
+    // ETDump opened next: the ETDump loads, the stray file is left out and named with the reason
+    // (random bytes: Mismatch in tests/data/core/buffer_provenance_expected.json).
+    void strayBufferNeverBlocksTheETDump()
+    {
+        MainWindow w(quietOptions());
+        w.show();
+        const QString stray = QStringLiteral(ETSCOPE_TEST_DATA_DIR "/core/random_262144.bin");
+        const QString etdump = fixture("runtime/cnn_mlp_intermediates/etdump.etdp");
+        QVERIFY(!w.controller()->openFilesSync({ stray }));
+        QCOMPARE(w.controller()->pendingDebugBuffer(), stray);
+        QString error;
+        QVERIFY2(w.controller()->openFilesSync({ etdump }, &error), qPrintable(error));
+        QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.etdump), etdump);
+        QVERIFY(!w.controller()->session()->debugBuffer);
+        QVERIFY(w.lastError().isEmpty());
+        QVERIFY2(w.messageText().contains(u"left out "_qs + stray + u": not the debug buffer of "_qs + etdump),
+            qPrintable(w.messageText()));
+        // The stray file is not part of the recent set.
+        QVERIFY(!w.controller()->recentFiles().value(0).contains(stray));
     }
 
     void exportWritesInspectorTsv()
@@ -398,6 +423,36 @@ private Q_SLOTS:
         const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
         QVERIFY(!recent.isEmpty());
         QVERIFY(recent.first().endsWith(QStringLiteral("docs_tutorial.etdp")));
+        QSettings().clear();
+    }
+
+    // Issue 28 item 5: the window's size and its docks come back as they were left, and View ▸
+    // Reset Layout puts the docks back without resizing the window off a 1280×720 screen.
+    void layoutPersistsAndResetKeepsSize()
+    {
+        QSettings().clear();
+        {
+            MainWindow w;
+            w.resize(1280, 720);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.findChild<QDockWidget *>(QStringLiteral("ModulesDock"))->raise();
+            w.findChild<QDockWidget *>(QStringLiteral("HistogramDock"))->hide();
+            w.close();
+        }
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.size(), QSize(1280, 720));
+        auto *histogram = again.findChild<QDockWidget *>(QStringLiteral("HistogramDock"));
+        QVERIFY(histogram->isHidden());
+        // The Modules tab is in front again, not the timeline of a first start.
+        auto *modules = again.findChild<QDockWidget *>(QStringLiteral("ModulesDock"));
+        QVERIFY(!modules->visibleRegion().isEmpty());
+        again.resetLayout();
+        QCOMPARE(again.size(), QSize(1280, 720));
+        QVERIFY(!histogram->isHidden());
+        again.close();
         QSettings().clear();
     }
 

@@ -1,7 +1,8 @@
-// The Memory panel in the window: a .pte opened with its ETDump is sniffed by content and paired
-// (or refused with the reason), the ETDump's allocations appear beside the plan, and a click on a
-// tensor selects its instruction's event. Expected values: tests/data/program/expected_memory.json
-// (cnn_mlp: 32 planned tensors; %47 made by instruction 9, aten::gelu.out) and the fixture READMEs.
+// The Program (memory) panel in the window: a .pte opened with its ETDump goes through the session,
+// is sniffed by content and paired (or refused with the reason), the ETDump's allocations
+// appear beside the plan, and a click on a tensor selects its instruction's event. Expected values:
+// tests/data/program/expected_memory.json (cnn_mlp: 32 planned tensors; %47 made by instruction 9, aten::gelu.out) and
+// the fixture READMEs.
 #include "graph/programgraph.h"
 #include "graphdock.h"
 #include "graphview.h"
@@ -10,28 +11,15 @@
 #include "memoryplanmodel.h"
 #include "memoryview.h"
 #include "panel.h"
+#include "program/memoryplan.h"
 #include "sessioncontroller.h"
-#include "testpaths.h"
+#include "windowtest.h"
 
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace etscope;
-
-namespace {
-QString fixture(const char *relative)
-{
-    return QString::fromStdString(test::sharedFixture(relative));
-}
-
-MainWindow::Options quietOptions()
-{
-    MainWindow::Options o;
-    o.interactive = false;
-    o.persistSettings = false;
-    return o;
-}
-} // namespace
 
 class TestMemoryPanel : public QObject
 {
@@ -40,14 +28,13 @@ class TestMemoryPanel : public QObject
 private Q_SLOTS:
     void pairsAndSelects()
     {
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.resize(1500, 920);
         w.show();
-        const QString pte = fixture("runtime/cnn_mlp_alloc_events/cnn_mlp.pte");
-        const QString etdump = fixture("runtime/cnn_mlp_alloc_events/etdump.etdp");
-        const QStringList rest = w.openPrograms({ pte, etdump });
-        QCOMPARE(rest, QStringList { etdump });
-        QVERIFY(w.controller()->openFilesSync(rest));
+        const QString pte = test::fixturePath("runtime/cnn_mlp_alloc_events/cnn_mlp.pte");
+        const QString etdump = test::fixturePath("runtime/cnn_mlp_alloc_events/etdump.etdp");
+        QVERIFY(w.controller()->openFilesSync({ pte, etdump }));
+        QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.program), pte);
         MemoryView *view = w.memoryPanel()->view();
         QCOMPARE(view->model()->rowCount(), 32);
         QVERIFY2(view->figuresText().contains(QStringLiteral("ETDump planned_memory: 1 allocations, 133840 B")),
@@ -64,7 +51,12 @@ private Q_SLOTS:
         QCOMPARE(QString::fromUtf8(ev.name.data(), qsizetype(ev.name.size())), QStringLiteral("native_call_gelu.out"));
         // Details of that event: the program's view of instruction 9 (gelu.out: input %45, the
         // approximate %46, the out tensor %47 at arena 1 offset 50176 per `etscope-cli memory`).
-        const auto rows = w.memoryPanel()->programRows(positions.at(0).block, positions.at(0).event);
+        const auto instruction
+            = w.controller()->session()->instructionOfEvent(positions.at(0).block, positions.at(0).event);
+        QCOMPARE(instruction.value_or(0), std::size_t(9));
+        QList<QPair<QString, QString>> rows;
+        for (const auto &[label, value] : instructionDetails(*w.controller()->session()->method, *instruction))
+            rows.append({ QString::fromStdString(label), QString::fromStdString(value) });
         QVERIFY(rows.contains(qMakePair(QStringLiteral("operator"), QStringLiteral("aten::gelu"))));
         QVERIFY(rows.contains(qMakePair(QStringLiteral("overload"), QStringLiteral("out"))));
         QVERIFY(rows.contains(
@@ -75,18 +67,83 @@ private Q_SLOTS:
 
     void refusesAnotherProgram()
     {
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.show();
-        const QString etdump = fixture("runtime/cnn_mlp_50runs/etdump.etdp");
+        const QString etdump = test::fixturePath("runtime/cnn_mlp_50runs/etdump.etdp");
         QVERIFY(w.controller()->openFilesSync({ etdump }));
-        const QString pte = fixture("runtime/add_pte_50runs/add.pte");
-        QVERIFY(w.openPrograms({ pte }).isEmpty());
+        const QString pte = test::fixturePath("runtime/add_pte_50runs/add.pte");
+        // Opened onto the recording, it must belong to it: refused with the reason, nothing changes.
+        QVERIFY(!w.controller()->openFilesSync({ pte }));
         QCOMPARE(w.lastError(),
             pte + QStringLiteral(": program does not match ") + etdump
                 + QStringLiteral(
                     ": kernel 'native_call_convolution.out' at instruction 0 but the program calls add.out "
                     "there"));
+        QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.etdump), etdump);
+        QVERIFY(!w.controller()->session()->program);
         QCOMPARE(w.memoryPanel()->view()->model()->rowCount(), 0);
+    }
+
+    // Issue 28, problem 6: a .pte opened alone is a window of its own — named in the title and the
+    // status bar, the drop hint gone, every method offered and switched, the program's overview,
+    // no "peak at instruction -1". two_methods.pte (tests/data/program/two_methods.program.json)
+    // has "forward" (7 KernelCall instructions) and "step" (8 instructions), counted in its JSON.
+    void programAloneIsAWindow()
+    {
+        MainWindow w(test::quietWindow());
+        w.resize(1280, 720);
+        w.show();
+        const QString pte = QStringLiteral(ETSCOPE_PROGRAM_BUILD_DIR "/two_methods.pte");
+        QVERIFY(w.controller()->openFilesSync({ pte }));
+        QCOMPARE(w.windowTitle(), QStringLiteral("two_methods.pte — etscope"));
+        QVERIFY2(
+            w.summaryText().contains(QStringLiteral("two_methods.pte · program · 2 methods · forward: 7 instructions")),
+            qPrintable(w.summaryText()));
+        QVERIFY2(!w.messageText().contains(QStringLiteral("Drop an ETDump")), qPrintable(w.messageText()));
+        QComboBox *box = w.memoryPanel()->methodBox();
+        QCOMPARE(box->count(), 2);
+        QVERIFY(box->isEnabled());
+        QCOMPARE(box->currentText(), QStringLiteral("forward"));
+        QVERIFY(w.memoryPanel()->overviewText().contains(QStringLiteral("step")));
+        QVERIFY2(!w.memoryPanel()->view()->figuresText().contains(QStringLiteral("instruction -1")),
+            qPrintable(w.memoryPanel()->view()->figuresText()));
+        QVERIFY(w.memoryPanel()->pairingText().contains(QStringLiteral("no ETDump")));
+        // The instruction graph of the method shown.
+        GraphView *graph = w.graphDock()->view();
+        QVERIFY(graph->waitForLayout());
+        QVERIFY(graph->programGraph() && graph->programGraph()->drawnFromProgram());
+        QCOMPARE(graph->programGraph()->nodes().size(), std::size_t(7));
+
+        QSignalSpy loaded(w.controller(), &SessionController::loadFinished);
+        w.controller()->selectMethod(QStringLiteral("step"));
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(w.controller()->session()->method->name(), std::string("step"));
+        QCOMPARE(box->currentText(), QStringLiteral("step"));
+        QVERIFY2(w.summaryText().contains(QStringLiteral("step: 8 instructions")), qPrintable(w.summaryText()));
+        QVERIFY(graph->waitForLayout());
+        // Operator nodes only: 5 of step's 8 instructions are KernelCalls (the others jump, move
+        // and free).
+        QCOMPARE(graph->programGraph()->nodes().size(), std::size_t(5));
+        if (const QByteArray shot = qgetenv("ETSCOPE_PROGRAM_ALONE_SHOT"); !shot.isEmpty())
+            w.grab().save(QString::fromLocal8Bit(shot));
+    }
+
+    // A program shown alone waits for its ETDump; an ETDump of another program still loads, the
+    // program left out with the reason (the same text as the refusal above).
+    void waitingProgramNeverBlocksTheETDump()
+    {
+        MainWindow w(test::quietWindow());
+        w.show();
+        const QString pte = test::fixturePath("runtime/add_pte_50runs/add.pte");
+        const QString etdump = test::fixturePath("runtime/cnn_mlp_50runs/etdump.etdp");
+        QVERIFY(w.controller()->openFilesSync({ pte }));
+        QVERIFY(!w.controller()->session()->etdump);
+        QVERIFY(w.controller()->openFilesSync({ etdump }));
+        QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.etdump), etdump);
+        QVERIFY(!w.controller()->session()->program);
+        QVERIFY2(w.messageText().contains(pte + QStringLiteral(": program does not match ") + etdump),
+            qPrintable(w.messageText()));
+        QVERIFY(w.memoryPanel()->pairingText().contains(QStringLiteral("program does not match")));
     }
 
     // No ETRecord: the Graph dock draws the paired .pte's instruction graph (4 instructions of
@@ -94,12 +151,11 @@ private Q_SLOTS:
     // instruction's node.
     void graphOfThePteWithoutETRecord()
     {
-        MainWindow w(quietOptions());
+        MainWindow w(test::quietWindow());
         w.resize(1500, 920);
         w.show();
-        const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
-        const QStringList rest = w.openPrograms({ dir + u"xnn_mlp.pte"_qs, dir + u"etdump.etdp"_qs });
-        QVERIFY(w.controller()->openFilesSync(rest));
+        const QString dir = test::fixturePath("runtime/xnnpack_mlp_intermediates/");
+        QVERIFY(w.controller()->openFilesSync({ dir + u"xnn_mlp.pte"_qs, dir + u"etdump.etdp"_qs }));
         QVERIFY(!w.controller()->session()->etrecord);
         GraphView *view = w.graphDock()->view();
         QVERIFY(view->waitForLayout());

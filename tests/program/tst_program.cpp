@@ -86,6 +86,8 @@ private Q_SLOTS:
                                         << QString(ETSCOPE_TEST_DATA_DIR "/program/reuse.program.json");
         QTest::newRow("authored loop") << QString(ETSCOPE_PROGRAM_BUILD_DIR "/loop.pte")
                                        << QString(ETSCOPE_TEST_DATA_DIR "/program/loop.program.json");
+        QTest::newRow("authored external") << QString(ETSCOPE_PROGRAM_BUILD_DIR "/external.pte")
+                                           << QString(ETSCOPE_TEST_DATA_DIR "/program/external.program.json");
     }
 
     // Every instruction, value, shape, arena offset and size equal to the JSON.
@@ -106,6 +108,16 @@ private Q_SLOTS:
             QCOMPARE(widen(m.inputs()), intsOf(plan, "inputs"));
             QCOMPARE(widen(m.outputs()), intsOf(plan, "outputs"));
             QCOMPARE(m.arenaSizes(), intsOf(plan, "non_const_buffer_sizes"));
+            // Arena devices: CUDA (type 1) where non_const_buffer_device lists the arena, else CPU.
+            QCOMPARE(m.arenaDevices().size(), m.arenaSizes().size());
+            for (std::size_t a = 0; a < m.arenaDevices().size(); ++a) {
+                ProgramDevice expected;
+                for (const json &d : plan.value("non_const_buffer_device", json::array()))
+                    if (d.value("buffer_idx", -1) == int(a))
+                        expected = { std::int8_t(d.value("device_type", "CPU") == "CUDA" ? 1 : 0),
+                            std::int8_t(d.value("device_index", 0)) };
+                QVERIFY(m.arenaDevices()[a] == expected);
+            }
             QCOMPARE(m.valueCount(), plan["values"].size());
             for (std::size_t v = 0; v < m.valueCount(); ++v) {
                 const json &jv = plan["values"][v];
@@ -120,6 +132,12 @@ private Q_SLOTS:
                     QCOMPARE(widen(pv.tensor.dimOrder), intsOf(val, "dim_order"));
                     QCOMPARE(pv.tensor.dataBufferIndex, val.value("data_buffer_idx", 0u));
                     QCOMPARE(pv.tensor.hasAllocation, val.contains("allocation_info"));
+                    const json extra = val.value("extra_tensor_info", json::object());
+                    QCOMPARE(pv.tensor.external, extra.value("location", "") == "EXTERNAL");
+                    QCOMPARE(std::string(pv.tensor.externalName),
+                        pv.tensor.external ? extra["fully_qualified_name"].get<std::string>() : std::string());
+                    QCOMPARE(int(pv.tensor.device.type), extra.value("device_type", "CPU") == "CUDA" ? 1 : 0);
+                    QCOMPARE(int(pv.tensor.device.index), extra.value("device_index", 0));
                     if (val.contains("allocation_info")) {
                         const json &ai = val["allocation_info"];
                         QCOMPARE(pv.tensor.arena, ai.value("memory_id", 0u));

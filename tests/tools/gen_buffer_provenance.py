@@ -12,7 +12,8 @@ docs/formats.md §2.1:
   absurd floats = float32/64 values (every ceil(n / 4096)-th element of a non-zero span) that are
                   finite, non-zero and outside [1e-32, 1e32]; the signal needs >= 16 samples and
                   at least 2 % of them;
-  trailing      = a non-zero byte after the last span: counts only beside another signal.
+  trailing      = a non-zero byte after the last span (the runtime leaves zeros there; every
+                  fixture's own buffer has none): a signal of its own.
   verdict       = Consistent (0 signals), Doubtful (1), Mismatch (2 or more).
 
 Writes tests/data/core/buffer_provenance_expected.json and the random buffers it used under
@@ -80,11 +81,13 @@ def judge(tensors, buf):
                 absurd += int(np.count_nonzero(np.isfinite(x) & (x != 0) & ((a < 1e-32) | (a > 1e32))))
     n = len(seen)
     strong = int(padding > 0) + int(n >= 3 and zero * 2 > n) + int(samples >= 16 and absurd * 50 >= samples)
-    trailing = bool(b[covered:].any())
-    score = strong + int(trailing and strong > 0)
+    trailing_bytes = int(np.count_nonzero(b[covered:]))
+    trailing = trailing_bytes > 0
+    score = strong + int(trailing)
     verdict = "Consistent" if score == 0 else ("Doubtful" if score == 1 else "Mismatch")
     return {"verdict": verdict, "logged_tensors": n, "zero_tensors": zero, "padding_nonzero": padding,
-            "float_samples": samples, "absurd_floats": absurd, "used_end": covered, "trailing_nonzero": trailing}
+            "float_samples": samples, "absurd_floats": absurd, "used_end": covered, "trailing_nonzero": trailing,
+            "trailing_nonzero_bytes": trailing_bytes}
 
 
 etdumps = {os.path.basename(os.path.dirname(p)): p for p in sorted(glob.glob(os.path.join(fixtures, "*", "etdump.etdp")))}
@@ -108,6 +111,8 @@ for en, ep in etdumps.items():
         pairs.append(r)
 json.dump({"generator": "tests/tools/gen_buffer_provenance.py", "pairs": pairs},
           open(os.path.join(outdir, "buffer_provenance_expected.json"), "w"), indent=1)
+print(f"{'ETDump':30} {'buffer':30} {'verdict':10} zero/logged padding absurd/samples trailing")
 for p in pairs:
-    print(p["etdump"], p["buffer"], p["verdict"], p.get("zero_tensors"), p.get("logged_tensors"),
-          p.get("padding_nonzero"), p.get("absurd_floats"), p.get("float_samples"), p.get("trailing_nonzero"))
+    print(f"{p['etdump']:30} {p['buffer']:30} {p['verdict']:10} {p.get('zero_tensors')}/{p.get('logged_tensors')} "
+          f"{p.get('padding_nonzero')} {p.get('absurd_floats')}/{p.get('float_samples')} "
+          f"{p.get('trailing_nonzero_bytes')}")

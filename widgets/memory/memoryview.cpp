@@ -1,6 +1,7 @@
 #include "memoryview.h"
 
 #include "memoryplanmodel.h"
+#include "numberformat.h"
 #include "program/programexport.h"
 
 #include <QHeaderView>
@@ -16,7 +17,8 @@
 namespace etscope {
 
 namespace {
-constexpr double kLeft = 78, kRight = 12, kTop = 8, kGap = 18, kLiveShare = 0.22;
+// kLegend: the operators' colours above the arenas; kAxis: instruction ticks and the axis title.
+constexpr double kLeft = 78, kRight = 12, kTop = 4, kLegend = 18, kGap = 18, kAxis = 30, kLiveShare = 0.22;
 
 QString bytesText(std::uint64_t b)
 {
@@ -29,7 +31,7 @@ MemoryPlanCanvas::MemoryPlanCanvas(const MemoryPlanModel *model, QWidget *parent
     , m_model(model)
 {
     setMouseTracking(true);
-    setMinimumSize(320, 200);
+    setMinimumSize(320, 150); // arenas, the live line and the instruction axis stay readable
     connect(model, &QAbstractItemModel::modelReset, this, qOverload<>(&QWidget::update));
 }
 
@@ -42,15 +44,16 @@ double MemoryPlanCanvas::xOf(double instruction) const
 QRectF MemoryPlanCanvas::liveArea() const
 {
     const double h = height() * kLiveShare;
-    return { kLeft, height() - h - 14, width() - kLeft - kRight, h - 4 };
+    return { kLeft, height() - h - kAxis, width() - kLeft - kRight, h - 4 };
 }
 
 QRectF MemoryPlanCanvas::arenaArea(std::size_t arena) const
 {
     const std::size_t count = std::max<std::size_t>(m_model->plan().arenas.size(), 1);
-    const double total = liveArea().top() - kGap - kTop;
+    const double top = kTop + kLegend;
+    const double total = liveArea().top() - kGap - top;
     const double each = (total - kGap * double(count - 1)) / double(count);
-    return { kLeft, kTop + double(arena) * (each + kGap), width() - kLeft - kRight, each };
+    return { kLeft, top + double(arena) * (each + kGap), width() - kLeft - kRight, each };
 }
 
 QRectF MemoryPlanCanvas::tensorRect(int row) const
@@ -105,13 +108,40 @@ void MemoryPlanCanvas::paintEvent(QPaintEvent *)
         p.drawRect(area);
     }
     p.setPen(QPen(QColor(40, 40, 40), 0.5));
+    QStringList producers; // in order of first appearance, for the legend
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const QRectF r = tensorRect(row);
         if (r.isEmpty())
             continue;
         const QString label = m_model->index(row, MemoryPlanModel::Producer).data().toString();
+        if (!producers.contains(label))
+            producers << label;
         p.setBrush(QColor::fromRgb(QRgb(labelColor(label.toStdString()))));
         p.drawRect(r);
+    }
+    // Legend: what each colour is, as many as fit on the line (the rest counted).
+    {
+        const QFontMetricsF fm(font());
+        double x = kLeft;
+        int shown = 0;
+        for (const QString &label : std::as_const(producers)) {
+            const double w = 14 + fm.horizontalAdvance(label) + 12;
+            const QString more = tr("+%1 more").arg(producers.size() - shown - 1);
+            if (x + w + (shown + 1 < producers.size() ? fm.horizontalAdvance(more) : 0) > width() - kRight)
+                break;
+            p.setPen(QPen(QColor(40, 40, 40), 0.5));
+            p.setBrush(QColor::fromRgb(QRgb(labelColor(label.toStdString()))));
+            p.drawRect(QRectF(x, kTop + 3, 10, 10));
+            p.setPen(palette().text().color());
+            p.drawText(QRectF(x + 14, kTop, w, kLegend - 2), Qt::AlignLeft | Qt::AlignVCenter, label);
+            x += w;
+            ++shown;
+        }
+        if (shown < producers.size()) {
+            p.setPen(palette().text().color());
+            p.drawText(QRectF(x, kTop, width() - kRight - x, kLegend - 2), Qt::AlignLeft | Qt::AlignVCenter,
+                tr("+%1 more").arg(producers.size() - shown));
+        }
     }
     // Live bytes per instruction, peak marked.
     const QRectF live = liveArea();
@@ -133,7 +163,18 @@ void MemoryPlanCanvas::paintEvent(QPaintEvent *)
         const double x = xOf(plan.peakInstruction + 0.5);
         p.drawLine(QPointF(x, kTop), QPointF(x, live.bottom()));
     }
+    // Instruction axis: nice ticks at the middle of each instruction's column.
     p.setPen(palette().text().color());
+    const double n = double(std::max<std::size_t>(plan.instructionCount, 1));
+    const QFontMetricsF fm(font());
+    const int target
+        = std::max(2, int((width() - kLeft - kRight) / (fm.horizontalAdvance(QStringLiteral("0000")) * 2.5)));
+    const NiceTicks ticks = niceTicks(0, n - 1, target);
+    for (double v : ticks.values) {
+        const double x = xOf(v + 0.5);
+        p.drawLine(QPointF(x, live.bottom()), QPointF(x, live.bottom() + 4));
+        p.drawText(QRectF(x - 30, live.bottom() + 4, 60, 13), Qt::AlignHCenter | Qt::AlignTop, formatTick(v, 0));
+    }
     p.drawText(QRectF(kLeft, height() - 14, width() - kLeft - kRight, 14), Qt::AlignCenter,
         tr("instruction (0 … %1)").arg(qlonglong(plan.instructionCount) - 1));
 }
@@ -182,11 +223,14 @@ MemoryView::MemoryView(QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
-    auto *split = new QSplitter(Qt::Vertical, this);
+    m_split = new QSplitter(Qt::Vertical, this);
+    auto *split = m_split;
     split->addWidget(m_canvas);
     split->addWidget(m_table);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    m_table->setMinimumHeight(m_table->fontMetrics().height() * 5); // a header and a few rows, never a strip
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_figures);
@@ -210,6 +254,19 @@ void MemoryView::setProgram(
     m_figures->setText(figuresText());
 }
 
+void MemoryView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // A wide, short dock (the bottom area at 1280×720) gives the table the side, not a strip
+    // under the picture.
+    const Qt::Orientation want = width() > 2 * height() ? Qt::Horizontal : Qt::Vertical;
+    if (m_split->orientation() != want) {
+        m_split->setOrientation(want);
+        m_split->setSizes(want == Qt::Horizontal ? QList<int> { width() * 3 / 5, width() * 2 / 5 }
+                                                 : QList<int> { height() * 3 / 4, height() / 4 });
+    }
+}
+
 QString MemoryView::figuresText() const
 {
     const ProgramMethod *m = m_model->method();
@@ -218,16 +275,21 @@ QString MemoryView::figuresText() const
     const MemoryPlan &plan = m_model->plan();
     QStringList arenas;
     for (const ArenaUsage &a : plan.arenas)
-        arenas << tr("arena %1: %2 (peak %3 at instruction %4, wasted %5)")
+        arenas << (a.peakInstruction < 0 // no planned tensor lives in it
+                ? tr("arena %1: %2 (no planned tensors)").arg(a.id).arg(bytesText(a.size))
+                : tr("arena %1: %2 (peak %3 at instruction %4, wasted %5)")
                       .arg(a.id)
                       .arg(bytesText(a.size), bytesText(a.peakLiveBytes))
                       .arg(a.peakInstruction)
-                      .arg(bytesText(a.wastedBytes));
+                      .arg(bytesText(a.wastedBytes)));
+    std::uint64_t methodDelegateBytes = 0; // this method's, not the whole program's
+    for (const ProgramDelegate &d : m->delegates())
+        methodDelegateBytes += d.blobBytes;
     QString text
         = tr("<b>%1</b>: %2 instructions, %3 planned tensors. %4.<br>"
              "Peak live <b>%5</b> at instruction %6 (%7), %8 tensors live; wasted %9 of %10. "
              "%11 tensors share memory, %12 could share but do not.<br>"
-             "Constants: %13 tensors, %14; delegate blobs: %15.")
+             "Constants: %13 tensors, %14 in the program; delegate blobs of this method: %15.")
               .arg(QString::fromStdString(m->name()).toHtmlEscaped())
               .arg(plan.instructionCount)
               .arg(plan.tensors.size())
@@ -242,7 +304,7 @@ QString MemoryView::figuresText() const
               .arg(plan.sharingTensors)
               .arg(plan.couldShareTensors)
               .arg(plan.constantTensors)
-              .arg(bytesText(m_model->program()->constantBytes()), bytesText(m_model->program()->delegateBlobBytes()));
+              .arg(bytesText(m_model->program()->constantBytes()), bytesText(methodDelegateBytes));
     for (const AllocatorUsage &a : m_allocations)
         text += tr("<br>ETDump %1: %2 allocations, %3 (largest %4)")
                     .arg(QString::fromStdString(a.allocator).toHtmlEscaped())

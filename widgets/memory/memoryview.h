@@ -7,6 +7,7 @@
 #include <memory>
 
 class QLabel;
+class QSplitter;
 class QTableView;
 
 namespace etscope {
@@ -54,6 +55,7 @@ public:
         std::vector<AllocatorUsage> allocations = {});
     const MemoryPlanModel *model() const { return m_model; }
     MemoryPlanCanvas *canvas() const { return m_canvas; }
+    QTableView *table() const { return m_table; }
     QString figuresText() const;
     // Shows a tensor (from an event's Details, say): selects its row.
     void selectValue(int value);
@@ -62,11 +64,15 @@ Q_SIGNALS:
     // A rectangle or row was clicked: the instruction that makes the tensor.
     void instructionActivated(int instruction);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     MemoryPlanModel *m_model;
     MemoryPlanCanvas *m_canvas;
     QLabel *m_figures;
     QTableView *m_table;
+    QSplitter *m_split;
     std::vector<AllocatorUsage> m_allocations;
 };
 

@@ -334,6 +334,13 @@ class ETRecord:
 
         return ExportedProgram(self._native, "exported_program") if "exported_program" in self._native.programs() else None
 
+    def graph_diff(self, a="exported_program", b="edge_dialect_exported_program", distance="MSE", *,
+                   threshold=None, inputs=None, bundled_program=None, test_case=0):
+        """Two of this ETRecord's graphs compared layer by layer (see Inspector.graph_diff)."""
+        from ._graphdiff import graph_diff
+
+        return graph_diff(self._native, a, b, distance, threshold, inputs, bundled_program, test_case)
+
     def __repr__(self):
         return f"ETRecord({self.path!r}, programs={self._native.programs()!r})"
 
@@ -520,6 +527,31 @@ class Inspector:
 
         return numeric_gap(
             self, distance, disable_debug_handle_valdiation, reference_graph, isolate, inputs, bundled_program, test_case
+        )
+
+    def graph_diff(
+        self,
+        a: str = "exported_program",
+        b: str = "edge_dialect_exported_program",
+        distance: str = "MSE",
+        *,
+        threshold: Optional[float] = None,
+        inputs: Optional[str] = None,
+        bundled_program: Optional[str] = None,
+        test_case: int = 0,
+    ):
+        """Beyond upstream: two graphs of the ETRecord (exported_program, the Edge program or a
+        graph_map entry such as edge_after_transform) run by etscope's evaluator on the same
+        inputs (representative_inputs, inputs= a torch.save'd tuple, or a bundled_program test
+        case), nodes aligned by debug handle, then from_node provenance, then position, and
+        every aligned layer compared with `distance` (MSE, L1, SNR, COSINE, MAXABS, MAXREL),
+        flagged above the noise level (or `threshold`). Returns a DataFrame, one row per aligned
+        layer; df.attrs["verdict"] says where the graphs part, df.attrs["unaligned_a"] /
+        ["unaligned_b"] list the nodes no rule aligned."""
+        if self._etrecord is None:
+            raise ValueError("graph_diff needs an ETRecord (etrecord= when constructing the Inspector)")
+        return self._etrecord.graph_diff(
+            a, b, distance, threshold=threshold, inputs=inputs, bundled_program=bundled_program, test_case=test_case
         )
 
     # -- beyond upstream ----------------------------------------------------------------------

@@ -1,0 +1,140 @@
+#include "eventpanels.h"
+
+#include "detailspanel.h"
+#include "histogramwidget.h"
+#include "modulerollupview.h"
+#include "program/memoryplan.h"
+#include "qtstrings.h"
+#include "sessioncontroller.h"
+#include "timelinewidget.h"
+#include "topeventschart.h"
+
+#include <QDockWidget>
+
+namespace etscope {
+
+EventDetailsDocks::EventDetailsDocks(SessionController *controller, EventSelection *selection, QObject *parent)
+    : Panel(controller, selection, parent)
+    , m_details(new DetailsPanel)
+    , m_histogram(new HistogramWidget)
+    , m_detailsDock(makeDock(m_details, tr("Details"), QStringLiteral("DetailsDock")))
+    , m_histogramDock(makeDock(m_histogram, tr("Latency histogram"), QStringLiteral("HistogramDock")))
+{
+    connect(controller, &SessionController::sessionChanged, this, [this](std::shared_ptr<const Session> session) {
+        m_session = std::move(session);
+        m_details->clear();
+        m_histogram->clear();
+    });
+    connect(selection, &EventSelection::currentEventChanged, this, &EventDetailsDocks::showEvent);
+    connect(m_histogram, &HistogramWidget::runsSelected, this, &EventDetailsDocks::runsSelected);
+    connect(m_details, &DetailsPanel::frameUnavailable, this,
+        [this](const QString &m) { m_controller->notify(MessageKind::Status, m, 8000); });
+}
+
+QList<Panel::Dock> EventDetailsDocks::docks() const
+{
+    return { { m_detailsDock, Qt::RightDockWidgetArea, Placement::Anchor, false },
+        { m_histogramDock, Qt::RightDockWidgetArea, Placement::BelowAnchor, false } };
+}
+
+QList<Panel::Chart> EventDetailsDocks::charts() const
+{
+    return { { QStringLiteral("histogram"), tr("Latency histogram…"), m_histogram->chartView() } };
+}
+
+void EventDetailsDocks::showEvent(int block, int event)
+{
+    const Session *s = m_session.get();
+    if (!s || block < 0 || std::size_t(block) >= s->blocks.size()) {
+        m_details->clear();
+        m_histogram->clear();
+        return;
+    }
+    if (event < 0 || std::size_t(event) >= s->blocks[std::size_t(block)].events.size()) {
+        // A block row: its summary (runs, allocation events per allocator).
+        m_details->setBlock(m_session, block);
+        m_histogram->clear();
+        return;
+    }
+    const Event &e = s->blocks[std::size_t(block)].events[std::size_t(event)];
+    m_details->setEvent(m_session, block, event);
+    if (const auto instruction = s->instructionOfEvent(block, event)) {
+        QList<QPair<QString, QString>> rows;
+        for (const auto &[label, value] : instructionDetails(*s->method, *instruction))
+            rows.append({ toQString(label), toQString(value) });
+        m_details->addSection(tr("Program (etscope, from the .pte)"), rows);
+    }
+    const QString unit = toQString(timeScaleName(s->inputs.time.target));
+    if (e.perfData)
+        m_histogram->setValues(
+            toQString(e.name), e.perfData->raw, e.perfData->p10, e.perfData->p50, e.perfData->p90, unit);
+    else
+        m_histogram->setValues(toQString(e.name), {}, 0, 0, 0, unit);
+}
+
+TimelineDock::TimelineDock(SessionController *controller, EventSelection *selection, QObject *parent)
+    : Panel(controller, selection, parent)
+    , m_timeline(new TimelineWidget)
+    , m_dock(makeDock(m_timeline, tr("Timeline"), QStringLiteral("TimelineDock")))
+{
+    connect(controller, &SessionController::sessionChanged, m_timeline, &TimelineWidget::setSession);
+    connect(selection, &EventSelection::currentEventChanged, this, [this](int block, int event) {
+        if (event < 0)
+            return;
+        m_timeline->showRuns({}, {});
+        m_timeline->highlightEvent(block, event);
+    });
+    connect(m_timeline, &TimelineWidget::eventClicked, selection, &EventSelection::selectEvent);
+}
+
+QList<Panel::Dock> TimelineDock::docks() const
+{
+    return { { m_dock, Qt::BottomDockWidgetArea, Placement::Anchor, false } };
+}
+
+QList<Panel::Chart> TimelineDock::charts() const
+{
+    return { { QStringLiteral("timeline"), tr("Timeline…"), m_timeline->canvas() } };
+}
+
+void TimelineDock::showRuns(const QList<int> &runs, const QString &what)
+{
+    m_timeline->showRuns(runs, what);
+    m_dock->show();
+    m_dock->raise();
+}
+
+TopEventsDock::TopEventsDock(SessionController *controller, EventSelection *selection, QObject *parent)
+    : Panel(controller, selection, parent)
+    , m_chart(new TopEventsChart)
+    , m_dock(makeDock(m_chart, tr("Top events"), QStringLiteral("TopEventsDock")))
+{
+    connect(controller, &SessionController::sessionChanged, m_chart, &TopEventsChart::setSession);
+    connect(m_chart, &TopEventsChart::eventClicked, selection, &EventSelection::selectEvent);
+}
+
+QList<Panel::Dock> TopEventsDock::docks() const
+{
+    return { { m_dock, Qt::BottomDockWidgetArea, Placement::Tab, false } };
+}
+
+QList<Panel::Chart> TopEventsDock::charts() const
+{
+    return { { QStringLiteral("top-events"), tr("Top events…"), m_chart->chartView() } };
+}
+
+ModulesDock::ModulesDock(SessionController *controller, EventSelection *selection, QObject *parent)
+    : Panel(controller, selection, parent)
+    , m_view(new ModuleRollupView)
+    , m_dock(makeDock(m_view, tr("Modules"), QStringLiteral("ModulesDock")))
+{
+    connect(controller, &SessionController::sessionChanged, m_view, &ModuleRollupView::setSession);
+    connect(m_view, &ModuleRollupView::moduleActivated, this, &ModulesDock::moduleActivated);
+}
+
+QList<Panel::Dock> ModulesDock::docks() const
+{
+    return { { m_dock, Qt::BottomDockWidgetArea, Placement::Tab, false } };
+}
+
+} // namespace etscope

@@ -1,0 +1,87 @@
+#include "gapreferencedialog.h"
+#include "filedialogs.h"
+#include "filesniffer.h"
+#include "qtstrings.h"
+
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QVBoxLayout>
+
+#include <memory>
+
+namespace etscope {
+
+std::optional<GapReferenceChoice> askGapReference(QWidget *parent, bool inputsGiven)
+{
+    QDialog dlg(parent);
+    dlg.setWindowTitle(QObject::tr("Numeric gap: reference"));
+    auto *layout = new QVBoxLayout(&dlg);
+    auto *graph
+        = new QRadioButton(QObject::tr("ETRecord graph, evaluated by etscope (the Inspector's calculate_numeric_gap)"));
+    auto *files
+        = new QRadioButton(QObject::tr("Other reference: a second ETDump + debug buffer, or an AOT outputs file…"));
+    graph->setChecked(true);
+    layout->addWidget(graph);
+    auto *inputsRow = new QHBoxLayout;
+    auto *inputsLabel = new QLabel;
+    auto *chooseInputs = new QPushButton(QObject::tr("Choose inputs…"));
+    inputsRow->addSpacing(24);
+    inputsRow->addWidget(inputsLabel, 1);
+    inputsRow->addWidget(chooseInputs);
+    layout->addLayout(inputsRow);
+    layout->addWidget(files);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    layout->addWidget(buttons);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+
+    auto choice = std::make_shared<eval::InputChoice>();
+    auto haveInputs = std::make_shared<bool>(inputsGiven);
+    auto refresh = [=] {
+        if (!choice->inputsFile.empty())
+            inputsLabel->setText(QObject::tr("Inputs: %1").arg(toQString(choice->inputsFile)));
+        else if (!choice->bundledProgram.empty())
+            inputsLabel->setText(
+                QObject::tr("Inputs: %1, test case %2").arg(toQString(choice->bundledProgram)).arg(choice->testCase));
+        else if (*haveInputs)
+            inputsLabel->setText(QObject::tr("Inputs: the ETRecord's representative_inputs"));
+        else
+            inputsLabel->setText(QObject::tr("The ETRecord has no representative_inputs: choose a .pt file or a "
+                                             "BundledProgram test case."));
+        buttons->button(QDialogButtonBox::Ok)->setEnabled(files->isChecked() || *haveInputs);
+    };
+    QObject::connect(files, &QRadioButton::toggled, &dlg, refresh);
+    QObject::connect(chooseInputs, &QPushButton::clicked, &dlg, [&, choice, haveInputs, refresh] {
+        const QString path = askOpenFileName(&dlg,
+            QObject::tr("Inputs: torch.save'd tuple of tensors (.pt) or a BundledProgram (.bpte)"),
+            QObject::tr("Inputs (*.pt *.pth *.bpte);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        *choice = {};
+        if (sniffFile(path).kind == FileKind::BundledProgram) {
+            bool ok = false;
+            const int tc = QInputDialog::getInt(
+                &dlg, QObject::tr("BundledProgram test case"), QObject::tr("Test case:"), 0, -1000, 1000, 1, &ok);
+            if (!ok)
+                return;
+            choice->bundledProgram = path.toStdString();
+            choice->testCase = tc;
+        } else {
+            choice->inputsFile = path.toStdString();
+        }
+        *haveInputs = true;
+        graph->setChecked(true);
+        refresh();
+    });
+    refresh();
+    if (dlg.exec() != QDialog::Accepted)
+        return std::nullopt;
+    return GapReferenceChoice { files->isChecked(), *choice };
+}
+
+} // namespace etscope

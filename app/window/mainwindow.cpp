@@ -1,0 +1,482 @@
+#include "mainwindow.h"
+#include "filedialogs.h"
+
+#include "comparedocks.h"
+#include "dialogs.h"
+#include "eventpanels.h"
+#include "eventtableview.h"
+#include "eventtreemodel.h"
+#include "gapdocks.h"
+#include "graphdiffpanel.h"
+#include "graphdock.h"
+#include "memorypanel.h"
+#include "messagebar.h"
+#include "qtstrings.h"
+#include "timecontrols.h"
+#include "widgetexport.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+// Resources compiled into a static library must be registered explicitly (outside any namespace).
+static void initEtscopeResources()
+{
+    Q_INIT_RESOURCE(etscope);
+}
+
+namespace etscope {
+
+namespace {
+QIcon themedIcon(const char *theme, const char *resource)
+{
+    return QIcon::fromTheme(QString::fromLatin1(theme), QIcon(QString::fromLatin1(resource)));
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : MainWindow(Options {}, parent)
+{ }
+
+MainWindow::MainWindow(const Options &options, QWidget *parent)
+    : QMainWindow(parent)
+    , m_options(options)
+    , m_controller(new SessionController(options.persistSettings, this))
+    , m_selection(new EventSelection(this))
+{
+    initEtscopeResources();
+    setWindowTitle(tr("etscope"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/etscope.svg")));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    createCentral();
+    createActions();
+    createPanels();
+
+    connect(m_controller, &SessionController::message, this, &MainWindow::showMessage);
+    if (options.persistSettings) // interactive; tests and --screenshot install their own answer
+        m_controller->setConfirmer(dialogConfirmer(this));
+    connect(m_controller, &SessionController::timeConversionRestored, m_time, &TimeControls::show);
+    connect(m_controller, &SessionController::recentFilesChanged, this, &MainWindow::updateRecentMenu);
+    connect(m_controller, &SessionController::sessionChanged, this, &MainWindow::showSession);
+    connect(m_time, &TimeControls::refused, this, [this](const QString &why) { showMessage(MessageKind::Error, why); });
+    connect(m_time, &TimeControls::changed, this, [this](const TimeConversion &time) {
+        if (m_options.persistSettings)
+            QSettings().setValue(QStringLiteral("unit"), toQString(timeScaleName(time.target)));
+        m_controller->reload(time);
+    });
+    connect(m_selection, &EventSelection::selectionRequested, m_table, &EventTableView::selectEvents);
+    connect(m_table, &EventTableView::currentEventChanged, m_selection, &EventSelection::setCurrentEvent);
+
+    resize(1500, 920);
+    m_table->setDefaultColumnWidths();
+    m_defaultState = saveState(); // View ▸ Reset Layout goes back to this
+    if (m_options.persistSettings)
+        restoreSettings();
+    m_controller->setTimeConversion(m_time->conversion());
+    updateRecentMenu();
+    // The start event is selected after every panel saw the new session (their connections were
+    // made as they were built, above): the graph centres on it, Details shows it.
+    connect(m_controller, &SessionController::sessionChanged, m_table, &EventTableView::selectStartEvent);
+
+    showMessage(MessageKind::Info,
+        tr("Drop an ETDump (.etdp) here — with its debug buffer, ETRecord, BundledProgram or program (.pte) — or a "
+           ".pte alone, or use File ▸ Open."));
+}
+
+MainWindow::~MainWindow() = default;
+
+DetailsPanel *MainWindow::detailsPanel() const
+{
+    return m_details->details();
+}
+
+HistogramWidget *MainWindow::histogram() const
+{
+    return m_details->histogram();
+}
+
+TopEventsChart *MainWindow::topEventsChart() const
+{
+    return m_topEvents->chart();
+}
+
+TimelineWidget *MainWindow::timeline() const
+{
+    return m_timeline->timeline();
+}
+
+ModuleRollupView *MainWindow::moduleRollup() const
+{
+    return m_modules->view();
+}
+
+void MainWindow::createCentral()
+{
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->setSpacing(4);
+    m_messageBar = new MessageBar(central);
+    connect(m_messageBar, &MessageBar::dismissed, this, [this] { m_lastError.clear(); });
+    layout->addWidget(m_messageBar);
+    m_table = new EventTableView(central);
+    layout->addWidget(m_table, 1);
+    setCentralWidget(central);
+
+    m_summary = new QLabel(this);
+    statusBar()->addWidget(m_summary, 1);
+    new LoadProgress(statusBar(), m_controller);
+}
+
+// Every dock group is a panel built from the controller and the selection; data between panels
+// goes by signal, connected here.
+void MainWindow::createPanels()
+{
+    addPanel(m_details = new EventDetailsDocks(m_controller, m_selection, this));
+    addPanel(m_timeline = new TimelineDock(m_controller, m_selection, this));
+    addPanel(m_topEvents = new TopEventsDock(m_controller, m_selection, this));
+    addPanel(m_modules = new ModulesDock(m_controller, m_selection, this));
+    addPanel(m_gap = new GapDocks(m_controller, m_selection, this));
+    addPanel(m_compare = new CompareDocks(m_controller, m_selection, this));
+    addPanel(m_graph = new GraphDock(m_controller, m_selection, this));
+    addPanel(m_memory = new MemoryPanel(m_controller, m_selection, this));
+    addPanel(m_graphDiff = new GraphDiffPanel(m_controller, m_selection, this));
+    connect(m_details, &EventDetailsDocks::runsSelected, m_timeline, &TimelineDock::showRuns);
+    connect(m_modules, &ModulesDock::moduleActivated, m_table, &EventTableView::setFilter);
+    connect(m_gap, &GapDocks::gapChanged, m_graph, &GraphDock::setGap);
+
+    // The default proportions: Details over the histogram on the right, the bottom tabs with the
+    // timeline in front.
+    auto *details = findChild<QDockWidget *>(QStringLiteral("DetailsDock"));
+    auto *histogram = findChild<QDockWidget *>(QStringLiteral("HistogramDock"));
+    auto *timeline = findChild<QDockWidget *>(QStringLiteral("TimelineDock"));
+    resizeDocks({ details, histogram }, { 440, 360 }, Qt::Vertical);
+    resizeDocks({ details }, { 500 }, Qt::Horizontal);
+    resizeDocks({ timeline }, { 300 }, Qt::Vertical);
+    timeline->raise();
+}
+
+void MainWindow::addPanel(Panel *panel)
+{
+    m_panels << panel;
+    for (const Panel::Dock &dock : panel->docks())
+        placeDock(dock);
+    for (const Panel::Chart &chart : panel->charts())
+        addChart(chart);
+    // Readable as it opens: the dock's area takes most of the window's height.
+    connect(panel, &Panel::needsRoom, this, [this](QDockWidget *dock) {
+        if (!dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea)
+            resizeDocks({ dock }, { height() * 3 / 5 }, Qt::Vertical);
+    });
+    for (QAction *a : panel->menuActions(Panel::Menu::File))
+        m_fileMenu->insertAction(m_afterRecent, a);
+    const auto analysis = panel->menuActions(Panel::Menu::Analysis);
+    if (!analysis.isEmpty() && !m_analysisMenu) {
+        m_analysisMenu = new QMenu(tr("&Analysis"), this);
+        menuBar()->insertMenu(m_helpMenu->menuAction(), m_analysisMenu); // Help stays last
+    }
+    for (QAction *a : analysis)
+        m_analysisMenu->addAction(a);
+}
+
+// Where a fresh start has the dock: the anchors (Details on the right, the Timeline at the bottom)
+// first, the others beside them as tabs, so every panel keeps a usable size at 1280×720 instead
+// of splitting the area ever narrower. restoreSettings() then puts back the user's layout.
+void MainWindow::placeDock(const Panel::Dock &d)
+{
+    QDockWidget *dock = d.dock;
+    dock->setParent(this);
+    m_panelsMenu->addAction(dock->toggleViewAction());
+    const QString anchorName
+        = d.area == Qt::RightDockWidgetArea ? QStringLiteral("DetailsDock") : QStringLiteral("TimelineDock");
+    auto *anchor = findChild<QDockWidget *>(anchorName);
+    switch (d.placement) {
+    case Panel::Placement::Anchor:
+    case Panel::Placement::OwnArea:
+        addDockWidget(d.area, dock);
+        break;
+    case Panel::Placement::BelowAnchor:
+        addDockWidget(d.area, dock);
+        if (anchor && anchor != dock)
+            splitDockWidget(anchor, dock, Qt::Vertical);
+        break;
+    case Panel::Placement::Tab:
+    case Panel::Placement::TabBehindAnchor:
+        addDockWidget(d.area, dock);
+        if (anchor && anchor != dock)
+            tabifyDockWidget(anchor, dock);
+        if (d.placement == Panel::Placement::TabBehindAnchor && anchor)
+            anchor->raise();
+        break;
+    }
+    if (d.startHidden) {
+        dock->hide();
+        m_startHidden << dock;
+    }
+}
+
+void MainWindow::addChart(const Panel::Chart &chart)
+{
+    m_charts << chart;
+    // Right-click on any chart exports it; the File menu has the same entries.
+    chart.widget->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto *save = new QAction(tr("Save Chart as PNG or SVG…"), chart.widget);
+    connect(save, &QAction::triggered, this, [this, name = chart.name] { exportChartInteractive(name); });
+    chart.widget->addAction(save);
+    connect(m_chartMenu->addAction(chart.title), &QAction::triggered, this,
+        [this, name = chart.name] { exportChartInteractive(name); });
+}
+
+void MainWindow::createActions()
+{
+    m_fileMenu = menuBar()->addMenu(tr("&File"));
+    auto *open = m_fileMenu->addAction(themedIcon("document-open", ":/icons/open.svg"), tr("&Open…"));
+    open->setShortcut(QKeySequence::Open);
+    connect(open, &QAction::triggered, this, [this] {
+        const QStringList files = askOpenFileNames(this, tr("Open ETDump and companions"),
+            tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.pte *.ptd *.bpte *.zip *.etrecord);;All files (*)"));
+        if (!files.isEmpty())
+            m_controller->openFiles(files);
+    });
+    m_recentMenu = m_fileMenu->addMenu(tr("Open &Recent"));
+    m_recentMenu->setToolTipsVisible(true); // each entry's tooltip has the full paths
+    m_afterRecent = m_fileMenu->addSeparator();
+    auto *exportTable
+        = m_fileMenu->addAction(themedIcon("document-save-as", ":/icons/export.svg"), tr("&Export Table…"));
+    exportTable->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    connect(exportTable, &QAction::triggered, this, [this] {
+        exportInteractive(
+            this, m_controller->session().get(), tr("Export table"), QStringLiteral(".tsv"),
+            tr("Tab-separated, as Inspector.save_data_to_tsv (*.tsv);;CSV (*.csv)"),
+            [this](const QString &path) {
+                QString error;
+                return m_table->exportVisibleRows(path, &error) ? QString() : error;
+            },
+            tr("Table written to %1"), exportFeedback());
+    });
+    m_chartMenu = m_fileMenu->addMenu(tr("Export &Chart")); // the panels' charts (addChart)
+    addTraceAndReportExports(
+        this, m_fileMenu, [this] { return m_controller->session(); }, [this] { return m_gap->activeTable(); },
+        exportFeedback());
+    m_fileMenu->addSeparator();
+    auto *quit = m_fileMenu->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    auto *focusFilter = view->addAction(tr("&Filter"));
+    focusFilter->setShortcut(QKeySequence::Find);
+    connect(focusFilter, &QAction::triggered, m_table, &EventTableView::focusFilter);
+    const QList<QAction *> quickFilters
+        = { m_table->delegatedOnlyAction(), m_table->hideFrameworkAction(), m_table->hideOperatorCallsAction() };
+    view->addActions(quickFilters);
+    view->addSeparator();
+    connect(view->addAction(tr("E&xpand All")), &QAction::triggered, m_table->tree(), &QTreeView::expandAll);
+    connect(view->addAction(tr("&Collapse All")), &QAction::triggered, m_table->tree(), &QTreeView::collapseAll);
+    view->addSeparator();
+    auto *reset = view->addAction(tr("&Reset Layout"));
+    reset->setToolTip(tr("Put every panel back where a fresh start has it"));
+    connect(reset, &QAction::triggered, this, &MainWindow::resetLayout);
+    auto *roots = view->addAction(tr("&Source Roots…"));
+    roots->setToolTip(tr("Map the folder a model was exported from to a folder on this machine, so stack frames open"));
+    connect(roots, &QAction::triggered, this, [this] {
+        editSourceRoots(this, m_options.persistSettings, unresolvedSourceFolders(m_controller->session().get()));
+    });
+    if (m_options.persistSettings)
+        loadSourceRoots();
+    m_panelsMenu = view->addMenu(tr("&Panels")); // each panel's docks (placeDock)
+
+    m_helpMenu = addHelpMenu(this);
+
+    // Toolbar: the things used every minute.
+    QToolBar *tb = addToolBar(tr("Main"));
+    tb->setObjectName(QStringLiteral("MainToolBar"));
+    tb->setMovable(false);
+    tb->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    tb->addAction(open);
+    tb->addAction(exportTable);
+    tb->addSeparator();
+    m_time = new TimeControls(tb);
+    tb->addSeparator();
+    tb->addActions(quickFilters);
+}
+
+void MainWindow::resetLayout()
+{
+    // Docks that show a result now (a comparison, a numeric gap) stay shown, back in their
+    // default place and in front: a reset must not bury what the user is reading.
+    QList<QDockWidget *> showing;
+    for (QDockWidget *d : std::as_const(m_startHidden))
+        if (d->isVisible())
+            showing << d;
+    const auto docks = findChildren<QDockWidget *>();
+    for (QDockWidget *d : docks)
+        d->setFloating(false);
+    restoreState(m_defaultState);
+    for (QDockWidget *d : std::as_const(showing)) {
+        d->show();
+        d->raise();
+    }
+    m_table->setDefaultColumnWidths();
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings s;
+    restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("windowState")).toByteArray());
+    // Docks that show themselves once they have something to show (a numeric gap, a comparison)
+    // start hidden whatever the last layout had: they would be empty now.
+    for (QDockWidget *d : std::as_const(m_startHidden))
+        d->hide();
+    const QByteArray header = s.value(QStringLiteral("treeHeader")).toByteArray();
+    if (!header.isEmpty())
+        m_table->tree()->header()->restoreState(header);
+    const QString unit = s.value(QStringLiteral("unit")).toString();
+    if (auto t = parseTimeScale(unit.toStdString()); t && *t != TimeScale::Cycles) { // cycles needs a cycles source
+        const QSignalBlocker block(m_time);
+        m_time->setTargetUnit(*t);
+    }
+}
+
+void MainWindow::saveSettings()
+{
+    if (!m_options.persistSettings)
+        return;
+    QSettings s;
+    s.setValue(QStringLiteral("geometry"), saveGeometry());
+    s.setValue(QStringLiteral("windowState"), saveState());
+    s.setValue(QStringLiteral("treeHeader"), m_table->tree()->header()->saveState());
+    s.setValue(QStringLiteral("recentFiles"), m_controller->recentFiles());
+    s.setValue(QStringLiteral("unit"), toQString(timeScaleName(m_time->conversion().target)));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_controller->cancel();
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    const auto urls = event->mimeData()->urls();
+    for (const QUrl &url : urls)
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    if ((event->modifiers() & Qt::ShiftModifier) && m_controller->session())
+        m_controller->requestCompare(paths); // Shift-drop: B of a latency A/B
+    else
+        m_controller->openFiles(paths);
+}
+
+void MainWindow::showSession(const std::shared_ptr<const Session> &session)
+{
+    hideMessage();
+    m_time->show(m_controller->timeConversion());
+    m_table->setSession(session);
+    if (!session)
+        return;
+    setWindowTitle(tr("%1 — etscope").arg(m_controller->displayName(session->primaryPath())));
+    m_summary->setText(m_controller->summary());
+    // Loud (warning colours): a mismatching ETRecord or debug buffer is the first line.
+    if (const QString warnings = m_controller->warningsText(); !warnings.isEmpty())
+        showMessage(MessageKind::Warning, warnings);
+    else if (!session->etdump)
+        showMessage(MessageKind::Info,
+            tr("%1 opened alone: its methods, memory plan and instructions are in the Program panel. Open the ETDump "
+               "recorded with it to see the events.")
+                .arg(m_controller->displayName(session->primaryPath())));
+}
+
+void MainWindow::showMessage(MessageKind kind, const QString &text, int timeoutMs)
+{
+    if (kind == MessageKind::Status) {
+        statusBar()->showMessage(text, timeoutMs);
+        return;
+    }
+    // The session's warnings stay under any newer message until the session changes: a suspect
+    // debug buffer or a mismatched ETRecord must not vanish behind the next notice.
+    const QString standing = m_controller->warningsText();
+    const bool addStanding = !standing.isEmpty() && !text.contains(standing);
+    m_messageBar->showMessage(addStanding && kind == MessageKind::Info ? MessageKind::Warning : kind,
+        addStanding ? text + QLatin1Char('\n') + standing : text);
+    if (kind == MessageKind::Error) {
+        m_lastError = text;
+        // One place for an error: the bar above the table (no dialog, no status-bar copy); it
+        // stays until dismissed or until something succeeds.
+        statusBar()->clearMessage();
+    }
+}
+
+void MainWindow::hideMessage()
+{
+    m_messageBar->hide();
+    m_lastError.clear();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    fillRecentMenu(m_recentMenu, m_controller->recentFiles(),
+        [this](const QStringList &files) { m_controller->openFiles(files); });
+}
+
+ExportFeedback MainWindow::exportFeedback()
+{
+    return { [this](const QString &e) { showMessage(MessageKind::Error, e); },
+        [this](const QString &written) {
+            if (!m_lastError.isEmpty())
+                hideMessage(); // an earlier error is no longer the news
+            statusBar()->showMessage(written, 6000);
+        } };
+}
+
+bool MainWindow::exportChart(const QString &name, const QString &path, QSize size, QString *error)
+{
+    QWidget *chart = nullptr;
+    for (const Panel::Chart &c : std::as_const(m_charts))
+        if (c.name == name)
+            chart = c.widget;
+    const QString e = chart ? exportChartImage(chart, path, size, name) : path + tr(": no chart named %1").arg(name);
+    if (error)
+        *error = e;
+    return e.isEmpty();
+}
+
+void MainWindow::exportChartInteractive(const QString &name)
+{
+    etscope::exportChartInteractive(
+        this, name, m_options.persistSettings,
+        [this, name](const QString &path, QSize size) {
+            QString error;
+            exportChart(name, path, size, &error);
+            return error;
+        },
+        exportFeedback());
+}
+
+} // namespace etscope

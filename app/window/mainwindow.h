@@ -1,0 +1,131 @@
+#pragma once
+
+#include "exportactions.h"
+#include "panel.h"
+#include "sessioncontroller.h"
+
+#include "messagebar.h"
+
+#include <QLabel>
+#include <QMainWindow>
+#include <QStatusBar>
+
+class QDockWidget;
+class QMenu;
+
+namespace etscope {
+
+class CompareDocks;
+class DetailsPanel;
+class EventDetailsDocks;
+class EventTableView;
+class GapDocks;
+class GraphDiffPanel;
+class GraphDock;
+class MemoryPanel;
+class HistogramWidget;
+class MessageBar;
+class ModuleRollupView;
+class ModulesDock;
+class TimeControls;
+class TimelineDock;
+class TimelineWidget;
+class TopEventsChart;
+class TopEventsDock;
+
+// The window (after hotspot's MainWindow): menus, toolbar, docks, settings and the message bar.
+// Opening lives in SessionController, the table in EventTableView, analysis docks in Panels.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    struct Options {
+        bool persistSettings = true; // read/write QSettings (off for --screenshot)
+    };
+    explicit MainWindow(const Options &options, QWidget *parent = nullptr);
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    SessionController *controller() const { return m_controller; }
+    EventSelection *selection() const { return m_selection; }
+    EventTableView *table() const { return m_table; }
+    TimeControls *timeControls() const { return m_time; }
+    GapDocks *gapDocks() const { return m_gap; }
+    CompareDocks *compareDocks() const { return m_compare; }
+    GraphDock *graphDock() const { return m_graph; }
+    MemoryPanel *memoryPanel() const { return m_memory; }
+    GraphDiffPanel *graphDiffPanel() const { return m_graphDiff; }
+    DetailsPanel *detailsPanel() const;
+    HistogramWidget *histogram() const;
+    TopEventsChart *topEventsChart() const;
+    TimelineWidget *timeline() const;
+    ModuleRollupView *moduleRollup() const;
+    QMenu *helpMenu() const { return m_helpMenu; }
+    MessageBar *messageBar() const { return m_messageBar; }
+
+    QString lastError() const { return m_lastError; } // the error in the message bar, if any
+    QString messageText() const { return m_messageBar->text(); }
+    QString statusText() const
+    {
+        return m_messageBar->isVisible() ? m_messageBar->text() : statusBar()->currentMessage();
+    }
+    QString summaryText() const { return m_summary->text(); } // "etdump.etdp · 2 blocks · 1 run …"
+    // Puts docks and toolbars back where a fresh install has them; the window keeps its size.
+    void resetLayout();
+    // Renders a chart ("histogram", "top-events", "timeline") itself at `size` to PNG or SVG.
+    bool exportChart(const QString &name, const QString &path, QSize size, QString *error = nullptr);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createCentral();
+    void createPanels();
+    void createActions();
+    void addPanel(Panel *panel);
+    void placeDock(const Panel::Dock &dock);
+    void addChart(const Panel::Chart &chart);
+    void restoreSettings();
+    void saveSettings();
+    void showMessage(MessageKind kind, const QString &text, int timeoutMs = 0);
+    void hideMessage();
+    void showSession(const std::shared_ptr<const Session> &session);
+    void updateRecentMenu();
+    ExportFeedback exportFeedback();
+    void exportChartInteractive(const QString &name);
+
+    Options m_options;
+    SessionController *m_controller;
+    EventSelection *m_selection;
+    QByteArray m_defaultState; // saveState() once every panel's docks were placed
+    QList<Panel *> m_panels;
+    QList<Panel::Chart> m_charts;
+    QList<QDockWidget *> m_startHidden; // docks a panel shows once it has something to show
+    QString m_lastError;
+
+    EventTableView *m_table = nullptr;
+    TimeControls *m_time = nullptr;
+    MessageBar *m_messageBar = nullptr;
+    QLabel *m_summary = nullptr;
+    QMenu *m_fileMenu = nullptr;
+    QMenu *m_chartMenu = nullptr;
+    QAction *m_afterRecent = nullptr; // File-menu actions of panels go before this
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_panelsMenu = nullptr;
+    QMenu *m_analysisMenu = nullptr;
+    QMenu *m_helpMenu = nullptr;
+
+    EventDetailsDocks *m_details = nullptr;
+    TimelineDock *m_timeline = nullptr;
+    TopEventsDock *m_topEvents = nullptr;
+    ModulesDock *m_modules = nullptr;
+    GapDocks *m_gap = nullptr;
+    CompareDocks *m_compare = nullptr;
+    GraphDock *m_graph = nullptr;
+    MemoryPanel *m_memory = nullptr;
+    GraphDiffPanel *m_graphDiff = nullptr;
+};
+
+} // namespace etscope
