@@ -22,6 +22,7 @@ struct AotArgs {
     int threads = 0;
     std::string keep = "handles";
     double maxMemoryMb = 0;
+    bool floatTwin = false;
 };
 
 std::string jsonString(const std::string &s)
@@ -91,6 +92,7 @@ eval::EvalOptions evalOptions(const AotArgs &a)
     eval::EvalOptions o = options(a.threads);
     o.keep = a.keep == "all" ? eval::EvalOptions::Keep::All : eval::EvalOptions::Keep::DebugHandles;
     o.maxMemory = a.maxMemoryMb < 0 ? -1 : std::int64_t(a.maxMemoryMb * 1048576.0);
+    o.floatTwin = a.floatTwin;
     if (isatty(2))
         o.progress = [](int permille) {
             std::fprintf(stderr, "\revaluating %3d%%%s", permille / 10, permille >= 1000 ? "\n" : "");
@@ -157,6 +159,9 @@ const Registration aotIntermediates("aot-intermediates",
             ->capture_default_str();
         sub.add_option("--max-memory", a->maxMemoryMb,
             "Refuse graphs needing more than this many MB (default 0: half the physical memory; -1: no limit)");
+        sub.add_flag("--float-twin", a->floatTwin,
+            "Quantized graphs: run the float model they fake-quantize (every quantize -> dequantize pair "
+            "passes its input through; stored quantized weights are dequantized)");
         return std::function<int()>([a] {
             auto rec = readETRecord(a->etrecord);
             if (!rec)

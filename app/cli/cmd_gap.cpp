@@ -7,6 +7,7 @@
 #include "gapoptions.h"
 
 #include "analysis/numericgap.h"
+#include "evalgap/decompose.h"
 
 #include <cstdio>
 
@@ -17,7 +18,45 @@ struct GapCommandArgs {
     InputOptions in;
     GapArgs gap;
     std::string sort, tsv;
+    bool decompose = false; // quantization / kernel / total error per op (evalgap/decompose.h)
+    std::string json;
 };
+
+// `gap --decompose`: the built-in evaluator runs the graph fake-quantized and as its float twin.
+int decompose(const Session &s, const GapCommandArgs &a)
+{
+    if (!s.etrecord)
+        return reportError(makeError(ErrorCode::InvalidArgument, s.inputs.etdump, "--decompose needs --etrecord"));
+    if (!s.debugBuffer)
+        return reportError(makeError(
+            ErrorCode::InvalidArgument, s.inputs.etdump, "--debug-buffer is required to read intermediate outputs"));
+    const GapArgs &g = a.gap;
+    evalgap::DecomposeOptions o;
+    o.referenceGraph = g.referenceGraph;
+    o.inputs.inputsFile = g.inputs;
+    o.inputs.bundledProgram = g.ref.bundledProgram;
+    o.inputs.testCase = g.testCase;
+    o.maxMemory = g.maxMemoryMb < 0 ? -1 : std::int64_t(g.maxMemoryMb * 1048576.0);
+    o.metric = analysis::parseMetric(g.metric).value_or(analysis::Metric::MSE);
+    if (g.thresholdOption && g.thresholdOption->count() > 0)
+        o.threshold = g.threshold;
+    auto d = evalgap::decomposeGap(*s.etrecord, s, o);
+    if (!d)
+        return reportError(d.error());
+    for (const auto &w : d->warnings)
+        std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
+    if (a.tsv != "-" && a.json != "-") {
+        const std::string text = evalgap::decompositionText(*d);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+    }
+    if (!a.tsv.empty())
+        if (auto st = writeOutput(a.tsv, evalgap::decompositionTsv(*d)); !st)
+            return reportError(st.error());
+    if (!a.json.empty())
+        if (auto st = writeOutput(a.json, evalgap::decompositionJson(*d)); !st)
+            return reportError(st.error());
+    return 0;
+}
 
 const Registration gap(
     "gap", "Per-operator numeric gap between this run and a reference (calculate_numeric_gap)", [](CLI::App &sub) {
@@ -27,12 +66,24 @@ const Registration gap(
         sub.add_option("--sort", a->sort, "'gap': worst first (default: execution order)")
             ->check(CLI::IsMember({ "gap", "order" }));
         sub.add_option("--tsv", a->tsv, "Also write the table as TSV to this file ('-' = stdout only TSV)");
+        sub.add_flag("--decompose", a->decompose,
+            "Quantized models: split each op's gap into quantization error (float twin vs fake-quantized "
+            "graph), kernel error (fake-quantized vs runtime) and total, and name the dominant one");
+        sub.add_option("--json", a->json, "With --decompose: also write the decomposition as JSON ('-' = stdout only)");
         return std::function<int()>([a] {
             if (auto st = checkGapArgs(a->gap, a->in.etrecord); !st)
                 return reportError(st.error());
+            if (a->decompose && (!a->gap.builtIn() || a->gap.isolate || a->gap.floatTwin))
+                return reportError(makeError(ErrorCode::InvalidArgument, "",
+                    "--decompose uses the built-in evaluator on --etrecord (no --reference-etdump, "
+                    "--aot-outputs, --isolate or --float-twin: it runs both graphs)"));
+            if (!a->json.empty() && !a->decompose)
+                return reportError(makeError(ErrorCode::InvalidArgument, "", "--json applies to --decompose"));
             auto session = loadOrReport(a->in);
             if (!session)
                 return 1;
+            if (a->decompose)
+                return decompose(*session, *a);
             auto table = computeGap(*session, a->gap);
             if (!table)
                 return reportError(table.error());

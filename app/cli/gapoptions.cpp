@@ -20,6 +20,7 @@ Result<analysis::ReferenceSet> evaluatorReference(const Session &s, const GapArg
     o.inputs.bundledProgram = a.ref.bundledProgram;
     o.inputs.testCase = a.testCase;
     o.isolated = a.isolate;
+    o.floatTwin = a.floatTwin;
     o.keep = a.keep == "all" ? eval::EvalOptions::Keep::All : eval::EvalOptions::Keep::DebugHandles;
     o.maxMemory = a.maxMemoryMb < 0 ? -1 : std::int64_t(a.maxMemoryMb * 1048576.0);
     auto ref = evalgap::referenceFromEvaluator(*s.etrecord, &s, o);
@@ -57,6 +58,9 @@ void addGapOptions(CLI::App &sub, GapArgs &a)
     sub.add_flag("--isolate", a.isolate,
         "Evaluate each node from the runtime values of its inputs: the gap is the error the op itself "
         "introduces");
+    sub.add_flag("--float-twin", a.floatTwin,
+        "Built-in reference of a quantized graph: its float twin (quantize -> dequantize pairs pass their "
+        "input through), so the gap is the total loss against the float model");
     sub.add_option("--metric", a.metric, "MSE, L1, SNR, COSINE, MAXABS or MAXREL")->capture_default_str();
     a.thresholdOption = sub.add_option(
         "--threshold", a.threshold, "Flag rows whose gap is worse than this (default: the dtype's noise level)");
@@ -72,9 +76,9 @@ Status checkGapArgs(GapArgs &a, const std::string &etrecord)
         return makeError(ErrorCode::InvalidArgument, "",
             "give --etrecord (its graph is evaluated as the reference), "
             "--reference-etdump (+ --reference-debug-buffer) or --aot-outputs");
-    if (!a.builtIn() && (a.isolate || !a.inputs.empty() || !a.referenceGraph.empty()))
+    if (!a.builtIn() && (a.isolate || a.floatTwin || !a.inputs.empty() || !a.referenceGraph.empty()))
         return makeError(ErrorCode::InvalidArgument, "",
-            "--isolate, --inputs and --reference-graph apply to the built-in "
+            "--isolate, --float-twin, --inputs and --reference-graph apply to the built-in "
             "reference (no --reference-etdump / --aot-outputs)");
     if (!a.builtIn() && !a.ref.bundledProgram.empty())
         return makeError(ErrorCode::InvalidArgument, a.ref.bundledProgram,

@@ -23,6 +23,7 @@ struct GapArgs {
     std::string inputs, referenceGraph;
     int testCase = 0;
     bool isolate = false;
+    bool floatTwin = false; // the built-in reference is the quantized graph's float twin
     // "all": the ATen reference graph gets its debug handles by propagation in evalgap, not
     // from its nodes, so "handles" would drop what the gap needs there.
     std::string keep = "all";

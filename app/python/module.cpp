@@ -12,6 +12,7 @@
 #include "etrecord/etrecord.h"
 #include "etrecord/linker.h"
 #include "etrecord/modulestack.h"
+#include "evalgap/decompose.h"
 #include "evalgap/evalgap.h"
 #include "evalgap/graphdiff.h"
 #include "events/inspectortable.h"
@@ -652,6 +653,67 @@ py::dict numericGap(const NativeSession &s, const std::string &metricName, const
     return out;
 }
 
+// calculate_numeric_gap(..., decompose=True): quantization / kernel / total error per op
+// (core/evalgap/decompose.h), one dict per row, the summary sentence and the CLI's TSV / JSON.
+py::dict numericGapDecomposed(const NativeSession &s, const std::string &metricName, const std::string &referenceGraph,
+    bool disableValidation, const std::string &inputsFile, const std::string &bundledProgram, int testCase)
+{
+    const Session &session = *s.session;
+    if (!session.etrecord)
+        throw py::value_error("Missing etrecord or missing representative inputs within etrecord, both of which are "
+                              "required for calculating numerical gap");
+    const auto metric = analysis::parseMetric(metricName);
+    if (!metric)
+        throw py::value_error("Unsupported distance metric '" + metricName + "'");
+    evalgap::Decomposition d;
+    {
+        py::gil_scoped_release release;
+        evalgap::DecomposeOptions o;
+        o.referenceGraph = referenceGraph;
+        o.disableHandleValidation = disableValidation;
+        o.inputs.inputsFile = inputsFile;
+        o.inputs.bundledProgram = bundledProgram;
+        o.inputs.testCase = testCase;
+        o.metric = *metric;
+        d = orThrow(evalgap::decomposeGap(*session.etrecord, session, o));
+    }
+    auto value = [](const evalgap::ErrorPart &p) -> py::object {
+        return p.valid ? py::object(py::float_(p.gap)) : py::object(py::none());
+    };
+    py::list rows;
+    for (const auto &o : d.ops) {
+        py::dict row;
+        row["aot_ops"] = o.referenceOps;
+        row["runtime_ops"] = o.runtimeOps;
+        row["quant_error"] = value(o.quant);
+        row["kernel_error"] = value(o.kernel);
+        row["total_error"] = value(o.total);
+        row["dominant"] = evalgap::dominantName(o.dominant);
+        row["quant_noise"] = o.quant.noise;
+        row["kernel_noise"] = o.kernel.noise;
+        row["total_noise"] = o.total.noise;
+        row["quant_snr_db"] = o.quant.snrDb;
+        row["kernel_snr_db"] = o.kernel.snrDb;
+        row["total_snr_db"] = o.total.snrDb;
+        row["instruction_id"] = o.instructionId;
+        row["debug_handles"] = o.debugHandles;
+        row["delegated"] = o.delegated;
+        row["note"] = o.note;
+        rows.append(row);
+    }
+    auto index = [&](int i) -> py::object { return i < 0 ? py::object(py::none()) : py::object(py::int_(i)); };
+    py::dict out;
+    out["rows"] = rows;
+    out["summary"] = d.summary;
+    out["warnings"] = d.warnings;
+    out["quant_enters"] = index(d.quantEnters);
+    out["kernel_enters"] = index(d.kernelEnters);
+    out["total_enters"] = index(d.totalEnters);
+    out["tsv"] = evalgap::decompositionTsv(d);
+    out["json"] = evalgap::decompositionJson(d);
+    return out;
+}
+
 // Graph against graph (core/evalgap/graphdiff.h): one dict per aligned layer, the verdict, the
 // unaligned nodes, and the CLI's TSV / JSON of the same diff.
 py::dict graphDiff(const NativeETRecord &r, const std::string &a, const std::string &b, const std::string &metricName,
@@ -992,6 +1054,7 @@ PYBIND11_MODULE(_native, m)
         .def("find_total_for_module",
             [](const NativeSession &s, const std::string &name) { return findTotalForModule(s.session->blocks, name); })
         .def("numeric_gap", &numericGap)
+        .def("numeric_gap_decomposed", &numericGapDecomposed)
         .def("reference_output", &referenceOutput)
         .def("write_trace", &writeTrace)
         .def("report_html", &reportHtml)

@@ -36,7 +36,7 @@ void ensureRegistered()
         registerShapeKernels();
         registerReductionKernels();
         registerNnKernels();
-        registerMiscKernels();
+        registerQuantKernels();
         registerIndexKernels();
         registerModelKernels();
     });
@@ -672,6 +672,16 @@ Result<Tensor> writeView(const Tensor &base, const ViewOf &v, const Tensor &valu
 
 } // namespace
 
+bool isQuantizeOp(const std::string &opKey)
+{
+    return opKey.rfind("quantized_decomposed.quantize_per_", 0) == 0 || opKey == "torchao.quantize_affine.default";
+}
+
+bool isDequantizeOp(const std::string &opKey)
+{
+    return opKey.rfind("quantized_decomposed.dequantize_per_", 0) == 0 || opKey == "torchao.dequantize_affine.default";
+}
+
 Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std::string, Tensor> weights,
     const std::vector<Value> &inputs, const EvalOptions &options)
 {
@@ -769,6 +779,7 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
 
     std::unordered_set<std::string> produced;
     std::unordered_map<std::string, ViewOf> views; // outputs of slice / select, by name
+    std::unordered_map<std::string, Tensor> twinSource; // floatTwin: quantize output -> its float input
     const std::size_t total = program.nodes.size();
     for (std::size_t ni = 0; ni < total; ++ni) {
         const GraphNode &node = program.nodes[ni];
@@ -910,6 +921,24 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
             } else {
                 outputs.push_back(*list->tensors[std::size_t(*idx)]);
             }
+        } else if (options.floatTwin && isDequantizeOp(key) && !node.inputs.empty()
+            && node.inputs[0].arg.kind == "as_tensor" && !node.inputs[0].arg.tensorNames.empty()
+            && twinSource.count(node.inputs[0].arg.tensorNames[0])) {
+            // Float twin: quantize -> dequantize is the identity on the quantize's input.
+            auto odt = args.dtype(-1,
+                key == "torchao.dequantize_affine.default" ? "output_dtype"
+                    : key.find("per_token") != std::string::npos || key.find("group") != std::string::npos
+                    ? "output_dtype"
+                    : "out_dtype");
+            auto passed
+                = cast(twinSource.at(node.inputs[0].arg.tensorNames[0]), odt && *odt ? **odt : ScalarType::Float);
+            if (!passed) {
+                out.error = fmt::format("{}: {}", nodeContext(node, key), passed.error().reason);
+                needs = key;
+            } else {
+                outputs.push_back(std::move(*passed));
+                ++result.floatTwinPairs;
+            }
         } else if (const KernelFn *fn = findKernel(inplace.empty() ? key : inplace)) {
             auto r = (*fn)(args);
             if (!r) {
@@ -987,6 +1016,9 @@ Result<EvalResult> evaluateProgram(const ExportedProgram &program, std::map<std:
                 }
                 env[outNames[k]] = Value::ofTensor(t);
                 produced.insert(outNames[k]);
+                if (k == 0 && options.floatTwin && isQuantizeOp(key))
+                    if (auto x = args.tensor(0, "input"); x)
+                        twinSource[outNames[0]] = *x;
                 if (k == 0 && (key == "aten.slice.Tensor" || key == "aten.select.int"))
                     if (auto v = viewOf(key, args, node); v) {
                         // The view's readers may write through it: its bases stay alive as long.

@@ -154,12 +154,25 @@ struct EvalOptions {
     // Isolated mode: when a node reads output `index` of node `producer`, a returned tensor
     // replaces the computed one (runtime values from a debug buffer).
     std::function<std::optional<Tensor>(const std::string &producer, int index)> inputOverride;
+    // Float twin of a quantized graph: every dequantize node fed by a quantize node passes the
+    // quantize node's float input through (cast to the dequantize's output dtype), so the graph
+    // runs as the float model it fake-quantizes. A dequantize of a stored integer constant
+    // (quantized weights) still runs: the twin uses the dequantized weight. choose_qparams and
+    // the quantize nodes themselves run unchanged (their integer outputs feed nothing but the
+    // bypassed dequantize). See docs/inspector-semantics.md.
+    bool floatTwin = false;
 };
+
+// True for the quantize / dequantize operators floatTwin pairs (quantized_decomposed per
+// tensor / channel / token / channel group, torchao affine).
+bool isQuantizeOp(const std::string &opKey);
+bool isDequantizeOp(const std::string &opKey);
 
 struct EvalResult {
     std::vector<NodeOutput> nodes; // call_function nodes in execution order (getitem excluded)
     std::vector<Tensor> programOutputs; // graph outputs (empty tensor where not computable)
     std::vector<std::string> warnings;
+    int floatTwinPairs = 0; // quantize -> dequantize pairs passed through (EvalOptions::floatTwin)
 };
 
 // Program entry to evaluate: "" picks the Edge program of "forward" (else the ATen program);

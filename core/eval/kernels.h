@@ -63,7 +63,7 @@ void registerElementwiseKernels();
 void registerShapeKernels();
 void registerReductionKernels();
 void registerNnKernels();
-void registerMiscKernels();
+void registerQuantKernels(); // quantized_decomposed, torchao affine ops, repeat_interleave.Tensor
 void registerIndexKernels();
 void registerModelKernels();
 

@@ -228,61 +228,6 @@ Result<std::vector<Tensor>> adaptiveAvgPool3d(const KernelArgs &a)
     return one(fromDoubleValues(x->dtype, shape, out));
 }
 
-// ---------------------------------------------------------------- per-token quantization
-
-// Scales / zero points hold one value per token: every dim but the last.
-Result<std::int64_t> tokensOf(const Tensor &x, const Tensor &scales, const Tensor &zps)
-{
-    if (x.dim() == 0)
-        return kernelError("per-token quantization needs at least 1 dimension");
-    const std::int64_t tokens = x.numel() / std::max<std::int64_t>(x.sizes.back(), 1);
-    if (scales.numel() != tokens || zps.numel() != tokens)
-        return kernelError(fmt::format(
-            "per-token quantization: {} tokens, {} scales and {} zero points", tokens, scales.numel(), zps.numel()));
-    return tokens;
-}
-
-Result<std::vector<Tensor>> quantizePerToken(const KernelArgs &a)
-{
-    TRY(x, a.tensor(0, "input"));
-    TRY(scales, a.tensor(1, "scales"));
-    TRY(zps, a.tensor(2, "zero_points"));
-    TRY(lo, a.integer(3, "quant_min"));
-    TRY(hi, a.integer(4, "quant_max"));
-    TRY(dt, a.dtype(5, "dtype"));
-    if (category(x->dtype) != Category::Float || !*dt || category(**dt) != Category::Int || *lo > *hi)
-        return kernelError("quantize_per_token: needs a floating point input and an integer dtype");
-    TRY(tokens, tokensOf(*x, *scales, *zps));
-    const std::int64_t inner = *tokens ? x->numel() / *tokens : 0;
-    std::vector<std::int64_t> out(static_cast<std::size_t>(x->numel()));
-    for (std::int64_t i = 0; i < x->numel(); ++i) {
-        const std::int64_t t = inner ? i / inner : 0;
-        // x * (1 / scale) + zero_point, rounded half to even, in float32 as the decomposition.
-        const float inv = 1.0f / float(scales->getDouble(t));
-        const float v = float(x->getDouble(i)) * inv + float(zps->getDouble(t));
-        double r = std::nearbyint(double(v));
-        r = std::min(std::max(r, double(*lo)), double(*hi));
-        out[std::size_t(i)] = r != r ? 0 : std::int64_t(r);
-    }
-    return one(fromIntValues(**dt, x->sizes, out));
-}
-
-Result<std::vector<Tensor>> dequantizePerToken(const KernelArgs &a)
-{
-    TRY(x, a.tensor(0, "input"));
-    TRY(scales, a.tensor(1, "scales"));
-    TRY(zps, a.tensor(2, "zero_points"));
-    TRY(odt, a.dtype(6, "output_dtype"));
-    TRY(tokens, tokensOf(*x, *scales, *zps));
-    const std::int64_t inner = *tokens ? x->numel() / *tokens : 0;
-    std::vector<double> out(static_cast<std::size_t>(x->numel()));
-    for (std::int64_t i = 0; i < x->numel(); ++i) {
-        const std::int64_t t = inner ? i / inner : 0;
-        out[std::size_t(i)] = double((float(x->getInt(i)) - float(zps->getDouble(t))) * float(scales->getDouble(t)));
-    }
-    return one(fromDoubleValues(odt->value_or(ScalarType::Float), x->sizes, out));
-}
-
 // ---------------------------------------------------------------- llama custom ops
 
 // Attention of q [B, S, H, D] over the first n positions of caches [B, max, Hkv, D]; query i
@@ -384,8 +329,6 @@ void registerModelKernels()
     registerKernel({ "aten.max_pool3d.default" }, [](const KernelArgs &a) { return maxPool3d(a, false); });
     registerKernel({ "aten.avg_pool3d.default" }, avgPool3d);
     registerKernel({ "aten.adaptive_avg_pool3d.default", "aten._adaptive_avg_pool3d.default" }, adaptiveAvgPool3d);
-    registerKernel({ "quantized_decomposed.quantize_per_token.default" }, quantizePerToken);
-    registerKernel({ "quantized_decomposed.dequantize_per_token.default" }, dequantizePerToken);
 
     registerKernel({ "llama.update_cache.default" }, [](const KernelArgs &a) -> Result<std::vector<Tensor>> {
         TRY(v, a.tensor(0, "value"));

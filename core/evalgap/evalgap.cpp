@@ -164,6 +164,7 @@ eval::EvalOptions passOptions(const EvalGapOptions &opts, int from, int span)
     eo.threads = opts.threads;
     eo.keep = opts.keep;
     eo.maxMemory = opts.maxMemory;
+    eo.floatTwin = opts.floatTwin;
     if (opts.progress)
         eo.progress = [p = opts.progress, from, span](int permille) { return p(from + permille * span / 1000); };
     return eo;
@@ -253,6 +254,7 @@ Result<EvaluatorReference> referenceFromEvaluator(
         return makeError(ErrorCode::InvalidArgument, record.path(),
             "the reference graph produced no intermediate outputs with debug handles");
     ref.accumulated = c.set;
+    ref.floatTwinPairs = acc->floatTwinPairs;
     if (!opts.isolated)
         return ref;
 
@@ -351,6 +353,45 @@ Result<EvaluatorReference> referenceFromEvaluator(
     ci.set.isolated = true;
     ref.isolated = std::move(ci.set);
     return ref;
+}
+
+Result<std::pair<EvaluatorReference, EvaluatorReference>> fakeAndTwinReferences(
+    const ETRecord &record, const EvalGapOptions &opts)
+{
+    auto graph = resolveReferenceGraph(record, opts.referenceGraph, opts.disableHandleValidation);
+    if (!graph)
+        return graph.error();
+    auto inputs = eval::chooseInputs(record, opts.inputs);
+    if (!inputs)
+        return inputs.error();
+    std::vector<std::string> loadWarnings;
+    auto weights = eval::loadWeights(record, *graph->program, &loadWarnings);
+    if (!weights)
+        return weights.error();
+    std::pair<EvaluatorReference, EvaluatorReference> out;
+    for (int pass = 0; pass < 2; ++pass) {
+        EvaluatorReference &ref = pass == 0 ? out.first : out.second;
+        ref.graphName = graph->name;
+        ref.warnings = graph->warnings;
+        ref.warnings.insert(ref.warnings.end(), loadWarnings.begin(), loadWarnings.end());
+        eval::EvalOptions eo = passOptions(opts, pass * 500, 500);
+        eo.floatTwin = pass == 1;
+        // Tensors share their storage: the second pass gets the same weights without a copy.
+        auto r = pass == 0 ? eval::evaluateProgram(*graph->program->program, *weights, *inputs, eo)
+                           : eval::evaluateProgram(*graph->program->program, std::move(*weights), *inputs, eo);
+        if (!r)
+            return Error { r.error().code, r.error().file.empty() ? record.path() : r.error().file, r.error().reason };
+        ref.warnings.insert(ref.warnings.end(), r->warnings.begin(), r->warnings.end());
+        ref.floatTwinPairs = r->floatTwinPairs;
+        Capture c = capture(*graph, *r,
+            fmt::format("ETRecord {} '{}' evaluated by etscope{}", record.path(), graph->name,
+                pass == 1 ? ", float twin" : ""));
+        if (c.set.intermediates.empty())
+            return makeError(ErrorCode::InvalidArgument, record.path(),
+                "the reference graph produced no intermediate outputs with debug handles");
+        ref.accumulated = std::move(c.set);
+    }
+    return out;
 }
 
 } // namespace etscope::evalgap

@@ -19,6 +19,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace etscope::evalgap {
@@ -44,6 +45,7 @@ struct EvalGapOptions {
     bool disableHandleValidation = false;
     eval::InputChoice inputs; // empty: the ETRecord's representative_inputs
     bool isolated = false; // also compute the isolated reference (needs the runtime session)
+    bool floatTwin = false; // run the float twin of the graph (eval::EvalOptions::floatTwin)
     int threads = 0;
     eval::EvalOptions::Keep keep = eval::EvalOptions::Keep::All; // see eval::EvalOptions
     std::int64_t maxMemory = 0; // bytes; 0 = physical / 2, < 0 = no limit
@@ -55,6 +57,7 @@ struct EvaluatorReference {
     analysis::ReferenceSet accumulated; // the Inspector's AOT intermediates
     std::optional<analysis::ReferenceSet> isolated;
     std::vector<std::string> warnings;
+    int floatTwinPairs = 0; // with floatTwin: quantize -> dequantize pairs passed through
 };
 
 // Runs the reference graph (and, with opts.isolated, the isolated pass against `runtime`,
@@ -63,5 +66,11 @@ struct EvaluatorReference {
 // says why, so its row shows "no reference (needs aten.xxx)".
 Result<EvaluatorReference> referenceFromEvaluator(
     const ETRecord &record, const Session *runtime, const EvalGapOptions &opts);
+
+// The accumulated references of the graph fake-quantized (as it is) and as its float twin
+// (eval::EvalOptions::floatTwin), from one load of the ETRecord's weights and inputs: what the
+// error decomposition (decompose.h) compares. opts.isolated and opts.floatTwin are ignored.
+Result<std::pair<EvaluatorReference, EvaluatorReference>> fakeAndTwinReferences(
+    const ETRecord &record, const EvalGapOptions &opts);
 
 } // namespace etscope::evalgap

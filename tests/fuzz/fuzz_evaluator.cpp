@@ -71,6 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     eval::EvalOptions opts;
     opts.threads = 1;
     opts.maxElements = std::int64_t(1) << 20;
+    opts.floatTwin = (size & 1) != 0; // quantized graphs also as their float twin
     auto r = eval::evaluateProgram(*ep, weights, inputs, opts);
     if (!r) {
         const std::string m = r.error().message();

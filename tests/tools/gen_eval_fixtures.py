@@ -94,7 +94,8 @@ RENAME = {"etscope_test.scaled_dot_product_attention": "aten.scaled_dot_product_
 # Per-token quantization (one scale / zero point per row of the last dim), as in _decomposed.py.
 qlib.define("quantize_per_token(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
 qlib.define("dequantize_per_token(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max, ScalarType dtype, ScalarType output_dtype) -> Tensor")
-qimpl.impl("quantize_per_token", lambda x, s, z, lo, hi, dt: torch.clamp(torch.round(x / s) + z, lo, hi).to(dt))
+# input.mul(1.0 / scales).add(zero_points).round().clamp(...), upstream's order of operations.
+qimpl.impl("quantize_per_token", lambda x, s, z, lo, hi, dt: x.mul(1.0 / s).add(z).round().clamp(lo, hi).to(dt))
 qimpl.impl("dequantize_per_token", lambda x, s, z, lo, hi, dt, odt: ((x.to(torch.float32) - z) * s).to(odt))
 
 # ExecuTorch's llama custom ops by their documented formula: q/k/v are [B, S, H, D] (sequence

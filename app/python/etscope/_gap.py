@@ -115,3 +115,35 @@ def numeric_gap(inspector, distance, disable_validation, reference_graph, isolat
     df.attrs["reference"] = result["reference"]
     df.attrs["cli_tsv"] = result["tsv"] if comparator is None else None
     return df
+
+
+_DECOMPOSED = ["aot_ops", "runtime_ops", "quant_error", "kernel_error", "total_error", "dominant", "instruction_id",
+               "debug_handles", "quant_noise", "kernel_noise", "total_noise", "quant_snr_db", "kernel_snr_db",
+               "total_snr_db", "delegated", "note"]
+
+
+def numeric_gap_decomposed(inspector, distance, disable_validation, reference_graph, inputs, bundled_program,
+                           test_case):
+    """Quantization / kernel / total error per op (core/evalgap/decompose.h)."""
+    from ._inspector import _pandas
+
+    pd = _pandas()
+    if not isinstance(distance, str):
+        raise ValueError("decompose=True takes a metric name (MSE, L1, SNR, COSINE, MAXABS, MAXREL), not a comparator")
+    result = inspector._native.numeric_gap_decomposed(
+        distance.strip().upper(),
+        reference_graph or "",
+        bool(disable_validation),
+        inputs or "",
+        bundled_program or "",
+        int(test_case),
+    )
+    for w in result["warnings"]:
+        _log.warning(w)
+    rows = result["rows"]
+    df = pd.DataFrame({c: [r[c] for r in rows] for c in _DECOMPOSED}, columns=_DECOMPOSED)
+    for k in ("summary", "quant_enters", "kernel_enters", "total_enters"):
+        df.attrs[k] = result[k]
+    df.attrs["cli_tsv"] = result["tsv"]
+    df.attrs["cli_json"] = result["json"]
+    return df

@@ -503,13 +503,26 @@ class Inspector:
         inputs: Optional[str] = None,
         bundled_program: Optional[str] = None,
         test_case: int = 0,
+        decompose: bool = False,
     ):
         """Upstream's gap table with the reference computed by etscope's evaluator.
 
         Beyond upstream: isolate=True evaluates every node from the runtime values of its inputs
         (the gap is the error that op introduces); inputs= a torch.save'd tuple of inputs, or
         bundled_program= / test_case= instead of the ETRecord's representative inputs.
+        decompose=True (quantized models): one row per runtime output with quant_error (float twin
+        vs fake-quantized graph), kernel_error (fake-quantized graph vs runtime), total_error and
+        dominant ("quantization", "kernel" or "noise"); df.attrs["summary"] holds the sentence
+        (`etscope-cli gap --decompose`).
         """
+        if decompose:
+            from ._gap import numeric_gap_decomposed
+
+            if isolate:
+                raise ValueError("decompose=True compares whole graphs; it does not combine with isolate=True")
+            return numeric_gap_decomposed(
+                self, distance, disable_debug_handle_valdiation, reference_graph, inputs, bundled_program, test_case
+            )
         from ._gap import numeric_gap
 
         return numeric_gap(
