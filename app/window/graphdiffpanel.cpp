@@ -1,9 +1,9 @@
 #include "graphdiffpanel.h"
 
+#include "analysis/noise.h"
 #include "backgroundjob.h"
 #include "common/numberformat.h"
 #include "filedialogs.h"
-#include "analysis/noise.h"
 #include "graph/programgraph.h"
 #include "qtstrings.h"
 #include "sessioncontroller.h"
@@ -24,8 +24,8 @@
 namespace etscope {
 
 namespace {
-const analysis::Metric kMetrics[] = { analysis::Metric::MSE, analysis::Metric::SNR, analysis::Metric::MaxAbs,
-    analysis::Metric::Cosine };
+const analysis::Metric kMetrics[]
+    = { analysis::Metric::MSE, analysis::Metric::SNR, analysis::Metric::MaxAbs, analysis::Metric::Cosine };
 
 struct DiffOutcome {
     std::shared_ptr<const evalgap::GraphDiff> diff;
@@ -75,8 +75,8 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
     layout->addWidget(m_verdict);
     m_table->setRootIsDecorated(false);
     m_table->setAlternatingRowColors(true);
-    m_table->setHeaderLabels({ tr("layer"), tr("A node"), tr("B node"), tr("aligned by"), tr("gap"), tr("noise level"),
-        tr("flagged") });
+    m_table->setHeaderLabels(
+        { tr("layer"), tr("A node"), tr("B node"), tr("aligned by"), tr("gap"), tr("noise level"), tr("flagged") });
     m_table->header()->setStretchLastSection(false);
     layout->addWidget(m_table, 1);
     m_unaligned->setWordWrap(true);
@@ -97,9 +97,8 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
         if (!m_session || !m_session->etrecord)
             m_controller->notify(MessageKind::Info, tr("Graph against graph: open an ETRecord with the recording."));
     });
-    connect(m_run, &QPushButton::clicked, this, [this] {
-        compare(m_a->currentText(), m_b->currentText(), analysis::Metric(m_metric->currentData().toInt()));
-    });
+    connect(m_run, &QPushButton::clicked, this,
+        [this] { compare(m_a->currentText(), m_b->currentText(), analysis::Metric(m_metric->currentData().toInt())); });
     connect(m_inputs, &QPushButton::clicked, this, [this] {
         const QString path = askOpenFileName(m_dock->window(), tr("Inputs: torch.save'd tuple of tensors (.pt)"),
             tr("Inputs (*.pt *.pth);;All files (*)"));
@@ -156,8 +155,7 @@ QStringList GraphDiffPanel::graphChoices() const
 
 void GraphDiffPanel::onSessionChanged(std::shared_ptr<const Session> session)
 {
-    const bool sameRecord
-        = m_session && session && m_session->etrecord && m_session->etrecord == session->etrecord;
+    const bool sameRecord = m_session && session && m_session->etrecord && m_session->etrecord == session->etrecord;
     m_session = std::move(session);
     if (sameRecord)
         return; // a reload keeps the comparison shown
@@ -241,8 +239,8 @@ void GraphDiffPanel::show(std::shared_ptr<const evalgap::GraphDiff> diff)
             { QString::number(i + 1), toQString(r.aName) + QStringLiteral(" (") + toQString(r.aOp) + QLatin1Char(')'),
                 toQString(r.bName) + QStringLiteral(" (") + toQString(r.bOp) + QLatin1Char(')'),
                 QString::fromLatin1(evalgap::alignedByName(r.by)),
-                r.error.empty() ? gapText(r.worst(d.direction)) : toQString(r.error), gapText(r.worstNoise(d.direction)),
-                r.flagged ? tr("yes") : QString() });
+                r.error.empty() ? gapText(r.worst(d.direction)) : toQString(r.error),
+                gapText(r.worstNoise(d.direction)), r.flagged ? tr("yes") : QString() });
         item->setData(0, Qt::UserRole, int(i));
         item->setToolTip(4, r.error.empty() ? toQString(fullPrecisionText(r.worst(d.direction))) : toQString(r.error));
         // The gap views' colour scale: cool up to the noise level, warm above it.
