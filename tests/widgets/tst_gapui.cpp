@@ -12,8 +12,10 @@
 
 #include <QBuffer>
 #include <QPainter>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSvgGenerator>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -327,6 +329,48 @@ private slots:
         }
         QCOMPARE(QString::fromUtf8(svg).count(CompareResultsChart::xAxisTitle().toHtmlEscaped()), 3);
         QVERIFY(CompareResultsChart::xAxisTitle().startsWith(u"output"_qs));
+    }
+
+    // Issue 28: in a 150 px dock the tensor inspector showed its header and part of the
+    // statistics (stacked, it needs 350 px). In a wide, short dock (in the window's scroll area)
+    // the statistics (all three rows), the error histogram and the worst elements sit side by
+    // side, each whole inside the dock; in a narrow, tall one they are stacked.
+    void tensorInspectorFitsAShortDock()
+    {
+        std::shared_ptr<const Session> s;
+        GapTable t = perturbedTable(Metric::MSE, s, true);
+        QScrollArea area;
+        area.setWidgetResizable(true);
+        area.setFrameShape(QFrame::NoFrame);
+        auto *w = new TensorInspectorWidget;
+        area.setWidget(w);
+        w->setRow(t.rows[3]); // a perturbed convolution: a histogram and ten worst elements
+        area.resize(1000, 170);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        QTRY_VERIFY(w->sideBySide());
+        QTRY_COMPARE(w->height(), area.viewport()->height()); // no scrolling
+        const QRect room = area.viewport()->rect();
+        for (QWidget *part :
+            { static_cast<QWidget *>(w->statsTable()), w->histogram(), static_cast<QWidget *>(w->worstTable()) }) {
+            const QRect at(part->mapTo(area.viewport(), QPoint(0, 0)), part->size());
+            QVERIFY2(room.contains(at),
+                qPrintable(QStringLiteral("%1,%2 %3x%4").arg(at.x()).arg(at.y()).arg(at.width()).arg(at.height())));
+        }
+        QTableWidget *stats = w->statsTable();
+        QVERIFY2(stats->rowViewportPosition(2) + stats->rowHeight(2) <= stats->viewport()->height(),
+            qPrintable(QStringLiteral("%1+%2 > %3 (table %4)")
+                           .arg(stats->rowViewportPosition(2))
+                           .arg(stats->rowHeight(2))
+                           .arg(stats->viewport()->height())
+                           .arg(stats->height())));
+        QVERIFY(w->histogram()->height() >= 80);
+        QVERIFY(w->worstTable()->height() >= 80);
+        area.grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tensor_inspector_short.png"));
+        area.resize(480, 700);
+        QCoreApplication::processEvents();
+        QVERIFY(!w->sideBySide());
+        QVERIFY(stats->rowViewportPosition(2) + stats->rowHeight(2) <= stats->viewport()->height());
     }
 
     void tensorStatsByHand()

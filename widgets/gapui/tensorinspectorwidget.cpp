@@ -1,8 +1,12 @@
 #include "tensorinspectorwidget.h"
 
+#include <QAbstractScrollArea>
+#include <QBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
+#include <QResizeEvent>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -108,7 +112,7 @@ public:
     explicit Histogram(QWidget *parent)
         : QWidget(parent)
     {
-        setMinimumHeight(140);
+        setMinimumHeight(90);
     }
     const TensorPairStats *stats = nullptr;
 
@@ -156,14 +160,61 @@ TensorInspectorWidget::TensorInspectorWidget(QWidget *parent)
     // Columns as wide as their numbers (never "-0.…"); the table scrolls when the dock is narrow.
     m_statsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_statsTable->horizontalHeader()->setStretchLastSection(true);
-    m_statsTable->setMaximumHeight(130);
-    lay->addWidget(m_statsTable);
-    lay->addWidget(m_hist);
+    // Exactly its header and three rows: never a scroll bar for three numbers a column.
+    m_statsTable->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_statsTable->verticalHeader()->setDefaultSectionSize(m_statsTable->fontMetrics().height() + 8);
+    m_statsTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_worstTable->setHorizontalHeaderLabels({ tr("index"), tr("reference"), tr("runtime"), tr("|diff|") });
     m_worstTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_worstTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_worstTable->horizontalHeader()->setStretchLastSection(true);
-    lay->addWidget(m_worstTable, 1);
+    m_worstTable->setMinimumHeight(80);
+    // Statistics, histogram and worst elements side by side in a wide, short dock (stacked they
+    // need 350 px and showed a 150 px dock only the statistics), stacked otherwise.
+    m_body = new QBoxLayout(QBoxLayout::TopToBottom);
+    m_body->addWidget(m_statsTable);
+    m_body->addWidget(m_hist);
+    m_body->addWidget(m_worstTable, 1);
+    lay->addLayout(m_body, 1);
+    fitStatsTable();
+}
+
+QWidget *TensorInspectorWidget::histogram() const
+{
+    return m_hist;
+}
+
+bool TensorInspectorWidget::sideBySide() const
+{
+    return m_body->direction() == QBoxLayout::LeftToRight;
+}
+
+void TensorInspectorWidget::fitStatsTable()
+{
+    const int h = m_statsTable->horizontalHeader()->sizeHint().height()
+        + 3 * m_statsTable->verticalHeader()->defaultSectionSize() + 2 * m_statsTable->frameWidth()
+        + m_statsTable->horizontalScrollBar()->sizeHint().height(); // room for it when narrow
+    m_statsTable->setFixedHeight(h);
+}
+
+void TensorInspectorWidget::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Inside a scroll area the widget is at least its minimum size: the room is the viewport's.
+    QSize room = size();
+    for (QWidget *p = parentWidget(); p; p = p->parentWidget())
+        if (auto *area = qobject_cast<QAbstractScrollArea *>(p)) {
+            room = area->viewport()->size();
+            break;
+        }
+    const bool side = room.width() >= 600 && room.height() < kStackedHeight;
+    if (side != sideBySide()) {
+        m_body->setDirection(side ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+        m_body->setStretch(0, side ? 3 : 0);
+        m_body->setStretch(1, side ? 2 : 0);
+        m_body->setStretch(2, side ? 3 : 1);
+        m_body->setAlignment(m_statsTable, side ? Qt::AlignTop : Qt::Alignment());
+    }
 }
 
 void TensorInspectorWidget::setRow(const analysis::GapRow &row, int output)
@@ -209,6 +260,7 @@ void TensorInspectorWidget::setRow(const analysis::GapRow &row, int output)
     }
     m_hist->stats = &m_stats;
     m_hist->update();
+    fitStatsTable();
 }
 
 } // namespace etscope::gapui

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+class QBoxLayout;
 class QLabel;
 class QTableWidget;
 
@@ -40,13 +41,30 @@ public:
     explicit TensorInspectorWidget(QWidget *parent = nullptr);
     void setRow(const analysis::GapRow &row, int output = 0);
     const TensorPairStats &stats() const { return m_stats; }
+    // Statistics, histogram and worst elements in one row (a wide dock under this height) or
+    // stacked.
+    static constexpr int kStackedHeight = 360;
+    bool sideBySide() const;
+    QTableWidget *statsTable() const { return m_statsTable; }
+    QWidget *histogram() const;
+    QTableWidget *worstTable() const { return m_worstTable; }
+
+    // Its minimum size, not the tables' preferred heights, is what a scroll area must give it
+    // (QScrollArea asks the layout's height-for-width of the word-wrapped header).
+    bool hasHeightForWidth() const override { return false; }
+    int heightForWidth(int) const override { return -1; }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void fitStatsTable();
     class Histogram;
     QLabel *m_header;
     QTableWidget *m_statsTable;
     Histogram *m_hist;
     QTableWidget *m_worstTable;
+    QBoxLayout *m_body = nullptr;
     TensorPairStats m_stats;
 };
 
