@@ -275,22 +275,36 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
             return;
         }
     }
+    // What the gap depends on besides the run itself: the ETRecord linked to it (op types, rows).
+    const bool sameLink = sameRun && m_session->inputs.etrecord == session->inputs.etrecord;
     m_session = std::move(session);
     const bool had = m_tables != nullptr;
     if (sameRun && !m_referenceFiles.isEmpty()) {
-        const int block = m_tensorBlock, event = m_tensorEvent;
-        const bool tensorShown = m_tensorDock->isVisible();
-        QString error;
-        if (compareWith(m_referenceFiles, &error)) {
-            if (block >= 0 && tensorShown && m_tables && !m_tables->accumulated.empty())
-                for (const analysis::GapRow &row : m_tables->current(m_isolated).front().rows)
-                    if (row.blockIndex == block && row.eventIndex == event) {
-                        m_tensor->setRow(row);
-                        m_tensorDock->show();
-                    }
+        if (sameLink && m_tables) {
+            // A unit change: the tensors compared are the same, so is the gap; only the views follow.
+            showTables();
             return;
         }
-        m_controller->notify(MessageKind::Warning, tr("Numeric gap: %1").arg(error));
+        // Recomputed once for the change, off the GUI thread; the views keep the last gap meanwhile.
+        cancelEvaluator();
+        const int block = m_tensorBlock, event = m_tensorEvent;
+        const bool tensorShown = m_tensorDock->isVisible();
+        m_job->start(
+            [s = m_session, files = m_referenceFiles](BackgroundJob::Control &) { return computeFileGap(*s, files); },
+            [this, files = m_referenceFiles, block, event, tensorShown](std::shared_ptr<Outcome> outcome) {
+                if (!outcome->error.isEmpty()) {
+                    m_controller->notify(MessageKind::Warning, tr("Numeric gap: %1").arg(outcome->error));
+                    return;
+                }
+                applyFileGap(files, *outcome);
+                if (block >= 0 && tensorShown && m_tables && !m_tables->accumulated.empty())
+                    for (const analysis::GapRow &row : m_tables->current(m_isolated).front().rows)
+                        if (row.blockIndex == block && row.eventIndex == event) {
+                            m_tensor->setRow(row);
+                            m_tensorDock->show();
+                        }
+            });
+        return;
     }
     if (sameRun && m_evaluatorReference && m_session->etrecord && m_session->debugBuffer) {
         const eval::InputChoice inputs = *m_evaluatorReference;
@@ -380,16 +394,12 @@ void GapDocks::chooseFiles()
         m_controller->notify(MessageKind::Warning, tr("Numeric gap: %1").arg(error));
 }
 
-bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
+// The gap against reference files (a second ETDump + debug buffer, an AOT outputs file, a
+// BundledProgram), on any thread: the files sniffed by content, the reference loaded, every
+// metric's table computed.
+std::shared_ptr<GapDocks::Outcome> GapDocks::computeFileGap(const Session &session, const QStringList &referenceFiles)
 {
-    auto fail = [error](const QString &message) {
-        if (error)
-            *error = message;
-        return false;
-    };
-    if (!m_session || !m_session->etdump)
-        return fail(tr("no recording loaded"));
-    cancelEvaluator(); // a late evaluator result must not replace this one
+    auto out = std::make_shared<Outcome>();
     analysis::ReferenceInputs ref;
     for (const QString &f : referenceFiles) {
         const std::string path = f.toStdString();
@@ -405,8 +415,9 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
             break;
         case FileKind::Program:
         case FileKind::ProgramData:
-            return fail(
-                tr("%1: a program (.pte) holds no reference values; open it with the recording instead").arg(f));
+            out->error
+                = tr("%1: a program (.pte) holds no reference values; open it with the recording instead").arg(f);
+            return out;
         case FileKind::TorchSave:
             ref.aotOutputs = path;
             break;
@@ -414,32 +425,60 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
             ref.debugBuffer = path;
             break;
         case FileKind::Unreadable:
-            return fail(sniffFile(f).error);
+            out->error = sniffFile(f).error;
+            return out;
         }
     }
-    if (!ref.debugBuffer.empty() && ref.etdump.empty())
-        return fail(tr("a debug buffer needs its ETDump"));
+    if (!ref.debugBuffer.empty() && ref.etdump.empty()) {
+        out->error = tr("a debug buffer needs its ETDump");
+        return out;
+    }
     auto set = analysis::loadReference(ref);
-    if (!set)
-        return fail(toQString(set.error().message()));
-    auto computed = analysis::computeGapTables(*m_session, *set, nullptr, kMetrics);
-    if (!computed)
-        return fail(toQString(computed.error().message()));
-    auto tables = std::make_shared<Tables>();
-    static_cast<analysis::GapTables &>(*tables) = std::move(*computed);
-    m_tables = tables;
+    if (!set) {
+        out->error = toQString(set.error().message());
+        return out;
+    }
+    auto computed = analysis::computeGapTables(session, *set, nullptr, kMetrics);
+    if (!computed) {
+        out->error = toQString(computed.error().message());
+        return out;
+    }
+    out->tables = std::make_shared<Tables>();
+    static_cast<analysis::GapTables &>(*out->tables) = std::move(*computed);
+    // Blank cells need their reason next to them: the same warnings as `etscope-cli gap`.
+    for (const std::string &w : out->tables->accumulated.front().warnings)
+        out->warnings << toQString(w);
+    return out;
+}
+
+void GapDocks::applyFileGap(const QStringList &referenceFiles, const Outcome &outcome)
+{
+    m_tables = outcome.tables;
     m_referenceFiles = referenceFiles;
     m_evaluatorReference.reset();
-    // Blank cells need their reason next to them: the same warnings as `etscope-cli gap`.
-    m_warnings.clear();
-    for (const std::string &w : tables->accumulated.front().warnings)
-        m_warnings << toQString(w);
+    m_warnings = outcome.warnings;
     if (!m_warnings.isEmpty())
         m_controller->notify(MessageKind::Warning,
             tr("Numeric gap against %1: %n warning(s): ", nullptr, int(m_warnings.size()))
                     .arg(QFileInfo(referenceFiles.value(0)).fileName())
                 + m_warnings.join(QStringLiteral("; ")));
     showTables();
+}
+
+bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
+{
+    auto fail = [error](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (!m_session || !m_session->etdump)
+        return fail(tr("no recording loaded"));
+    cancelEvaluator(); // a late evaluator result must not replace this one
+    const auto outcome = computeFileGap(*m_session, referenceFiles);
+    if (!outcome->error.isEmpty())
+        return fail(outcome->error);
+    applyFileGap(referenceFiles, *outcome);
     Q_EMIT needsRoom(m_heatmapDock);
     return true;
 }
@@ -509,6 +548,16 @@ void GapDocks::showTables()
         std::any_of(rows.begin(), rows.end(), [](const analysis::GapRow &r) { return r.delegated; }));
     m_trendDock->setVisible(!m_tables->isolated.empty());
     m_heatmapDock->raise();
+    // The tensor inspector opens on the row where the error enters (else the first row), so the
+    // values behind the first red cell are one glance away.
+    if (m_tensorBlock < 0 && !rows.empty()) {
+        const analysis::GapRow *first = analysis::firstFlagged(tables.front());
+        const analysis::GapRow &row = first ? *first : rows.front();
+        m_tensor->setRow(row);
+        m_tensorBlock = row.blockIndex;
+        m_tensorEvent = row.eventIndex;
+        m_tensorDock->show();
+    }
 }
 
 void GapDocks::setIsolated(bool isolated)

@@ -98,6 +98,9 @@ private:
     void chooseFiles();
     void showRow(int blockIndex, int eventIndex);
     void showTables();
+    struct Outcome;
+    static std::shared_ptr<Outcome> computeFileGap(const Session &session, const QStringList &referenceFiles);
+    void applyFileGap(const QStringList &referenceFiles, const Outcome &outcome);
     void emitGapChanged();
     void updateCaveats();
     void arrangeTables();
@@ -131,7 +134,6 @@ private:
     QList<QLabel *> m_caveats; // one above each gap view
     int m_tensorBlock = -1, m_tensorEvent = -1; // row shown in the tensor inspector
     std::optional<eval::InputChoice> m_evaluatorReference; // the ETRecord graph is the reference
-    struct Outcome;
     BackgroundJob *m_job = nullptr;
     bool m_evaluatorCancelled = false; // the last evaluation was cancelled (no warning dialog)
 };
