@@ -1,4 +1,5 @@
 #include "delegatetriageview.h"
+#include "qtstrings.h"
 
 #include "treeviewutil.h"
 
@@ -45,12 +46,12 @@ std::unordered_map<std::string, const GraphNode *> linkedNodes(const Session &se
 // debug handle, then the node's name (what the Inspector's tables print).
 QString readableOp(const std::string &nodeName, const GraphNode *node)
 {
-    QString raw = QString::fromStdString(nodeName);
+    QString raw = toQString(nodeName);
     if (raw.endsWith(QLatin1Char('_')))
         raw.chop(1);
     if (!node)
         return raw;
-    QString text = QString::fromStdString(opTypeOperatorName(node->opName));
+    QString text = toQString(opTypeOperatorName(node->opName));
     if (node->debugHandle)
         text += QObject::tr(" · handle %1").arg(*node->debugHandle);
     return text + QStringLiteral(" · ") + raw;
@@ -96,7 +97,7 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
         tr("Worst gap (%1)").arg(QString::fromLatin1(analysis::metricName(table.metric))), tr("Source") });
     for (const auto *r : rows) {
         auto *item = new QTreeWidgetItem(m_tree);
-        item->setText(Backend, r->backend.empty() ? tr("(unknown)") : QString::fromStdString(r->backend));
+        item->setText(Backend, r->backend.empty() ? tr("(unknown)") : toQString(r->backend));
         item->setText(Instruction, QString::number(r->instructionId));
         // Replaced ops: the graph nodes the delegate call was linked to (ETRecord), else the
         // reference-side ops it was matched with.
@@ -106,15 +107,14 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
             const GraphNode *node = found == nodes.end() ? nullptr : found->second;
             ops << readableOp(n.nodeName, node);
             tips << (node ? tr("%1 (%2), debug handle %3, node %4")
-                                .arg(QString::fromStdString(opTypeOperatorName(node->opName)),
-                                    QString::fromStdString(node->target),
+                                .arg(toQString(opTypeOperatorName(node->opName)), toQString(node->target),
                                     node->debugHandle ? QString::number(*node->debugHandle) : tr("none"),
-                                    QString::fromStdString(n.nodeName))
-                          : QString::fromStdString(n.nodeName));
+                                    toQString(n.nodeName))
+                          : toQString(n.nodeName));
         }
         if (ops.isEmpty())
             for (const auto &o : r->referenceOps)
-                tips << (ops << QString::fromStdString(o)).back();
+                tips << (ops << toQString(o)).back();
         item->setText(Replaced, ops.join(QStringLiteral(", ")));
         item->setToolTip(Replaced, tips.join(QLatin1Char('\n')));
         const Event *ev = nullptr;
@@ -125,7 +125,7 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
             item->setText(Latency,
                 QStringLiteral("%1 %2")
                     .arg(ev->perfData->avg, 0, 'g', 5)
-                    .arg(QString::fromStdString(
+                    .arg(toQString(
                         std::string(timeScaleName(session.blocks[std::size_t(r->blockIndex)].targetTimeScale)))));
         const double w = r->worst(dir);
         item->setText(Gap, std::isnan(w) ? QStringLiteral("–") : QString::number(w, 'g', 6));
@@ -135,10 +135,9 @@ void DelegateTriageView::setData(const Session &session, const analysis::GapTabl
                 // The user's frame (not torch's): "model.py:42" in the cell, the whole trace in
                 // the tooltip.
                 const std::string loc = userSourceLocation(*n.stackTrace);
-                item->setText(Source,
-                    loc.empty() ? QString::fromStdString(*n.stackTrace).section(QLatin1Char('\n'), 0, 0)
-                                : QString::fromStdString(loc));
-                item->setToolTip(Source, QString::fromStdString(*n.stackTrace));
+                item->setText(
+                    Source, loc.empty() ? toQString(*n.stackTrace).section(QLatin1Char('\n'), 0, 0) : toQString(loc));
+                item->setToolTip(Source, toQString(*n.stackTrace));
                 break;
             }
         // The colour of every gap view (analysis::gapSeverity): warm above the threshold.

@@ -1,4 +1,5 @@
 #include "gapheatmapwidget.h"
+#include "qtstrings.h"
 
 #include "analysis/noise.h"
 #include "graph/programgraph.h"
@@ -149,14 +150,14 @@ void GapHeatmapWidget::setTables(std::vector<analysis::GapTable> tables)
     m_labelWidth = 120;
     for (const auto &r : tables.front().rows) {
         Row row;
-        QString ops = QString::fromStdString(r.runtimeOps.empty() ? std::string("?") : r.runtimeOps.back());
+        QString ops = toQString(r.runtimeOps.empty() ? std::string("?") : r.runtimeOps.back());
         if (r.runtimeOps.size() > 1)
             ops += QStringLiteral(" (+%1)").arg(r.runtimeOps.size() - 1);
         row.label = QStringLiteral("%1  %2").arg(r.instructionId, 3).arg(ops);
         row.blockIndex = r.blockIndex;
         row.eventIndex = r.eventIndex;
         row.delegated = r.delegated;
-        row.backend = QString::fromStdString(r.backend);
+        row.backend = toQString(r.backend);
         if (row.delegated)
             row.label += QStringLiteral("  [%1]").arg(row.backend.isEmpty() ? QStringLiteral("delegate") : row.backend);
         for (const auto &c : m_columns) {
@@ -176,7 +177,7 @@ void GapHeatmapWidget::setTables(std::vector<analysis::GapTable> tables)
         m_labelWidth = std::max(m_labelWidth, fm.horizontalAdvance(row.label) + 24);
         m_rows.push_back(std::move(row));
     }
-    m_legend = QString::fromStdString(analysis::gapLegend(tables));
+    m_legend = toQString(analysis::gapLegend(tables));
     Q_EMIT legendChanged();
     updateGeometry();
     update();

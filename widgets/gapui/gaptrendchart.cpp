@@ -1,4 +1,5 @@
 #include "gaptrendchart.h"
+#include "qtstrings.h"
 
 #include "graph/programgraph.h"
 
@@ -34,7 +35,7 @@ QString formatValue(double v)
 
 QString rowLabel(const analysis::GapRow &r)
 {
-    QString op = r.runtimeOps.empty() ? QStringLiteral("?") : QString::fromStdString(r.runtimeOps.back());
+    QString op = r.runtimeOps.empty() ? QStringLiteral("?") : toQString(r.runtimeOps.back());
     op.remove(QStringLiteral("native_call_"));
     return QStringLiteral("#%1 %2").arg(r.instructionId).arg(op);
 }
@@ -70,7 +71,7 @@ void GapTrendChart::setTables(const analysis::GapTable &accumulated, const analy
     m_metric = accumulated.metric;
     m_direction = accumulated.direction;
     m_hasIsolated = !isolated.rows.empty();
-    m_legend = QString::fromStdString(m_hasIsolated
+    m_legend = toQString(m_hasIsolated
             ? analysis::gapLegend(accumulated.metric, "accumulated and isolated", accumulated.threshold)
             : analysis::gapLegend(accumulated));
     std::map<std::pair<int, int>, const analysis::GapRow *> iso;

@@ -1,4 +1,5 @@
 #include "tensorinspectorwidget.h"
+#include "qtstrings.h"
 
 #include <QAbstractScrollArea>
 #include <QBoxLayout>
@@ -45,7 +46,7 @@ QString shapeText(const analysis::NumTensor &t)
     for (auto d : t.sizes)
         dims << QString::number(d);
     return QStringLiteral("%1[%2]").arg(
-        QString::fromStdString(std::string(scalarTypeName(t.dtype))), dims.join(QStringLiteral(", ")));
+        toQString(std::string(scalarTypeName(t.dtype))), dims.join(QStringLiteral(", ")));
 }
 
 } // namespace
@@ -227,8 +228,7 @@ void TensorInspectorWidget::setRow(const analysis::GapRow &row, int output)
     else
         m_stats.message = tr("no tensor pair at output %1").arg(output);
     QString head = QStringLiteral("<b>%1</b> (instruction %2), output %3")
-                       .arg(QString::fromStdString(row.runtimeOps.empty() ? std::string() : row.runtimeOps.back())
-                                .toHtmlEscaped())
+                       .arg(toQString(row.runtimeOps.empty() ? std::string() : row.runtimeOps.back()).toHtmlEscaped())
                        .arg(row.instructionId)
                        .arg(output);
     if (m_stats.comparable)

@@ -1,5 +1,6 @@
 #include "graphview.h"
 #include "filedialogs.h"
+#include "qtstrings.h"
 
 #include "backgroundjob.h"
 
@@ -342,8 +343,7 @@ protected:
         p.setFont(f);
         QRectF titleRect(8, 6, width() - 16, 60);
         QRectF used;
-        p.drawText(
-            titleRect, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(m_c.title), &used);
+        p.drawText(titleRect, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, toQString(m_c.title), &used);
         f.setBold(false);
         p.setFont(f);
         double y = used.bottom() + 8;
@@ -356,9 +356,8 @@ protected:
             p.setBrush(grad);
             p.drawRect(bar);
             p.setPen(palette().windowText().color());
-            p.drawText(QRectF(8, y + 18, 90, 16), Qt::AlignLeft, QString::fromStdString(m_c.legend.front().label));
-            p.drawText(
-                QRectF(width() - 98, y + 18, 90, 16), Qt::AlignRight, QString::fromStdString(m_c.legend.back().label));
+            p.drawText(QRectF(8, y + 18, 90, 16), Qt::AlignLeft, toQString(m_c.legend.front().label));
+            p.drawText(QRectF(width() - 98, y + 18, 90, 16), Qt::AlignRight, toQString(m_c.legend.back().label));
             p.drawText(QRectF(8, y + 36, width() - 16, 16), Qt::AlignLeft, tr("module boxes: roll-up"));
             // What "part of partition (x %)" in a delegated op's box means (its tooltip too).
             p.drawText(QRectF(8, y + 52, width() - 16, 32), Qt::AlignLeft | Qt::TextWordWrap,
@@ -371,7 +370,7 @@ protected:
             p.drawRoundedRect(QRectF(8, y, 16, 14), 3, 3);
             p.setPen(palette().windowText().color());
             p.drawText(QRectF(30, y - 1, width() - 38, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                fontMetrics().elidedText(QString::fromStdString(e.label), Qt::ElideRight, width() - 38));
+                fontMetrics().elidedText(toQString(e.label), Qt::ElideRight, width() - 38));
             y += 20;
         }
     }
@@ -541,9 +540,9 @@ void GraphView::setGraph(std::shared_ptr<const graph::ProgramGraph> g, graph::Ov
     m_state = graph::ExpansionState(*m_graph);
     QStringList words;
     for (const graph::OpNode &n : m_graph->nodes())
-        words << QString::fromStdString(n.name);
+        words << toQString(n.name);
     for (std::size_t i = 1; i < m_graph->groups().size(); ++i)
-        words << QString::fromStdString(m_graph->groups()[i].label);
+        words << toQString(m_graph->groups()[i].label);
     words.removeDuplicates();
     auto *completer = new QCompleter(words, m_search);
     completer->setCaseSensitivity(Qt::CaseInsensitive);
@@ -599,7 +598,7 @@ void GraphView::relayout()
             if (r)
                 pending->layout = std::move(r.value());
             else
-                pending->error = QString::fromStdString(r.error().message());
+                pending->error = toQString(r.error().message());
             // The other direction too, for views whose shape favours it (a wide, short dock).
             if (r && pending->visible.items.size() <= kArrangeLimit)
                 if (auto lr
@@ -706,8 +705,7 @@ void GraphView::rebuildScene()
         for (const graph::ClusterGeometry &c : *list) {
             const graph::Group &grp = g.groups()[std::size_t(c.group)];
             m_scene->addItem(new GraphClusterItem(this, c.group, QRectF(c.x, c.y, c.w, c.h),
-                QString::fromStdString(graph::clusterLabel(g, c.group)), grp.kind == graph::Group::Kind::Partition,
-                grp.depth));
+                toQString(graph::clusterLabel(g, c.group)), grp.kind == graph::Group::Kind::Partition, grp.depth));
         }
     for (const graph::EdgeGeometry &e : m_layout.edges) {
         if (e.bezier.empty())
@@ -736,21 +734,21 @@ void GraphView::rebuildScene()
         const graph::ItemGeometry &geo = m_layout.items[i];
         QStringList lines;
         for (const std::string &l : graph::itemLabel(g, m_visible, int(i)))
-            lines << QString::fromStdString(l);
+            lines << toQString(l);
         const graph::VisibleItem &vi = m_visible.items[i];
         const bool isGroup = vi.kind == graph::VisibleItem::Kind::Group;
         auto *item = new GraphNodeItem(this, int(i), isGroup, QRectF(-geo.w / 2, -geo.h / 2, geo.w, geo.h), lines);
         item->setPos(geo.x, geo.y);
         if (isGroup) {
             item->setBaseToolTip(
-                tr("%1\nDouble-click to expand").arg(QString::fromStdString(g.groups()[std::size_t(vi.index)].type)));
+                tr("%1\nDouble-click to expand").arg(toQString(g.groups()[std::size_t(vi.index)].type)));
         } else {
             const graph::OpNode &op = g.nodes()[std::size_t(vi.index)];
-            QString tip = QString::fromStdString(op.name + "\n" + op.opName);
+            QString tip = toQString(op.name + "\n" + op.opName);
             if (!op.collapsedInputs.empty()) {
                 tip += tr("\ninputs: ");
                 for (std::size_t k = 0; k < op.collapsedInputs.size(); ++k)
-                    tip += QString::fromLatin1(k ? ", " : "") + QString::fromStdString(op.collapsedInputs[k]);
+                    tip += QString::fromLatin1(k ? ", " : "") + toQString(op.collapsedInputs[k]);
             }
             item->setBaseToolTip(tip);
         }
@@ -798,7 +796,7 @@ void GraphView::recolor()
     }
     m_colors = graph::colorItems(*m_graph, m_visible, m_data, m_overlay);
     for (std::size_t i = 0; i < m_items.size(); ++i)
-        m_items[i]->setFill(qcolor(m_colors.fill[i]), QString::fromStdString(m_colors.value[i]));
+        m_items[i]->setFill(qcolor(m_colors.fill[i]), toQString(m_colors.value[i]));
     m_legend->setColoring(m_colors);
     updateInfo();
 }
@@ -861,32 +859,30 @@ void GraphView::updateInfo()
     }
     const graph::VisibleItem &it = m_visible.items[std::size_t(m_selected)];
     const QString value = std::size_t(m_selected) < m_colors.value.size()
-        ? QString::fromStdString(m_colors.value[std::size_t(m_selected)])
+        ? toQString(m_colors.value[std::size_t(m_selected)])
         : QString();
     QString text;
     if (it.kind == graph::VisibleItem::Kind::Op) {
         const graph::OpNode &op = m_graph->nodes()[std::size_t(it.index)];
         text = QStringLiteral("<b>%1</b> · %2 · %3")
-                   .arg(QString::fromStdString(op.name).toHtmlEscaped(),
-                       QString::fromStdString(op.opName).toHtmlEscaped(),
-                       QString::fromStdString(op.shape).toHtmlEscaped());
+                   .arg(toQString(op.name).toHtmlEscaped(), toQString(op.opName).toHtmlEscaped(),
+                       toQString(op.shape).toHtmlEscaped());
         if (op.debugHandle)
             text += tr(" · debug handle %1").arg(*op.debugHandle);
         if (op.partition >= 0)
-            text += tr(" · delegated to %1")
-                        .arg(QString::fromStdString(m_graph->partitions()[std::size_t(op.partition)].backend));
+            text += tr(" · delegated to %1").arg(toQString(m_graph->partitions()[std::size_t(op.partition)].backend));
         std::string module;
         for (int a : m_graph->ancestry(op.group))
             if (m_graph->groups()[std::size_t(a)].kind == graph::Group::Kind::Module)
                 module = m_graph->groups()[std::size_t(a)].label;
         if (!module.empty())
-            text += tr(" · module %1").arg(QString::fromStdString(module).toHtmlEscaped());
+            text += tr(" · module %1").arg(toQString(module).toHtmlEscaped());
         if (op.source && !op.source->sourceLocation().empty())
-            text += tr(" · %1").arg(QString::fromStdString(op.source->sourceLocation()).toHtmlEscaped());
+            text += tr(" · %1").arg(toQString(op.source->sourceLocation()).toHtmlEscaped());
         if (!op.collapsedInputs.empty()) {
             QStringList ins;
             for (const std::string &s : op.collapsedInputs)
-                ins << QString::fromStdString(s).toHtmlEscaped();
+                ins << toQString(s).toHtmlEscaped();
             text += tr(" · inputs %1").arg(ins.join(QStringLiteral(", ")));
         }
         const std::size_t events
@@ -895,8 +891,7 @@ void GraphView::updateInfo()
     } else {
         const graph::Group &grp = m_graph->groups()[std::size_t(it.index)];
         text = tr("<b>%1</b> · %2 · %3 operators (double-click to expand)")
-                   .arg(QString::fromStdString(grp.label).toHtmlEscaped(),
-                       QString::fromStdString(grp.type).toHtmlEscaped())
+                   .arg(toQString(grp.label).toHtmlEscaped(), toQString(grp.type).toHtmlEscaped())
                    .arg(grp.totalOps);
     }
     if (!value.isEmpty())
@@ -1012,8 +1007,8 @@ bool GraphView::jumpTo(const QString &text)
     const QString needle = text.trimmed();
     for (std::size_t n = 0; n < m_graph->nodes().size(); ++n) {
         const graph::OpNode &op = m_graph->nodes()[n];
-        if (QString::fromStdString(op.name).contains(needle, Qt::CaseInsensitive)
-            || QString::fromStdString(op.opName).contains(needle, Qt::CaseInsensitive))
+        if (toQString(op.name).contains(needle, Qt::CaseInsensitive)
+            || toQString(op.opName).contains(needle, Qt::CaseInsensitive))
             return centerOnNode(int(n));
     }
     return false;
