@@ -74,24 +74,7 @@ struct Clock {
 
 Result<Clock> clockOf(const TimeConversion &t, const std::string &file)
 {
-    auto factor = [&](TimeScale s) -> std::optional<double> {
-        switch (s) {
-        case TimeScale::NS:
-            return 1e9;
-        case TimeScale::US:
-            return 1e6;
-        case TimeScale::MS:
-            return 1e3;
-        case TimeScale::S:
-            return 1;
-        case TimeScale::Cycles:
-            if (t.cyclesPerSecond && *t.cyclesPerSecond > 0)
-                return *t.cyclesPerSecond;
-            return std::nullopt;
-        }
-        return std::nullopt;
-    };
-    const auto src = factor(t.source), dst = factor(t.target);
+    const auto src = t.unitsPerSecond(t.source), dst = t.unitsPerSecond(t.target);
     if (!src || !dst)
         return makeError(ErrorCode::InvalidArgument, file,
             "timestamps are in cycles; give the clock rate (--cycles-per-second) to time the runs");

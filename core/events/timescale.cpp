@@ -48,6 +48,15 @@ double factor(TimeScale t)
 }
 } // namespace
 
+std::optional<double> TimeConversion::unitsPerSecond(TimeScale scale) const
+{
+    if (scale != TimeScale::Cycles)
+        return factor(scale);
+    if (cyclesPerSecond && *cyclesPerSecond > 0)
+        return *cyclesPerSecond;
+    return std::nullopt;
+}
+
 Result<double> TimeConversion::scaleFactor() const
 {
     const bool srcCycles = source == TimeScale::Cycles;

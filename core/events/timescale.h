@@ -24,6 +24,9 @@ struct TimeConversion {
 
     // Errors when exactly one side is cycles without a clock rate (the Inspector raises too).
     Result<double> scaleFactor() const;
+    // Units of `scale` in one second (ns 1e9, us 1e6, ms 1e3, s 1; cycles: the clock rate), or
+    // none for cycles without a clock rate.
+    std::optional<double> unitsPerSecond(TimeScale scale) const;
 };
 
 } // namespace etscope
