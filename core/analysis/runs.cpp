@@ -479,7 +479,8 @@ Result<RunsReport> analyzeRuns(
             else if (!r.warmup)
                 break;
         }
-        report.timeToFirstTokenMs = double(last->startNs - first.startNs) / 1e6 + last->durationMs;
+        // In double: a hostile clock may put the starts at opposite ends of the int64 range.
+        report.timeToFirstTokenMs = (double(last->startNs) - double(first.startNs)) / 1e6 + last->durationMs;
         break;
     }
 
