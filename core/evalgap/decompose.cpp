@@ -127,6 +127,23 @@ const char *dominantName(Dominant d)
     return "noise";
 }
 
+ErrorSplit errorSplit(const OpDecomposition &op)
+{
+    auto power = [](const ErrorPart &p) {
+        if (!p.valid || std::isnan(p.snrDb))
+            return 0.0;
+        return std::isinf(p.snrDb) ? (p.snrDb > 0 ? 0.0 : std::numeric_limits<double>::infinity())
+                                   : std::pow(10.0, -p.snrDb / 10);
+    };
+    const double q = power(op.quant), k = power(op.kernel);
+    if (std::isinf(q) || std::isinf(k)) // a part with no signal left: it takes everything
+        return std::isinf(q) && std::isinf(k) ? ErrorSplit { 0.5, 0.5 }
+                                              : ErrorSplit { std::isinf(q) ? 1.0 : 0.0, std::isinf(k) ? 1.0 : 0.0 };
+    if (q + k <= 0)
+        return { kNaN, kNaN };
+    return { q / (q + k), k / (q + k) };
+}
+
 std::string OpDecomposition::label() const
 {
     const std::string id = instructionId >= 0 ? std::to_string(instructionId)

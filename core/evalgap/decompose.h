@@ -81,6 +81,16 @@ Result<Decomposition> decomposeGap(const ETRecord &record, const Session &runtim
 Result<Decomposition> decomposeGap(const Session &runtime, const analysis::ReferenceSet &fakeQuantized,
     const analysis::ReferenceSet &floatTwin, const DecomposeOptions &opts);
 
+// How an op's error splits between quantization and the kernels, for the stacked bars of the
+// window and the report: each part's error power relative to the signal, 10^(-SNR/10) (SNR of the
+// part, whatever the chosen metric, so the split means the same for every metric; error powers of
+// independent errors add, which SNRs and maxima do not). Both NaN when neither part has a value
+// or both are exact; a part without a value counts as none.
+struct ErrorSplit {
+    double quant = 0, kernel = 0; // fractions, quant + kernel == 1
+};
+ErrorSplit errorSplit(const OpDecomposition &op);
+
 // "accuracy is lost to quantization at #12 convolution (SNR 31.0 dB); kernels agree with the
 // fake-quantized model within noise", or the other way round, or "no accuracy is lost ...".
 std::string decompositionSentence(const Decomposition &d);

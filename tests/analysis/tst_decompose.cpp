@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace etscope;
 
@@ -151,6 +152,38 @@ private slots:
         for (const auto &op : loose->ops)
             QCOMPARE(op.dominant, evalgap::Dominant::Noise);
         QVERIFY(loose->summary.rfind("no accuracy is lost", 0) == 0);
+    }
+
+    // The stacked bars' split, by hand: SNR 20 dB is an error power of 10^-2, 30 dB 10^-3, so
+    // quantization holds 0.01 / 0.011 = 10/11 of the error; an exact part (SNR inf) holds none;
+    // a part without a value counts as none; two exact parts have no split.
+    void errorSplitByHand()
+    {
+        evalgap::OpDecomposition op;
+        op.quant.valid = op.kernel.valid = true;
+        op.quant.snrDb = 20;
+        op.kernel.snrDb = 30;
+        auto s = evalgap::errorSplit(op);
+        QCOMPARE(s.quant, 10.0 / 11.0);
+        QCOMPARE(s.kernel, 1.0 / 11.0);
+        op.kernel.snrDb = std::numeric_limits<double>::infinity();
+        s = evalgap::errorSplit(op);
+        QCOMPARE(s.quant, 1.0);
+        QCOMPARE(s.kernel, 0.0);
+        op.kernel.snrDb = 30;
+        op.quant.valid = false;
+        s = evalgap::errorSplit(op);
+        QCOMPARE(s.quant, 0.0);
+        QCOMPARE(s.kernel, 1.0);
+        op.kernel.snrDb = std::numeric_limits<double>::infinity();
+        s = evalgap::errorSplit(op);
+        QVERIFY(std::isnan(s.quant) && std::isnan(s.kernel));
+        // No signal left in the kernel's output (SNR -inf): the kernel takes everything.
+        op.quant.valid = true;
+        op.quant.snrDb = 10;
+        op.kernel.snrDb = -std::numeric_limits<double>::infinity();
+        s = evalgap::errorSplit(op);
+        QCOMPARE(s.kernel, 1.0);
     }
 };
 
