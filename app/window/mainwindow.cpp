@@ -2,6 +2,7 @@
 #include "filedialogs.h"
 
 #include "comparedocks.h"
+#include "decompositionpanel.h"
 #include "dialogs.h"
 #include "docklayout.h"
 #include "eventpanels.h"
@@ -126,6 +127,7 @@ void MainWindow::createPanels()
     addPanel(m_graph = new GraphDock(m_controller, m_selection, this));
     addPanel(m_memory = new MemoryPanel(m_controller, m_selection, this));
     addPanel(m_graphDiff = new GraphDiffPanel(m_controller, m_selection, this));
+    addPanel(m_decomposition = new DecompositionPanel(m_controller, m_selection, this));
     addPanel(m_runs = new RunsPanel(m_controller, m_selection, this));
     connect(m_runs, &RunsPanel::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_details, &EventDetailsDocks::runsSelected, m_timeline, &TimelineDock::showRuns);

@@ -26,6 +26,7 @@ class EventDetailsDocks;
 class EventTableView;
 class GapDocks;
 class GraphDiffPanel;
+class DecompositionPanel;
 class RunsPanel;
 class GraphDock;
 class MemoryPanel;
@@ -61,6 +62,7 @@ public:
     GraphDock *graphDock() const { return m_graph; }
     MemoryPanel *memoryPanel() const { return m_memory; }
     GraphDiffPanel *graphDiffPanel() const { return m_graphDiff; }
+    DecompositionPanel *decompositionPanel() const { return m_decomposition; }
     RunsPanel *runsPanel() const { return m_runs; }
     DetailsPanel *detailsPanel() const { return m_details->details(); }
     HistogramWidget *histogram() const { return m_details->histogram(); }
@@ -130,6 +132,7 @@ private:
     GraphDock *m_graph = nullptr;
     MemoryPanel *m_memory = nullptr;
     GraphDiffPanel *m_graphDiff = nullptr;
+    DecompositionPanel *m_decomposition = nullptr;
     RunsPanel *m_runs = nullptr;
 };
 
