@@ -15,6 +15,7 @@
 //   i names ATen node i in from_node: equivalent graphs.
 #include "analysis/comparator.h"
 #include "evalgap/graphdiff.h"
+#include "evalgap/graphdiffoverlay.h"
 #include "testpaths.h"
 
 #include <QFile>
@@ -362,6 +363,55 @@ private slots:
         evalgap::applyThreshold(d, 1.0);
         QCOMPARE(d.firstParting(), -1);
         QCOMPARE(d.verdict(), std::string("the graphs agree within the threshold 1 at every aligned layer"));
+    }
+
+    // Side by side: each side's graph carries the per-layer gap on its aligned node. Expected
+    // values are PyTorch's per-layer MSE and flags (graphdiff_expected.json, see againstPyTorch);
+    // the nodes only in b (the inserted quantization) carry none.
+    void overlayOnBothSides()
+    {
+        auto rec = readETRecord(test::testData("analysis/graphdiff_etrecord.bin"));
+        QVERIFY(rec);
+        std::shared_ptr<const ETRecord> record = *rec;
+        const QJsonObject c = [] {
+            for (const auto &v : expected().value(u"comparisons"_qs).toObject())
+                if (v.toObject().value(u"a"_qs).toString() == u"exported_program"_qs
+                    && v.toObject().value(u"b"_qs).toString() == u"edge_after_transform/forward"_qs)
+                    return v.toObject();
+            return QJsonObject();
+        }();
+        QVERIFY(!c.isEmpty());
+        auto d = diff("analysis/graphdiff_etrecord.bin", "exported_program", "edge_after_transform");
+        auto ga = evalgap::diffSideGraph(record, "exported_program");
+        auto gb = evalgap::diffSideGraph(record, "edge_after_transform");
+        QVERIFY2(ga && gb, ga ? "" : ga.error().message().c_str());
+        const graph::OverlayData oa = evalgap::graphDiffOverlay(d, *ga, evalgap::DiffSide::A);
+        const graph::OverlayData ob = evalgap::graphDiffOverlay(d, *gb, evalgap::DiffSide::B);
+        QVERIFY(oa.hasGap && ob.hasGap);
+        QCOMPARE(oa.gapMetric, std::string("MSE"));
+        const QJsonArray rows = c.value(u"rows"_qs).toArray();
+        for (const auto &v : rows) {
+            const QJsonObject w = v.toObject();
+            const int na = ga->findNode(w.value(u"a_node"_qs).toString().toStdString());
+            const int nb = gb->findNode(w.value(u"b_node"_qs).toString().toStdString());
+            QVERIFY(na >= 0 && nb >= 0);
+            double want = -INFINITY;
+            for (const auto &g : w.value(u"MSE"_qs).toArray())
+                want = std::max(want, number(g));
+            QVERIFY(close(oa.nodeGap[std::size_t(na)], want));
+            QVERIFY(close(ob.nodeGap[std::size_t(nb)], want));
+            QCOMPARE(bool(oa.nodeGapFlagged[std::size_t(na)]), w.value(u"flagged"_qs).toBool());
+            QCOMPARE(bool(ob.nodeGapFlagged[std::size_t(nb)]), w.value(u"flagged"_qs).toBool());
+            QCOMPARE(
+                evalgap::graphDiffRowOfNode(d, w.value(u"b_node"_qs).toString().toStdString(), evalgap::DiffSide::B),
+                evalgap::graphDiffRowOfNode(d, w.value(u"a_node"_qs).toString().toStdString(), evalgap::DiffSide::A));
+        }
+        for (const auto &u : c.value(u"unaligned_b"_qs).toArray()) {
+            const int n = gb->findNode(u.toString().toStdString());
+            QVERIFY(n >= 0);
+            QVERIFY(std::isnan(ob.nodeGap[std::size_t(n)]));
+            QCOMPARE(evalgap::graphDiffRowOfNode(d, u.toString().toStdString(), evalgap::DiffSide::B), -1);
+        }
     }
 
     // Progress runs 0..1000 over both evaluations (a in the first half); returning false cancels
