@@ -5,6 +5,7 @@
 #include "common/numberformat.h"
 #include "filedialogs.h"
 #include "graph/programgraph.h"
+#include "graphview.h"
 #include "qtstrings.h"
 #include "sessioncontroller.h"
 
@@ -15,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -27,9 +29,26 @@ namespace {
 const analysis::Metric kMetrics[]
     = { analysis::Metric::MSE, analysis::Metric::SNR, analysis::Metric::MaxAbs, analysis::Metric::Cosine };
 
+struct SideGraph {
+    std::shared_ptr<const graph::ProgramGraph> graph;
+    QString error; // the graph could not be drawn (the comparison still stands)
+};
+
+SideGraph buildSide(const std::shared_ptr<const ETRecord> &record, const std::string &name, bool placeholders)
+{
+    SideGraph out;
+    auto g = evalgap::diffSideGraph(record, name, placeholders);
+    if (g)
+        out.graph = std::make_shared<const graph::ProgramGraph>(std::move(*g));
+    else
+        out.error = toQString(g.error().message());
+    return out;
+}
+
 struct DiffOutcome {
     std::shared_ptr<const evalgap::GraphDiff> diff;
     QString error;
+    SideGraph a, b;
 };
 
 QString gapText(double v)
@@ -52,6 +71,10 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
     , m_verdict(new QLabel)
     , m_table(new QTreeWidget)
     , m_unaligned(new QLabel)
+    , m_viewA(new GraphView)
+    , m_viewB(new GraphView)
+    , m_titleA(new QLabel)
+    , m_titleB(new QLabel)
     , m_action(new QAction(tr("Graph against Graph…"), this))
     , m_job(new BackgroundJob(this))
 {
@@ -78,11 +101,45 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
     m_table->setHeaderLabels(
         { tr("layer"), tr("A node"), tr("B node"), tr("aligned by"), tr("gap"), tr("noise level"), tr("flagged") });
     m_table->header()->setStretchLastSection(false);
-    layout->addWidget(m_table, 1);
+    auto *top = new QWidget;
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_table, 1);
     m_unaligned->setWordWrap(true);
     m_unaligned->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_unaligned);
+    topLayout->addWidget(m_unaligned);
+    // Both graphs side by side, the per-layer gap as overlay, the selection mirrored.
+    auto *graphs = new QSplitter(Qt::Horizontal);
+    for (auto [title, view] : { std::pair { m_titleA, m_viewA }, std::pair { m_titleB, m_viewB } }) {
+        auto *box = new QWidget;
+        auto *boxLayout = new QVBoxLayout(box);
+        boxLayout->setContentsMargins(0, 0, 0, 0);
+        boxLayout->setSpacing(2);
+        title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        boxLayout->addWidget(title);
+        boxLayout->addWidget(view, 1);
+        view->clear(tr("Compare to draw the graph"));
+        graphs->addWidget(box);
+    }
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(top);
+    split->addWidget(graphs);
+    // The graphs get most of the room: the table scrolls to the selected layer.
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    split->setSizes({ 100, 300 });
+    layout->addWidget(split, 1);
     m_dock = makeDock(page, tr("Graph against graph"), QStringLiteral("GraphDiffDock"));
+    connect(m_viewA, &GraphView::nodeClicked, this, [this](int n) { onNodeClicked(evalgap::DiffSide::A, n); });
+    connect(m_viewB, &GraphView::nodeClicked, this, [this](int n) { onNodeClicked(evalgap::DiffSide::B, n); });
+    for (auto side : { evalgap::DiffSide::A, evalgap::DiffSide::B })
+        connect(graphView(side), &GraphView::programRequested, this, [this, side](const QString &, bool placeholders) {
+            if (!m_result || !m_session || !m_session->etrecord)
+                return;
+            const std::string name = side == evalgap::DiffSide::A ? m_result->aGraph : m_result->bGraph;
+            SideGraph g = buildSide(m_session->etrecord, name, placeholders);
+            showGraph(side, g.graph, g.error);
+        });
     m_a->setToolTip(tr("The reference graph"));
     m_b->setToolTip(tr("The graph compared with it, layer by layer, on the same inputs"));
     m_inputs->setToolTip(tr("Inputs: a torch.save'd tuple of tensors (.pt); without one, the ETRecord's "
@@ -113,7 +170,10 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
         if (!item || !m_session || !m_result)
             return;
         const int row = item->data(0, Qt::UserRole).toInt();
-        if (row < 0 || std::size_t(row) >= m_result->rows.size() || !m_result->rows[std::size_t(row)].aHandle)
+        if (row < 0 || std::size_t(row) >= m_result->rows.size())
+            return;
+        centerGraphsOn(row);
+        if (!m_result->rows[std::size_t(row)].aHandle)
             return;
         const std::int64_t handle = *m_result->rows[std::size_t(row)].aHandle;
         std::vector<EventPosition> events;
@@ -163,6 +223,8 @@ void GraphDiffPanel::onSessionChanged(std::shared_ptr<const Session> session)
     m_result.reset();
     m_table->clear();
     m_unaligned->clear();
+    for (auto side : { evalgap::DiffSide::A, evalgap::DiffSide::B })
+        showGraph(side, nullptr, tr("Compare to draw the graph"));
     m_a->clear();
     m_b->clear();
     const bool have = m_session && m_session->etrecord;
@@ -192,6 +254,13 @@ void GraphDiffPanel::compare(const QString &a, const QString &b, analysis::Metri
         Q_EMIT finished(false, tr("no ETRecord open"));
         return;
     }
+    // The choosers show what is compared, however it was asked for.
+    for (auto [box, name] : { std::pair { m_a, a }, std::pair { m_b, b } })
+        for (const QString &text : QStringList { name, name + QStringLiteral("/forward") })
+            if (const int i = box->findText(text); i >= 0) {
+                box->setCurrentIndex(i);
+                break;
+            }
     evalgap::GraphDiffOptions opts;
     opts.a = a.toStdString();
     opts.b = b.toStdString();
@@ -205,10 +274,13 @@ void GraphDiffPanel::compare(const QString &a, const QString &b, analysis::Metri
             opts.progress = [&job](int permille) { return job.setProgress(permille); };
             DiffOutcome out;
             auto d = evalgap::diffGraphs(*record, opts);
-            if (d)
-                out.diff = std::make_shared<const evalgap::GraphDiff>(std::move(*d));
-            else
+            if (!d) {
                 out.error = toQString(d.error().message());
+                return out;
+            }
+            out.diff = std::make_shared<const evalgap::GraphDiff>(std::move(*d));
+            out.a = buildSide(record, out.diff->aGraph, false);
+            out.b = buildSide(record, out.diff->bGraph, false);
             return out;
         },
         [this](DiffOutcome outcome) {
@@ -220,6 +292,8 @@ void GraphDiffPanel::compare(const QString &a, const QString &b, analysis::Metri
                 return;
             }
             show(outcome.diff);
+            showGraph(evalgap::DiffSide::A, outcome.a.graph, outcome.a.error);
+            showGraph(evalgap::DiffSide::B, outcome.b.graph, outcome.b.error);
             Q_EMIT finished(true, m_verdict->text());
         });
 }
@@ -278,6 +352,71 @@ void GraphDiffPanel::show(std::shared_ptr<const evalgap::GraphDiff> diff)
     m_dock->show();
     m_dock->raise();
     Q_EMIT needsRoom(m_dock);
+}
+
+void GraphDiffPanel::showGraph(
+    evalgap::DiffSide side, std::shared_ptr<const graph::ProgramGraph> g, const QString &error)
+{
+    GraphView *view = graphView(side);
+    QLabel *title = side == evalgap::DiffSide::A ? m_titleA : m_titleB;
+    (side == evalgap::DiffSide::A ? m_graphA : m_graphB) = g;
+    const QString letter = side == evalgap::DiffSide::A ? QStringLiteral("A") : QStringLiteral("B");
+    if (!g || !m_result) {
+        view->clear(error);
+        title->setText(letter);
+        return;
+    }
+    const std::string &name = side == evalgap::DiffSide::A ? m_result->aGraph : m_result->bGraph;
+    const std::size_t unaligned
+        = side == evalgap::DiffSide::A ? m_result->unalignedA.size() : m_result->unalignedB.size();
+    title->setText(tr("%1: %2 — colour: %3 per aligned layer; %4 nodes only here, uncoloured")
+                       .arg(letter, toQString(name), QString::fromLatin1(analysis::metricName(m_result->metric)))
+                       .arg(unaligned));
+    view->setGraph(g, evalgap::graphDiffOverlay(*m_result, *g, side));
+    view->setOverlay(graph::Overlay::Gap);
+}
+
+void GraphDiffPanel::onNodeClicked(evalgap::DiffSide side, int opNode)
+{
+    const auto &g = side == evalgap::DiffSide::A ? m_graphA : m_graphB;
+    if (m_syncing || !m_result || !g || opNode < 0 || std::size_t(opNode) >= g->nodes().size())
+        return;
+    const int row = evalgap::graphDiffRowOfNode(*m_result, g->nodes()[std::size_t(opNode)].name, side);
+    if (row < 0) {
+        m_controller->notify(MessageKind::Info,
+            tr("%1 is not aligned with a node of the other graph (listed under the table)")
+                .arg(toQString(g->nodes()[std::size_t(opNode)].name)));
+        return;
+    }
+    selectLayer(row);
+}
+
+void GraphDiffPanel::selectLayer(int row)
+{
+    if (!m_result || row < 0 || std::size_t(row) >= m_result->rows.size())
+        return;
+    // The table's current item mirrors the layer onto both graphs and selects its events.
+    for (int i = 0; i < m_table->topLevelItemCount(); ++i)
+        if (m_table->topLevelItem(i)->data(0, Qt::UserRole).toInt() == row) {
+            if (m_table->currentItem() == m_table->topLevelItem(i))
+                centerGraphsOn(row); // no change of item: mirror it anyway
+            m_table->setCurrentItem(m_table->topLevelItem(i));
+            m_table->scrollToItem(m_table->topLevelItem(i));
+            return;
+        }
+}
+
+void GraphDiffPanel::centerGraphsOn(int row)
+{
+    if (m_syncing || !m_result || row < 0 || std::size_t(row) >= m_result->rows.size())
+        return;
+    m_syncing = true;
+    const evalgap::GraphDiffRow &r = m_result->rows[std::size_t(row)];
+    if (m_graphA)
+        m_viewA->centerOnNode(m_graphA->findNode(r.aName));
+    if (m_graphB)
+        m_viewB->centerOnNode(m_graphB->findNode(r.bName));
+    m_syncing = false;
 }
 
 } // namespace etscope

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "evalgap/graphdiff.h"
+#include "evalgap/graphdiffoverlay.h"
 #include "panel.h"
 #include "session/session.h"
 
@@ -16,11 +17,14 @@ class QTreeWidget;
 namespace etscope {
 
 class BackgroundJob;
+class GraphView;
 
 // "Graph against graph": two graphs of the session's ETRecord (the ATen exported_program, the
 // Edge program, graph_map entries such as edge_after_transform) evaluated on the same inputs and
 // compared layer by layer (evalgap/graphdiff.h): the aligned layers with their gap judged by the
 // noise rule, where the graphs part, and the nodes no rule aligns, listed, never paired by guess.
+// Below the table both graphs are drawn side by side with the per-layer gap as overlay; selecting a
+// layer (in the table or on either graph) selects its aligned node on the other side too.
 class GraphDiffPanel : public Panel
 {
     Q_OBJECT
@@ -33,6 +37,10 @@ public:
     void compare(const QString &a, const QString &b, analysis::Metric metric = analysis::Metric::MSE);
     const std::shared_ptr<const evalgap::GraphDiff> &result() const { return m_result; }
     QTreeWidget *table() const { return m_table; }
+    GraphView *graphView(evalgap::DiffSide side) const { return side == evalgap::DiffSide::A ? m_viewA : m_viewB; }
+    QDockWidget *dock() const { return m_dock; }
+    // Selects aligned layer `row` (index into result()->rows) in the table and on both graphs.
+    void selectLayer(int row);
     QString verdictText() const;
     QStringList graphChoices() const;
 
@@ -42,6 +50,9 @@ Q_SIGNALS:
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
     void show(std::shared_ptr<const evalgap::GraphDiff> diff);
+    void showGraph(evalgap::DiffSide side, std::shared_ptr<const graph::ProgramGraph> g, const QString &error);
+    void onNodeClicked(evalgap::DiffSide side, int opNode);
+    void centerGraphsOn(int row);
 
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const evalgap::GraphDiff> m_result;
@@ -54,6 +65,12 @@ private:
     QTreeWidget *m_table;
     QLabel *m_unaligned;
     QDockWidget *m_dock;
+    GraphView *m_viewA;
+    GraphView *m_viewB;
+    QLabel *m_titleA;
+    QLabel *m_titleB;
+    std::shared_ptr<const graph::ProgramGraph> m_graphA, m_graphB;
+    bool m_syncing = false; // a selection being mirrored to the other side
     QAction *m_action;
     BackgroundJob *m_job;
     eval::InputChoice m_inputChoice; // empty: the ETRecord's representative_inputs

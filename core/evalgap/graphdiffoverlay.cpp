@@ -8,7 +8,8 @@
 
 namespace etscope::evalgap {
 
-Result<graph::ProgramGraph> diffSideGraph(std::shared_ptr<const ETRecord> record, const std::string &name)
+Result<graph::ProgramGraph> diffSideGraph(
+    std::shared_ptr<const ETRecord> record, const std::string &name, bool placeholders)
 {
     if (!record)
         return makeError(ErrorCode::InvalidArgument, "", "no ETRecord");
@@ -17,6 +18,7 @@ Result<graph::ProgramGraph> diffSideGraph(std::shared_ptr<const ETRecord> record
         return p.error();
     graph::BuildOptions o;
     o.entry = (*p)->entryName;
+    o.showPlaceholders = placeholders;
     return graph::ProgramGraph::build(std::move(record), o);
 }
 

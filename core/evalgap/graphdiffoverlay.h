@@ -16,8 +16,9 @@ namespace etscope::evalgap {
 enum class DiffSide { A, B };
 
 // The drawable graph of one side (`name` as GraphDiff::aGraph / bGraph, resolved as diffGraphs
-// resolves it).
-Result<graph::ProgramGraph> diffSideGraph(std::shared_ptr<const ETRecord> record, const std::string &name);
+// resolves it); `placeholders`: graph inputs and weights as their own nodes.
+Result<graph::ProgramGraph> diffSideGraph(
+    std::shared_ptr<const ETRecord> record, const std::string &name, bool placeholders = false);
 
 // The gap of every aligned layer on the node of that side (matched by node name); unaligned
 // nodes and rows that could not be compared have no gap (NaN), never a guessed one. No latency.

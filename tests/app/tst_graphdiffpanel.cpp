@@ -5,10 +5,12 @@
 // edge_after_transform parts from the float exported_program at layer 5 (native_layer_norm),
 // with the 4 inserted quantization nodes listed as only in B.
 #include "graphdiffpanel.h"
+#include "graphview.h"
 #include "mainwindow.h"
 #include "sessioncontroller.h"
 #include "windowtest.h"
 
+#include <QAction>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
@@ -73,6 +75,45 @@ private Q_SLOTS:
                 unaligned = l;
         QVERIFY(unaligned);
         QCOMPARE(unaligned->text().count(u','), 3); // the 4 inserted quantization nodes
+
+        // Side by side: both graphs drawn with the per-layer gap; the parting layer is flagged on
+        // both sides, the layers before it are not.
+        GraphView *a = panel->graphView(evalgap::DiffSide::A), *b = panel->graphView(evalgap::DiffSide::B);
+        QVERIFY(a->programGraph() && b->programGraph());
+        QVERIFY(a->waitForLayout() && b->waitForLayout());
+        QCOMPARE(a->overlay(), graph::Overlay::Gap);
+        const int normA = a->programGraph()->findNode("native_layer_norm");
+        const int normB = b->programGraph()->findNode("aten_native_layer_norm");
+        QVERIFY(normA >= 0 && normB >= 0);
+        QVERIFY(a->overlayData().nodeGapFlagged[std::size_t(normA)]);
+        QVERIFY(b->overlayData().nodeGapFlagged[std::size_t(normB)]);
+        // A click on the layer norm in A selects layer 5 in the table and its twin in B.
+        a->expandAll();
+        QVERIFY(a->waitForLayout());
+        const int item = a->visible().itemOfNode[std::size_t(normA)];
+        QVERIFY(item >= 0);
+        a->activateItem(item);
+        QCOMPARE(panel->table()->currentItem(), parting);
+        QVERIFY(b->waitForLayout());
+        QCOMPARE(b->selectedItem(), b->visible().itemOfNode[std::size_t(normB)]);
+        // And a table row selects both nodes.
+        panel->selectLayer(0);
+        const auto &row0 = panel->result()->rows[0];
+        QCOMPARE(a->selectedItem(), a->visible().itemOfNode[std::size_t(a->programGraph()->findNode(row0.aName))]);
+        QCOMPARE(b->selectedItem(), b->visible().itemOfNode[std::size_t(b->programGraph()->findNode(row0.bName))]);
+        if (const QByteArray dir = qgetenv("ETSCOPE_SHOT_DIR"); !dir.isEmpty()) {
+            panel->selectLayer(4);
+            QTest::qWait(200);
+            w.grab().save(QString::fromLocal8Bit(dir) + u"/graphdiff-1920x1080.png"_qs);
+            w.resize(1280, 720);
+            QTest::qWait(300);
+            panel->menuActions(Panel::Menu::Analysis).first()->trigger(); // gives the dock its room again
+            QTest::qWait(300);
+            a->fit();
+            b->fit();
+            QTest::qWait(200);
+            w.grab().save(QString::fromLocal8Bit(dir) + u"/graphdiff-1280x720.png"_qs);
+        }
     }
 };
 
