@@ -73,6 +73,8 @@ if command -v update-mime-database >/dev/null && command -v gio >/dev/null \
     }
     check_mime "$fixture" application/x-etdump
     for f in "$shared/fixtures/runtime/bundled_program_50runs/bundled_program.bpte:application/x-executorch-bundled-program" \
+             "$shared/fixtures/runtime/add_pte_50runs/add.pte:application/x-executorch-program" \
+             "$src/tests/data/program/ptd/external.ptd:application/x-executorch-data" \
              "$shared/fixtures/upstream/example_etrecord_v0.bin:application/x-etrecord"; do
         [ -r "${f%%:*}" ] && check_mime "${f%%:*}" "${f##*:}"
     done
