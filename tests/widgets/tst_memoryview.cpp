@@ -67,6 +67,25 @@ private Q_SLOTS:
             view.grab().save(QString::fromLocal8Bit(shot));
         }
     }
+
+    // Weights in a .ptd and an arena on the GPU (tests/data/program/external.program.json, by
+    // hand: forward's external tensors are linear.weight 3x4, linear.bias 3 and the mutable
+    // state.cache 2x3, float32: 48 + 12 + 24 = 84 bytes; arena 2 is listed in
+    // non_const_buffer_device as CUDA 0, and state.cache lives in it).
+    void externalDataAndDevices()
+    {
+        auto prog = Program::open(ETSCOPE_PROGRAM_BUILD_DIR "/external.pte");
+        QVERIFY(prog.ok());
+        MemoryView view;
+        view.resize(900, 600);
+        view.setProgram(*prog, &(*prog)->methods()[0], {});
+        const QString figures = view.figuresText();
+        QVERIFY2(figures.contains(u"External: 3 tensors, 84 B in the .ptd"_qs), qPrintable(figures));
+        QVERIFY2(figures.contains(u"arena 2: 64 B"_qs), qPrintable(figures));
+        QVERIFY2(figures.contains(u"on cuda:0"_qs), qPrintable(figures));
+        QVERIFY2(
+            !figures.contains(u"arena 1: 64 B (peak 28 B at instruction 1, wasted 36 B) on"_qs), qPrintable(figures));
+    }
 };
 
 QTEST_MAIN(TestMemoryView)

@@ -106,6 +106,9 @@ void MemoryPlanCanvas::paintEvent(QPaintEvent *)
         const QRectF area = arenaArea(a);
         p.drawText(QRectF(0, area.top(), kLeft - 6, 16), Qt::AlignRight, tr("arena %1").arg(plan.arenas[a].id));
         p.drawText(QRectF(0, area.top() + 16, kLeft - 6, 16), Qt::AlignRight, bytesText(plan.arenas[a].size));
+        if (!plan.arenas[a].device.isCpu()) // CUDA programs plan arenas on the device (non_const_buffer_device)
+            p.drawText(QRectF(0, area.top() + 32, kLeft - 6, 16), Qt::AlignRight,
+                toQString(deviceName(plan.arenas[a].device)));
         p.drawRect(area);
     }
     p.setPen(QPen(QColor(40, 40, 40), 0.5));
@@ -195,7 +198,9 @@ void MemoryPlanCanvas::mouseMoveEvent(QMouseEvent *event)
                              .arg(qulonglong(t.offset))
                              .arg(t.first)
                              .arg(t.last)
-                             .arg(m_model->index(row, MemoryPlanModel::Producer).data().toString());
+                             .arg(m_model->index(row, MemoryPlanModel::Producer).data().toString())
+        + (t.device.isCpu() ? QString() : tr("\non %1").arg(toQString(deviceName(t.device))))
+        + (t.external ? tr("\ninitial data in the .ptd (external)") : QString());
     QToolTip::showText(event->globalPosition().toPoint(), text, this);
 }
 
@@ -276,13 +281,14 @@ QString MemoryView::figuresText() const
     const MemoryPlan &plan = m_model->plan();
     QStringList arenas;
     for (const ArenaUsage &a : plan.arenas)
-        arenas << (a.peakInstruction < 0 // no planned tensor lives in it
-                ? tr("arena %1: %2 (no planned tensors)").arg(a.id).arg(bytesText(a.size))
-                : tr("arena %1: %2 (peak %3 at instruction %4, wasted %5)")
-                      .arg(a.id)
-                      .arg(bytesText(a.size), bytesText(a.peakLiveBytes))
-                      .arg(a.peakInstruction)
-                      .arg(bytesText(a.wastedBytes)));
+        arenas << QString((a.peakInstruction < 0 // no planned tensor lives in it
+                                  ? tr("arena %1: %2 (no planned tensors)").arg(a.id).arg(bytesText(a.size))
+                                  : tr("arena %1: %2 (peak %3 at instruction %4, wasted %5)")
+                                        .arg(a.id)
+                                        .arg(bytesText(a.size), bytesText(a.peakLiveBytes))
+                                        .arg(a.peakInstruction)
+                                        .arg(bytesText(a.wastedBytes)))
+            + (a.device.isCpu() ? QString() : tr(" on %1").arg(toQString(deviceName(a.device)))));
     std::uint64_t methodDelegateBytes = 0; // this method's, not the whole program's
     for (const ProgramDelegate &d : m->delegates())
         methodDelegateBytes += d.blobBytes;
@@ -305,6 +311,10 @@ QString MemoryView::figuresText() const
                        .arg(plan.couldShareTensors)
                        .arg(plan.constantTensors)
                        .arg(bytesText(m_model->program()->constantBytes()), bytesText(methodDelegateBytes));
+    if (m->externalCount() > 0) // weights in a .ptd (FlatTensor), named by fully qualified name
+        text += tr("<br>External: %1 tensors, %2 in the .ptd (named data, not in the program)")
+                    .arg(m->externalCount())
+                    .arg(bytesText(m->externalBytes()));
     for (const AllocatorUsage &a : m_allocations)
         text += tr("<br>ETDump %1: %2 allocations, %3 (largest %4)")
                     .arg(toQString(a.allocator).toHtmlEscaped())
