@@ -34,6 +34,12 @@ RunsChart::RunsChart(QWidget *parent)
 void RunsChart::setReport(std::shared_ptr<const RunsReport> report)
 {
     m_report = std::move(report);
+    // Computed once: every point's position needs it, and a hover over 100k runs asks for many.
+    double m = 0;
+    if (m_report)
+        for (const RunRow &r : m_report->runs)
+            m = std::max(m, r.durationMs);
+    m_yMax = m > 0 ? m * 1.08 : 1; // headroom: the longest run's mark stays inside the frame
     update();
 }
 
@@ -44,11 +50,7 @@ QRectF RunsChart::plotArea() const
 
 double RunsChart::yMax() const
 {
-    double m = 0;
-    if (m_report)
-        for (const RunRow &r : m_report->runs)
-            m = std::max(m, r.durationMs);
-    return m > 0 ? m * 1.08 : 1; // headroom: the longest run's mark stays inside the frame
+    return m_yMax;
 }
 
 QPointF RunsChart::pointOf(std::size_t run) const

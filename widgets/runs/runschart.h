@@ -37,6 +37,7 @@ private:
     double yMax() const;
 
     std::shared_ptr<const RunsReport> m_report;
+    double m_yMax = 1; // the y axis's top: the longest run plus headroom
 };
 
 } // namespace etscope
