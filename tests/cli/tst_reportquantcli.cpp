@@ -15,6 +15,7 @@
 //   checked here by relative difference, not by calling it);
 // * the stacked bar's quantization share: q / (q + k) of the JSON's MSEs, computed here.
 #include "clirun.h"
+#include "htmltags.h"
 #include "testpaths.h"
 
 #include <QFile>
@@ -161,44 +162,6 @@ std::vector<DecompRow> decompositionRows(const QString &html)
     return rows;
 }
 
-// Tags balance: every element closed in order, void elements and self-closed SVG elements aside,
-// script and style content skipped (html.parser's reading of the same rules).
-QString tagBalanceError(const QString &html)
-{
-    static const QSet<QString> kVoid { u"meta"_qs, u"br"_qs, u"img"_qs, u"input"_qs, u"link"_qs, u"hr"_qs };
-    static const QRegularExpression tag(u"<(/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>"_qs);
-    QStringList stack;
-    qsizetype pos = 0;
-    while (true) {
-        const auto m = tag.match(html, pos);
-        if (!m.hasMatch())
-            break;
-        pos = m.capturedEnd();
-        const QString name = m.captured(2).toLower();
-        const bool closing = !m.captured(1).isEmpty();
-        if (closing) {
-            if (stack.isEmpty() || stack.last() != name)
-                return QStringLiteral("</%1> at %2 closes <%3>")
-                    .arg(name)
-                    .arg(m.capturedStart())
-                    .arg(stack.isEmpty() ? QString() : stack.last());
-            stack.removeLast();
-            continue;
-        }
-        if (kVoid.contains(name) || m.captured(3).endsWith(u'/'))
-            continue;
-        if (name == u"script"_qs || name == u"style"_qs) {
-            const auto end = html.indexOf(QStringLiteral("</%1>").arg(name), pos);
-            if (end < 0)
-                return u"unclosed "_qs + name;
-            pos = end + name.size() + 3;
-            continue;
-        }
-        stack.append(name);
-    }
-    return stack.isEmpty() ? QString() : u"unclosed: "_qs + stack.join(u' ');
-}
-
 // Lines of stderr that are not warnings.
 int errorLines(const QByteArray &err)
 {
@@ -326,7 +289,7 @@ private slots:
                 qPrintable(QStringLiteral("%1: %2 vs %3").arg(bars).arg(m.captured(3)).arg(share)));
         }
         QCOMPARE(bars, shown.size());
-        QCOMPARE(tagBalanceError(h.text), QString());
+        QCOMPARE(etscope::test::tagBalanceError(h.text), QString());
     }
 
     // Another metric: SNR (lower is worse) reaches the decomposition as it reaches `gap`.
@@ -440,7 +403,7 @@ private slots:
             const QString name = u.isObject() ? u.toObject().value(u"node"_qs).toString() : u.toString();
             QVERIFY2(s.contains(u"<li>"_qs + name + u" <span"_qs), qPrintable(name));
         }
-        QCOMPARE(tagBalanceError(h.text), QString());
+        QCOMPARE(etscope::test::tagBalanceError(h.text), QString());
     }
 
     // A graph against itself: every layer exact, nothing flagged, no parting mark.
@@ -459,7 +422,7 @@ private slots:
         // Both sections, in order, each listed in the navigation.
         QVERIFY(h.text.indexOf(u"<section id=\"decompose\">"_qs) < h.text.indexOf(u"<section id=\"graph-diff\">"_qs));
         QVERIFY(h.text.contains(u"<a href=\"#decompose\">Error decomposition</a><a href=\"#graph-diff\">"_qs));
-        QCOMPARE(tagBalanceError(h.text), QString());
+        QCOMPARE(etscope::test::tagBalanceError(h.text), QString());
     }
 
     // Without the options nothing of them appears; with bad ones, one line and exit code 1 (2: usage).
@@ -470,7 +433,7 @@ private slots:
         QVERIFY(plain.text.contains(u"<section id=\"gap\">"_qs));
         for (const char *id : { "decompose", "graph-diff", "summary-decompose", "summary-graph-diff" })
             QVERIFY2(!plain.text.contains(QStringLiteral("id=\"%1\"").arg(QLatin1String(id))), id);
-        QCOMPARE(tagBalanceError(plain.text), QString());
+        QCOMPARE(etscope::test::tagBalanceError(plain.text), QString());
 
         const CliRun noBuffer
             = etscope::test::runCli({ u"report"_qs, u"--etdump"_qs, data("eval/qcnn_kernel.etdp"), u"--etrecord"_qs,
