@@ -10,6 +10,7 @@ float-twin values exceeds the noise level, noise otherwise).
 
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
 
@@ -20,6 +21,33 @@ from conftest import cli, data
 def section(html, sid):
     m = re.search(r'<section id="%s">.*?</section>' % re.escape(sid), html, re.S)
     return m.group(0) if m else None
+
+
+class _Balance(HTMLParser):
+    """Every element closed, in order (void elements aside; <rect .../> is a start-end tag)."""
+
+    VOID = {"meta", "br", "img", "input", "link", "hr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.errors = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+        else:
+            self.errors.append((tag, self.getpos()))
+
+
+def assert_balanced(html):
+    p = _Balance()
+    p.feed(html)
+    p.close()
+    assert p.errors == [] and p.stack == []
 
 
 def test_sections_equal_cli_and_truth(tmp_path):
@@ -41,6 +69,7 @@ def test_sections_equal_cli_and_truth(tmp_path):
     rows = re.findall(r'<tr data-instruction="(-?\d+)" data-dominant="(\w+)">', section(py, "decompose"))
     assert [(int(i), d) for i, d in rows] == [(t["instruction"], t["dominant"]) for t in truth]
     assert 'id="summary-decompose"' in py and 'id="summary-graph-diff"' in py
+    assert_balanced(py)
 
 
 def test_plain_report_has_no_sections(tmp_path):
