@@ -4,6 +4,7 @@
 #include "common/numberformat.h"
 #include "evalgap/decompose.h"
 #include "export/jsontext.h"
+#include "graph/programgraph.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -52,7 +53,8 @@ string shorten(const string &s, std::size_t max)
 
 ReportErrorPart partOf(const evalgap::ErrorPart &p)
 {
-    return ReportErrorPart { p.gap, p.noise, p.snrDb, p.flagged, p.valid };
+    return ReportErrorPart { p.gap, p.noise, p.snrDb, p.flagged, p.valid,
+        p.valid ? analysis::gapSeverity(p.excess, p.flagged) : std::nan("") };
 }
 
 // "MSE 0.0012 (above the noise level 1.2e-05, SNR 29.2 dB)".
@@ -87,7 +89,7 @@ string stackedBars(const ReportDecomposition &d)
         shown.resize(kDecompositionBars);
         std::sort(shown.begin(), shown.end());
     }
-    const int labelW = 280, barW = 420, rowH = 20, top = 46, rightW = 300;
+    const int labelW = 280, barW = 420, rowH = 20, top = 60, rightW = 320;
     const int W = labelW + barW + rightW, H = top + rowH * static_cast<int>(shown.size()) + 10;
     string s = fmt::format(
         R"(<svg id="decompose-bars" class="chart" role="img" width="{}" height="{}" viewBox="0 0 {} {}">)", W, H, W, H);
@@ -97,13 +99,17 @@ string stackedBars(const ReportDecomposition &d)
                      R"(<rect x="{}" y="4" width="12" height="12" fill="{}"/>)"
                      R"(<text x="{}" y="14">kernel (fake-quantized vs runtime)</text>)",
         labelW, kQuantColor, labelW + 16, labelW + 290, kKernelColor, labelW + 306);
-    s += fmt::format(R"(<text x="{}" y="32">share of each op's error ({}); pale: within the {}; grey: no error; )"
-                     R"(right: total error, dominant part</text></g>)",
+    const char *judged = d.judgedBy.rfind("threshold", 0) == 0 ? "threshold" : "noise level";
+    s += fmt::format(R"(<text x="{}" y="32">bar: share of each op's error ({}); pale: a part within the {}; grey: no )"
+                     R"(error</text>)",
         labelW,
         d.metric == "SNR"          ? "SNR as noise power 10^(−dB/10)"
             : d.metric == "COSINE" ? "1 − cosine"
                                    : d.metric,
-        d.judgedBy.rfind("threshold", 0) == 0 ? "threshold" : "noise level");
+        judged);
+    s += fmt::format(R"(<text x="{}" y="48">right: the total error, its square on the gap colour scale (warm, )"
+                     R"(outlined: above the {}), and the dominant part</text></g>)",
+        labelW, judged);
     for (std::size_t k = 0; k < shown.size(); ++k) {
         const auto &r = d.rows[shown[k]];
         const int y = top + static_cast<int>(k) * rowH;
@@ -129,7 +135,12 @@ string stackedBars(const ReportDecomposition &d)
             s += fmt::format(
                 R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)", labelW, y + 3, barW, rowH - 6, kNoColor);
         }
-        s += fmt::format(R"(<text x="{}" y="{}">{}{} · {}</text></g>)", labelW + barW + 6, y + 14,
+        // The total on the one colour scale of the gap views (cool within noise, warm above).
+        const string chip
+            = (std::isnan(r.total.severity) ? graph::neutralColor() : graph::gapSeverityColor(r.total.severity)).hex();
+        s += fmt::format(R"(<rect class="total-chip" x="{}" y="{}" width="12" height="12" fill="{}" stroke="{}"/>)",
+            labelW + barW + 6, y + 4, chip, r.total.flagged ? "#000" : "#fff");
+        s += fmt::format(R"(<text x="{}" y="{}">{}{} · {}</text></g>)", labelW + barW + 22, y + 14,
             r.total.valid ? esc(d.metric) + " " : string(), r.total.valid ? num(r.total.gap) : string("no total"),
             esc(r.dominant));
     }

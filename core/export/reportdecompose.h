@@ -22,6 +22,9 @@ struct ReportErrorPart {
     double snrDb = 0;
     bool flagged = false;
     bool valid = false;
+    // analysis::gapSeverity of the part's excess over its threshold (the colour scale of every gap
+    // view); NaN when not computable.
+    double severity = 0;
 };
 
 struct ReportDecompositionRow {

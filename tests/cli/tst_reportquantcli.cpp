@@ -289,6 +289,20 @@ private slots:
                 qPrintable(QStringLiteral("%1: %2 vs %3").arg(bars).arg(m.captured(3)).arg(share)));
         }
         QCOMPARE(bars, shown.size());
+        // Each bar's total on the gap views' colour scale: warm (red channel above green, as
+        // tst_reportcli reads the heatmap) and outlined exactly when `gap --decompose` flags it.
+        static const QRegularExpression chip(
+            u"<rect class=\"total-chip\" [^>]*fill=\"#([0-9a-f]{2})([0-9a-f]{2})[0-9a-f]{2}\" stroke=\"(#[0-9a-f]+)\""_qs);
+        std::size_t chips = 0;
+        for (auto it = chip.globalMatch(h.text); it.hasNext(); ++chips) {
+            const auto m = it.next();
+            QVERIFY(chips < shown.size());
+            const bool flagged
+                = ops.at(shown[chips]).toObject().value(u"total"_qs).toObject().value(u"flagged"_qs).toBool();
+            QCOMPARE(m.captured(1).toInt(nullptr, 16) > m.captured(2).toInt(nullptr, 16), flagged);
+            QCOMPARE(m.captured(3) == u"#000"_qs, flagged);
+        }
+        QCOMPARE(chips, shown.size());
         QCOMPARE(etscope::test::tagBalanceError(h.text), QString());
     }
 
