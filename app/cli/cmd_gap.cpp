@@ -30,17 +30,7 @@ int decompose(const Session &s, const GapCommandArgs &a)
     if (!s.debugBuffer)
         return reportError(makeError(
             ErrorCode::InvalidArgument, s.inputs.etdump, "--debug-buffer is required to read intermediate outputs"));
-    const GapArgs &g = a.gap;
-    evalgap::DecomposeOptions o;
-    o.referenceGraph = g.referenceGraph;
-    o.inputs.inputsFile = g.inputs;
-    o.inputs.bundledProgram = g.ref.bundledProgram;
-    o.inputs.testCase = g.testCase;
-    o.maxMemory = g.maxMemoryMb < 0 ? -1 : std::int64_t(g.maxMemoryMb * 1048576.0);
-    o.metric = analysis::parseMetric(g.metric).value_or(analysis::Metric::MSE);
-    if (g.thresholdOption && g.thresholdOption->count() > 0)
-        o.threshold = g.threshold;
-    auto d = evalgap::decomposeGap(*s.etrecord, s, o);
+    auto d = evalgap::decomposeGap(*s.etrecord, s, decomposeOptions(a.gap));
     if (!d)
         return reportError(d.error());
     for (const auto &w : d->warnings)

@@ -3,7 +3,9 @@
 // Several ETDumps (files, directories, globs) make one report over all of them. The heatmap is
 // the gap `gap` computes from the same arguments (gapoptions.h): against --reference-etdump,
 // --aot-outputs or --reference, else, with --debug-buffer and --etrecord, against the ETRecord's
-// graph run by the built-in evaluator (the window's Ctrl+G).
+// graph run by the built-in evaluator (the window's Ctrl+G). --decompose adds the error
+// decomposition `gap --decompose` computes, --graph-diff A B the layer-by-layer comparison
+// `graph-diff` computes (issue 30), each from the same core function and the same options.
 #include "command.h"
 #include "gapoptions.h"
 #include "many.h"
@@ -12,8 +14,10 @@
 #include "etdump/etdumpfile.h"
 #include "export/htmlreport.h"
 #include "export/recordings.h"
+#include "export/reportdecompose.h"
 #include "export/reportdiff.h"
 #include "export/reportgap.h"
+#include "export/reportgraphdiff.h"
 
 #include <fmt/format.h>
 
@@ -31,6 +35,8 @@ struct ReportArgs {
     std::string reference; // shorthand: an ETDump (debug buffer beside) or an AOT outputs file
     std::string compare;
     std::string output;
+    bool decompose = false;
+    std::vector<std::string> graphDiff; // A B
 };
 
 bool fileLooksLikeETDump(const std::string &path)
@@ -62,6 +68,14 @@ const Registration report(
         sub.add_option("--compare", a->compare,
             "Baseline ETDump to compare latencies against (debug buffer found beside it): diff waterfall");
         sub.add_option("-o,--output", a->output, "Output HTML file (default: stdout)");
+        sub.add_flag("--decompose", a->decompose,
+            "Quantized models: add the error decomposition per op (quantization / kernel / total), as `gap "
+            "--decompose` computes it");
+        sub.add_option("--graph-diff", a->graphDiff,
+               "Add two graphs of --etrecord compared layer by layer, as `graph-diff --a A --b B` computes it "
+               "(--inputs, --metric, --threshold apply)")
+            ->expected(2)
+            ->type_name("A B");
         return std::function<int()>([a] {
             const auto recs = recordingArgs(a->in.etdump, a->recordings);
             if (recs.empty())
@@ -118,6 +132,39 @@ const Registration report(
                 else
                     std::fprintf(stderr, "etscope-cli: warning: no numeric gap in the report: %s\n",
                         table.error().message().c_str());
+            }
+            if (a->decompose) {
+                if (!a->gap.builtIn() || a->gap.isolate || a->gap.floatTwin)
+                    return reportError(makeError(ErrorCode::InvalidArgument, "",
+                        "--decompose uses the built-in evaluator on --etrecord (no --reference, --reference-etdump, "
+                        "--aot-outputs, --isolate or --float-twin: it runs both graphs)"));
+                if (!session.etrecord)
+                    return reportError(
+                        makeError(ErrorCode::InvalidArgument, session.inputs.etdump, "--decompose needs --etrecord"));
+                if (!session.debugBuffer)
+                    return reportError(makeError(ErrorCode::InvalidArgument, session.inputs.etdump,
+                        "--debug-buffer is required to read intermediate outputs"));
+                auto d = evalgap::decomposeGap(*session.etrecord, session, decomposeOptions(a->gap));
+                if (!d)
+                    return reportError(d.error());
+                for (const auto &w : d->warnings)
+                    std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
+                in.decomposition = reportDecomposition(*d);
+            }
+            if (!a->graphDiff.empty()) {
+                if (!session.etrecord)
+                    return reportError(
+                        makeError(ErrorCode::InvalidArgument, session.inputs.etdump, "--graph-diff needs --etrecord"));
+                if (!analysis::parseMetric(a->gap.metric))
+                    return reportError(
+                        makeError(ErrorCode::InvalidArgument, "", fmt::format("unknown metric '{}'", a->gap.metric)));
+                auto d = evalgap::diffGraphs(
+                    *session.etrecord, graphDiffOptions(a->gap, a->graphDiff.at(0), a->graphDiff.at(1)));
+                if (!d)
+                    return reportError(d.error());
+                for (const auto &w : d->warnings)
+                    std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
+                in.graphDiff = reportGraphDiff(*d);
             }
             if (!a->compare.empty()) {
                 InputOptions o = a->in;

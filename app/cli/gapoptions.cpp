@@ -109,4 +109,33 @@ Result<analysis::GapTable> computeGap(const Session &session, const GapArgs &a)
     return analysis::computeNumericGap(session, *ref, opts);
 }
 
+evalgap::DecomposeOptions decomposeOptions(const GapArgs &a)
+{
+    evalgap::DecomposeOptions o;
+    o.referenceGraph = a.referenceGraph;
+    o.inputs.inputsFile = a.inputs;
+    o.inputs.bundledProgram = a.ref.bundledProgram;
+    o.inputs.testCase = a.testCase;
+    o.maxMemory = a.maxMemoryMb < 0 ? -1 : std::int64_t(a.maxMemoryMb * 1048576.0);
+    o.metric = analysis::parseMetric(a.metric).value_or(analysis::Metric::MSE);
+    if (a.thresholdOption && a.thresholdOption->count() > 0)
+        o.threshold = a.threshold;
+    return o;
+}
+
+evalgap::GraphDiffOptions graphDiffOptions(const GapArgs &a, const std::string &graphA, const std::string &graphB)
+{
+    evalgap::GraphDiffOptions o;
+    o.a = graphA;
+    o.b = graphB;
+    o.inputs.inputsFile = a.inputs;
+    o.inputs.bundledProgram = a.ref.bundledProgram;
+    o.inputs.testCase = a.testCase;
+    o.metric = analysis::parseMetric(a.metric).value_or(analysis::Metric::MSE);
+    if (a.thresholdOption && a.thresholdOption->count() > 0)
+        o.threshold = a.threshold;
+    o.maxMemory = a.maxMemoryMb < 0 ? -1 : std::int64_t(a.maxMemoryMb * 1048576.0);
+    return o;
+}
+
 } // namespace etscope::cli

@@ -9,6 +9,8 @@
 
 #include "analysis/numericgap.h"
 #include "analysis/referenceset.h"
+#include "evalgap/decompose.h"
+#include "evalgap/graphdiff.h"
 
 #include <string>
 
@@ -42,5 +44,15 @@ Status checkGapArgs(GapArgs &a, const std::string &etrecord);
 // The gap table of `session` (which has its debug buffer) against the reference the arguments
 // name; the evaluator's warnings go to stderr.
 Result<analysis::GapTable> computeGap(const Session &session, const GapArgs &a);
+
+// The decomposition `gap --decompose` and `report --decompose` compute from the same arguments
+// (built-in evaluator: --reference-graph, --inputs, --bundled-program/--test-case, --metric,
+// --threshold, --max-memory).
+evalgap::DecomposeOptions decomposeOptions(const GapArgs &a);
+
+// The graph-against-graph options `report --graph-diff A B` takes from the gap arguments
+// (--inputs, --bundled-program/--test-case, --metric, --threshold, --max-memory), as `graph-diff`
+// reads its own options of the same names.
+evalgap::GraphDiffOptions graphDiffOptions(const GapArgs &a, const std::string &graphA, const std::string &graphB);
 
 } // namespace etscope::cli

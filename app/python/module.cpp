@@ -19,6 +19,8 @@
 #include "export/chrometrace.h"
 #include "export/htmlreport.h"
 #include "export/recordings.h"
+#include "export/reportdecompose.h"
+#include "export/reportgraphdiff.h"
 #include "program/program.h"
 #include "session/session.h"
 
@@ -820,12 +822,46 @@ void writeTrace(const NativeSession &s, py::function write, std::optional<std::s
         throw CoreError(*error);
 }
 
-std::string reportHtml(const NativeSession &s)
+// save_report(decompose=True, graph_diff=(a, b)): the sections `etscope-cli report --decompose
+// --graph-diff A B` adds, from the same core functions with the same options.
+std::string reportHtml(const NativeSession &s, bool decompose, const std::string &graphA, const std::string &graphB,
+    const std::string &metricName, std::optional<double> threshold, const std::string &referenceGraph,
+    const std::string &inputsFile, const std::string &bundledProgram, int testCase)
 {
+    const Session &session = *s.session;
+    const auto metric = analysis::parseMetric(metricName);
+    if (!metric)
+        throw py::value_error("Unsupported distance metric '" + metricName + "'");
+    if ((decompose || !graphA.empty()) && !session.etrecord)
+        throw py::value_error(
+            "decompose= and graph_diff= need an ETRecord (etrecord= when constructing the Inspector)");
+    if (decompose && !session.debugBuffer)
+        throw py::value_error("decompose=True needs the debug buffer (debug_buffer_path=)");
     py::gil_scoped_release release;
     ReportInputs in;
     in.sessions.push_back(s.session);
     in.generator = "etscope (Python)";
+    if (decompose) {
+        evalgap::DecomposeOptions o;
+        o.referenceGraph = referenceGraph;
+        o.inputs.inputsFile = inputsFile;
+        o.inputs.bundledProgram = bundledProgram;
+        o.inputs.testCase = testCase;
+        o.metric = *metric;
+        o.threshold = threshold;
+        in.decomposition = reportDecomposition(orThrow(evalgap::decomposeGap(*session.etrecord, session, o)));
+    }
+    if (!graphA.empty()) {
+        evalgap::GraphDiffOptions o;
+        o.a = graphA;
+        o.b = graphB;
+        o.inputs.inputsFile = inputsFile;
+        o.inputs.bundledProgram = bundledProgram;
+        o.inputs.testCase = testCase;
+        o.metric = *metric;
+        o.threshold = threshold;
+        in.graphDiff = reportGraphDiff(orThrow(evalgap::diffGraphs(*session.etrecord, o)));
+    }
     return renderHtmlReport(in);
 }
 
@@ -1057,7 +1093,9 @@ PYBIND11_MODULE(_native, m)
         .def("numeric_gap_decomposed", &numericGapDecomposed)
         .def("reference_output", &referenceOutput)
         .def("write_trace", &writeTrace)
-        .def("report_html", &reportHtml)
+        .def("report_html", &reportHtml, py::arg("decompose") = false, py::arg("graph_a") = "", py::arg("graph_b") = "",
+            py::arg("metric") = "MSE", py::arg("threshold") = std::nullopt, py::arg("reference_graph") = "",
+            py::arg("inputs") = "", py::arg("bundled_program") = "", py::arg("test_case") = 0)
         .def("diff_tsv", &diffTsv)
         .def("runs", &runsAnalysis, py::arg("program"), py::arg("method"), py::arg("phase_by"), py::arg("prefill_runs"),
             py::arg("prompt_tokens"));

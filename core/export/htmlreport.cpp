@@ -419,6 +419,10 @@ string renderHtmlReport(const ReportInputs &in)
         h += R"(<a href="#gap">Numeric gap</a>)";
     if (in.diff)
         h += R"(<a href="#diff">Diff</a>)";
+    if (in.decomposition)
+        h += R"(<a href="#decompose">Error decomposition</a>)";
+    if (in.graphDiff)
+        h += R"(<a href="#graph-diff">Graph against graph</a>)";
     h += R"(<a href="#table">Inspector table</a></nav>)";
 
     // Summary.
@@ -440,6 +444,12 @@ string renderHtmlReport(const ReportInputs &in)
     if (in.gap)
         for (const auto &w : in.gap->warnings)
             warnings.push_back("numeric gap: " + w);
+    if (in.decomposition)
+        for (const auto &w : in.decomposition->warnings)
+            warnings.push_back("error decomposition: " + w);
+    if (in.graphDiff)
+        for (const auto &w : in.graphDiff->warnings)
+            warnings.push_back("graph against graph: " + w);
     h += R"(<section id="summary"><h2>Summary</h2><div class="cards">)";
     auto card = [](std::size_t n, const char *one, const char *many) {
         return fmt::format(R"(<div class="card"><b>{}</b>{}</div>)", n, n == 1 ? one : many);
@@ -457,6 +467,10 @@ string renderHtmlReport(const ReportInputs &in)
             s->etdump ? s->etdump->fileSize : 0, s->blocks.size(), r);
     }
     h += "</tbody></table>\n";
+    if (in.decomposition)
+        h += decompositionSummaryLine(*in.decomposition);
+    if (in.graphDiff)
+        h += graphDiffSummaryLine(*in.graphDiff);
     if (!warnings.empty()) {
         h += R"(<h3 class="warn">Warnings</h3><ul id="warnings">)";
         for (const auto &w : warnings)
@@ -590,6 +604,10 @@ string renderHtmlReport(const ReportInputs &in)
               "red: slower, green: faster.</p>"
             + waterfall(*in.diff) + "</section>\n";
     }
+    if (in.decomposition)
+        h += decompositionSection(*in.decomposition);
+    if (in.graphDiff)
+        h += graphDiffSection(*in.graphDiff);
 
     h += fmt::format(
         R"(<section id="table"><h2>Inspector table <span class="muted">({} rows, {}; click a header to sort)</span></h2>)",

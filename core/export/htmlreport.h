@@ -5,6 +5,8 @@
 // Everything taken from files is escaped.
 
 #include "export/reportdata.h"
+#include "export/reportdecompose.h"
+#include "export/reportgraphdiff.h"
 #include "session/session.h"
 
 #include <memory>
@@ -18,6 +20,8 @@ struct ReportInputs {
     std::vector<std::shared_ptr<const Session>> sessions; // at least one
     std::optional<ReportGap> gap;
     std::optional<ReportDiff> diff;
+    std::optional<ReportDecomposition> decomposition; // quantization / kernel error per op (issue 30)
+    std::optional<ReportGraphDiff> graphDiff; // two graphs of the ETRecord layer by layer (issue 30)
     std::string generator = "etscope"; // shown in the footer
 };
 

@@ -156,6 +156,26 @@ private slots:
         QVERIFY(count(b.dom, u"class=\"step\""_qs) >= 3); // baseline total, steps, this total
         QVERIFY2(consoleLines(b.log).isEmpty(), qPrintable(consoleLines(b.log).join(u'\n')));
     }
+
+    // Quantized model (issue 30): the error decomposition and graph-against-graph sections render,
+    // their tables sort, and the console stays silent.
+    void decompositionAndGraphDiff()
+    {
+        QTemporaryDir dir;
+        const QString html = dir.filePath(u"quant.html"_qs);
+        QCOMPARE(runCli({ u"report"_qs, u"--etdump"_qs, data("eval/qcnn_kernel.etdp"), u"--debug-buffer"_qs,
+                     data("eval/qcnn_kernel.bin"), u"--etrecord"_qs, data("eval/qcnn_etrecord.bin"), u"--decompose"_qs,
+                     u"--graph-diff"_qs, u"edge_dialect_exported_program"_qs, u"edge_dialect_exported_program"_qs,
+                     u"-o"_qs, html }),
+            0);
+        const Browser b = load(html);
+        QVERIFY2(b.dom.contains(u"data-sortable=\"on\""_qs), "the inline script did not run");
+        for (const char *id : { "decompose", "decompose-summary", "summary-decompose", "decompose-bars",
+                 "decompose-table", "graph-diff", "graph-diff-chart", "graph-diff-table", "graph-diff-verdict" })
+            QVERIFY2(b.dom.contains(QStringLiteral("id=\"%1\"").arg(QLatin1String(id))), id);
+        QCOMPARE(count(b.dom, u"class=\"decomp-bar\""_qs), 16); // qcnn: 16 logged ops (quant_runs_expected.json)
+        QVERIFY2(consoleLines(b.log).isEmpty(), qPrintable(consoleLines(b.log).join(u'\n')));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstHtmlReport)

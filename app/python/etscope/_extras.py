@@ -25,8 +25,21 @@ def save_trace(inspector, path, block=None, first_run=None, last_run=None):
     _write_atomically(path, lambda f: inspector._native.write_trace(f.write, block, first_run, last_run))
 
 
-def save_report(inspector, path):
-    text = inspector._native.report_html()
+def save_report(inspector, path, decompose=False, graph_diff=None, distance="MSE", threshold=None,
+                reference_graph=None, inputs=None, bundled_program=None, test_case=0):
+    """decompose=True adds the error decomposition, graph_diff=(a, b) two ETRecord graphs compared
+    layer by layer, as `etscope-cli report --decompose --graph-diff A B` does."""
+    graph_a = graph_b = ""
+    if graph_diff is not None:
+        if isinstance(graph_diff, str) or len(graph_diff) != 2:
+            raise ValueError(f"graph_diff takes two graph names (a, b), not {graph_diff!r}")
+        graph_a, graph_b = (str(g) for g in graph_diff)
+    if not isinstance(distance, str):
+        raise ValueError(f"Unsupported distance metric {distance!r}")
+    text = inspector._native.report_html(
+        bool(decompose), graph_a, graph_b, distance.strip().upper(), None if threshold is None else float(threshold),
+        reference_graph or "", str(inputs or ""), str(bundled_program or ""), int(test_case),
+    )
     _write_atomically(path, lambda f: f.write(text))
 
 

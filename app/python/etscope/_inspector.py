@@ -568,7 +568,11 @@ class Inspector:
         save_trace(self, path, **options)
 
     def save_report(self, path: str, **options) -> None:
-        """The self-contained HTML report (`etscope-cli report`)."""
+        """The self-contained HTML report (`etscope-cli report`). Quantized models:
+        decompose=True adds the error decomposition per op, graph_diff=(a, b) two graphs of the
+        ETRecord compared layer by layer (`report --decompose --graph-diff A B`); distance=,
+        threshold=, reference_graph=, inputs=, bundled_program=, test_case= as for
+        calculate_numeric_gap and graph_diff."""
         from ._extras import save_report
 
         save_report(self, path, **options)
