@@ -94,7 +94,7 @@ QVariant DecompositionModel::data(const QModelIndex &index, int role) const
     case DominantColumn:
         return QString::fromLatin1(evalgap::dominantName(op.dominant));
     case QuantShareColumn: {
-        const double q = evalgap::errorSplit(op).quant;
+        const double q = evalgap::errorSplit(op, m_d->metric).quant;
         if (role == SortRole)
             return std::isnan(q) ? -1.0 : q;
         if (role == Qt::ToolTipRole)

@@ -127,18 +127,22 @@ const char *dominantName(Dominant d)
     return "noise";
 }
 
-ErrorSplit errorSplit(const OpDecomposition &op)
+double additiveError(analysis::Metric metric, double gap)
 {
-    auto power = [](const ErrorPart &p) {
-        if (!p.valid || std::isnan(p.snrDb))
-            return 0.0;
-        return std::isinf(p.snrDb) ? (p.snrDb > 0 ? 0.0 : std::numeric_limits<double>::infinity())
-                                   : std::pow(10.0, -p.snrDb / 10);
-    };
-    const double q = power(op.quant), k = power(op.kernel);
-    if (std::isinf(q) || std::isinf(k)) // a part with no signal left: it takes everything
-        return std::isinf(q) && std::isinf(k) ? ErrorSplit { 0.5, 0.5 }
-                                              : ErrorSplit { std::isinf(q) ? 1.0 : 0.0, std::isinf(k) ? 1.0 : 0.0 };
+    if (std::isnan(gap))
+        return 0;
+    double e = gap;
+    if (metric == analysis::Metric::SNR)
+        e = std::pow(10.0, -gap / 10.0);
+    else if (metric == analysis::Metric::Cosine)
+        e = 1.0 - gap;
+    return std::isfinite(e) ? std::max(0.0, e) : 0;
+}
+
+ErrorSplit errorSplit(const OpDecomposition &op, analysis::Metric metric)
+{
+    const double q = op.quant.valid ? additiveError(metric, op.quant.gap) : 0;
+    const double k = op.kernel.valid ? additiveError(metric, op.kernel.gap) : 0;
     if (q + k <= 0)
         return { kNaN, kNaN };
     return { q / (q + k), k / (q + k) };

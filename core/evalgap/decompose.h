@@ -82,14 +82,15 @@ Result<Decomposition> decomposeGap(const Session &runtime, const analysis::Refer
     const analysis::ReferenceSet &floatTwin, const DecomposeOptions &opts);
 
 // How an op's error splits between quantization and the kernels, for the stacked bars of the
-// window and the report: each part's error power relative to the signal, 10^(-SNR/10) (SNR of the
-// part, whatever the chosen metric, so the split means the same for every metric; error powers of
-// independent errors add, which SNRs and maxima do not). Both NaN when neither part has a value
-// or both are exact; a part without a value counts as none.
+// window and the report (one rule for both). Each part's gap is put on a scale where errors of
+// independent sources add: MSE, L1, MAXABS and MAXREL as they are, SNR as the noise power
+// 10^(−dB/10) (inf dB, exact, is 0), COSINE as 1 − similarity; a part without a value, or a
+// non-finite one, counts as 0.
+double additiveError(analysis::Metric metric, double gap);
 struct ErrorSplit {
-    double quant = 0, kernel = 0; // fractions, quant + kernel == 1
+    double quant = 0, kernel = 0; // fractions, quant + kernel == 1; both NaN when neither part has error
 };
-ErrorSplit errorSplit(const OpDecomposition &op);
+ErrorSplit errorSplit(const OpDecomposition &op, analysis::Metric metric);
 
 // "accuracy is lost to quantization at #12 convolution (SNR 31.0 dB); kernels agree with the
 // fake-quantized model within noise", or the other way round, or "no accuracy is lost ...".

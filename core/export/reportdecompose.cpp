@@ -195,14 +195,9 @@ ReportDecomposition reportDecomposition(const evalgap::Decomposition &d)
 
 double additiveError(const ReportDecomposition &d, const ReportErrorPart &p)
 {
-    if (!p.valid || std::isnan(p.gap))
-        return 0;
-    double e = p.gap;
-    if (d.metric == "SNR")
-        e = std::pow(10.0, -p.gap / 10.0); // inf dB (exact) -> 0
-    else if (d.metric == "COSINE")
-        e = 1.0 - p.gap;
-    return std::isfinite(e) ? std::max(0.0, e) : 0;
+    // The window's rule (evalgap::additiveError), so bars read the same in both.
+    const auto m = analysis::parseMetric(d.metric);
+    return p.valid && m ? evalgap::additiveError(*m, p.gap) : 0;
 }
 
 string decompositionSummaryLine(const ReportDecomposition &d)

@@ -154,36 +154,36 @@ private slots:
         QVERIFY(loose->summary.rfind("no accuracy is lost", 0) == 0);
     }
 
-    // The stacked bars' split, by hand: SNR 20 dB is an error power of 10^-2, 30 dB 10^-3, so
-    // quantization holds 0.01 / 0.011 = 10/11 of the error; an exact part (SNR inf) holds none;
-    // a part without a value counts as none; two exact parts have no split.
+    // The stacked bars' split (the window's and the report's), by hand: MSE 0.01 and 0.001 add,
+    // so quantization holds 0.01 / 0.011 = 10/11; SNR 20 and 30 dB are noise powers 10^-2 and
+    // 10^-3, the same split; an exact part (MSE 0, SNR inf) holds none; a part without a value
+    // counts as none; two exact parts have no split.
     void errorSplitByHand()
     {
         evalgap::OpDecomposition op;
         op.quant.valid = op.kernel.valid = true;
-        op.quant.snrDb = 20;
-        op.kernel.snrDb = 30;
-        auto s = evalgap::errorSplit(op);
+        op.quant.gap = 0.01;
+        op.kernel.gap = 0.001;
+        auto s = evalgap::errorSplit(op, analysis::Metric::MSE);
         QCOMPARE(s.quant, 10.0 / 11.0);
         QCOMPARE(s.kernel, 1.0 / 11.0);
-        op.kernel.snrDb = std::numeric_limits<double>::infinity();
-        s = evalgap::errorSplit(op);
+        op.quant.gap = 20;
+        op.kernel.gap = 30;
+        s = evalgap::errorSplit(op, analysis::Metric::SNR);
+        QVERIFY(std::abs(s.quant - 10.0 / 11.0) < 1e-12);
+        op.kernel.gap = std::numeric_limits<double>::infinity();
+        s = evalgap::errorSplit(op, analysis::Metric::SNR);
         QCOMPARE(s.quant, 1.0);
         QCOMPARE(s.kernel, 0.0);
-        op.kernel.snrDb = 30;
+        op.kernel.gap = 0.001;
         op.quant.valid = false;
-        s = evalgap::errorSplit(op);
+        s = evalgap::errorSplit(op, analysis::Metric::MSE);
         QCOMPARE(s.quant, 0.0);
         QCOMPARE(s.kernel, 1.0);
-        op.kernel.snrDb = std::numeric_limits<double>::infinity();
-        s = evalgap::errorSplit(op);
+        op.kernel.gap = 0;
+        s = evalgap::errorSplit(op, analysis::Metric::MSE);
         QVERIFY(std::isnan(s.quant) && std::isnan(s.kernel));
-        // No signal left in the kernel's output (SNR -inf): the kernel takes everything.
-        op.quant.valid = true;
-        op.quant.snrDb = 10;
-        op.kernel.snrDb = -std::numeric_limits<double>::infinity();
-        s = evalgap::errorSplit(op);
-        QCOMPARE(s.kernel, 1.0);
+        QVERIFY(std::abs(evalgap::additiveError(analysis::Metric::Cosine, 0.99) - 0.01) < 1e-15);
     }
 };
 

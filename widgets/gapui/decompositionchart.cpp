@@ -61,14 +61,14 @@ void DecompositionChart::setDecomposition(const evalgap::Decomposition *d)
             r.eventIndex = op.eventIndex;
             r.length = op.total.valid ? analysis::gapSeverity(op.total.excess, op.total.flagged) : kNaN;
             r.aboveNoise = op.total.valid && op.total.flagged;
-            const evalgap::ErrorSplit s = evalgap::errorSplit(op);
+            const evalgap::ErrorSplit s = evalgap::errorSplit(op, d->metric);
             r.quantShare = s.quant;
             r.kernelShare = s.kernel;
             r.dominant = op.dominant;
             QStringList tip { r.label, partText("quantization", op.quant, d->metric),
                 partText("kernel", op.kernel, d->metric), partText("total", op.total, d->metric) };
             if (!std::isnan(s.quant))
-                tip << tr("error power: %1 % quantization, %2 % kernel")
+                tip << tr("error share: %1 % quantization, %2 % kernel")
                            .arg(s.quant * 100, 0, 'f', 0)
                            .arg(s.kernel * 100, 0, 'f', 0);
             tip << tr("dominant: %1").arg(QString::fromLatin1(evalgap::dominantName(op.dominant)));

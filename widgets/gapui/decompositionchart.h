@@ -11,8 +11,8 @@ namespace etscope::gapui {
 // Where a quantized model's error comes from, one stacked bar per op in execution order. A bar's
 // length is the total error (float twin against the runtime) on the gap views' severity scale
 // (analysis::gapSeverity: the dashed line is the noise level, the right edge four decades above
-// it); the bar is split into the share of the error power that quantization introduces (blue)
-// and the share the kernels add (orange), evalgap::errorSplit. Bars within the noise level are
+// it); the bar is split into the share of the error that quantization introduces (blue) and the
+// share the kernels add (orange), evalgap::errorSplit (the report's rule too). Bars within the noise level are
 // drawn pale. The dominant part is written after the bar; hover shows the three errors, a click
 // selects the op's runtime event.
 class DecompositionChart : public QWidget
