@@ -3,6 +3,7 @@
 #include "analysis/comparator.h"
 #include "common/numberformat.h"
 #include "modelroles.h"
+#include "numberformat.h"
 #include "qtstrings.h"
 
 #include <cmath>
@@ -17,14 +18,6 @@ const evalgap::ErrorPart &partOf(const evalgap::OpDecomposition &op, int column)
                                                      : op.total;
 }
 
-QString valueText(double v)
-{
-    if (std::isnan(v))
-        return {};
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-    return toQString(significantText(v));
-}
 } // namespace
 
 DecompositionModel::DecompositionModel(QObject *parent)
@@ -88,8 +81,8 @@ QVariant DecompositionModel::data(const QModelIndex &index, int role) const
         if (role == Qt::ToolTipRole)
             return tr("%1 %2 (noise level %3, SNR %4 dB)%5")
                 .arg(QString::fromLatin1(analysis::metricName(m_d->metric)), toQString(fullPrecisionText(p.gap)),
-                    valueText(p.noise), valueText(p.snrDb), p.flagged ? tr(", above the noise level") : QString());
-        return QString(valueText(p.gap) + (p.flagged ? QStringLiteral(" ▲") : QString()));
+                    formatGap(p.noise), formatGap(p.snrDb), p.flagged ? tr(", above the noise level") : QString());
+        return QString(formatGap(p.gap) + (p.flagged ? QStringLiteral(" ▲") : QString()));
     }
     case DominantColumn:
         return QString::fromLatin1(evalgap::dominantName(op.dominant));

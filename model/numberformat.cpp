@@ -12,6 +12,15 @@ QString formatSignificant(double value, int digits)
     return toQString(significantText(value, digits));
 }
 
+QString formatGap(double value, int digits, const QString &none)
+{
+    if (std::isnan(value))
+        return none;
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    return formatSignificant(value, digits);
+}
+
 QString formatFull(double value)
 {
     return toQString(fullPrecisionText(value));

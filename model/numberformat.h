@@ -10,6 +10,8 @@ namespace etscope {
 // `digits` significant digits, always in positional notation (never "9.7e-05" next to "0.000412"
 // in the same column); whole numbers from 1e5 up.
 QString formatSignificant(double value, int digits = 6);
+// A gap or error: formatSignificant, "inf" / "-inf", and `none` for NaN (no value).
+QString formatGap(double value, int digits = 6, const QString &none = {});
 // Every digit of a double ("%.17g"), for tooltips behind rounded cells.
 QString formatFull(double value);
 

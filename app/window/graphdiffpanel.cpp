@@ -6,6 +6,7 @@
 #include "filedialogs.h"
 #include "graph/programgraph.h"
 #include "graphview.h"
+#include "numberformat.h"
 #include "qtstrings.h"
 #include "sessioncontroller.h"
 
@@ -51,14 +52,6 @@ struct DiffOutcome {
     SideGraph a, b;
 };
 
-QString gapText(double v)
-{
-    if (std::isnan(v))
-        return {};
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-    return toQString(significantText(v));
-}
 } // namespace
 
 GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *selection, QObject *parent)
@@ -313,8 +306,8 @@ void GraphDiffPanel::show(std::shared_ptr<const evalgap::GraphDiff> diff)
             { QString::number(i + 1), toQString(r.aName) + QStringLiteral(" (") + toQString(r.aOp) + QLatin1Char(')'),
                 toQString(r.bName) + QStringLiteral(" (") + toQString(r.bOp) + QLatin1Char(')'),
                 QString::fromLatin1(evalgap::alignedByName(r.by)),
-                r.error.empty() ? gapText(r.worst(d.direction)) : toQString(r.error),
-                gapText(r.worstNoise(d.direction)), r.flagged ? tr("yes") : QString() });
+                r.error.empty() ? formatGap(r.worst(d.direction)) : toQString(r.error),
+                formatGap(r.worstNoise(d.direction)), r.flagged ? tr("yes") : QString() });
         item->setData(0, Qt::UserRole, int(i));
         item->setToolTip(4, r.error.empty() ? toQString(fullPrecisionText(r.worst(d.direction))) : toQString(r.error));
         // The gap views' colour scale: cool up to the noise level, warm above it.

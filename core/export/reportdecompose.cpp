@@ -4,6 +4,7 @@
 #include "common/numberformat.h"
 #include "evalgap/decompose.h"
 #include "export/jsontext.h"
+#include "export/reportcells.h"
 #include "graph/programgraph.h"
 
 #include <fmt/format.h>
@@ -27,19 +28,8 @@ string esc(std::string_view s)
     return htmlEscaped(s);
 }
 
-// The window's number format (common/numberformat.h); "–" where there is no value.
-string num(double v)
-{
-    return std::isnan(v) ? "–" : significantText(v);
-}
-
-// Every digit, for sorting (the report's table script parses it) and for tests.
-string sortValue(double v)
-{
-    if (std::isinf(v))
-        return v > 0 ? "Infinity" : "-Infinity";
-    return fullPrecisionText(v);
-}
+using reportcells::number;
+using reportcells::sortValue;
 
 string shorten(const string &s, std::size_t max)
 {
@@ -65,8 +55,8 @@ string partText(const ReportDecomposition &d, const ReportErrorPart &p)
     const string snr = std::isfinite(p.snrDb) ? fmt::format(", SNR {:.1f} dB", p.snrDb)
         : std::isinf(p.snrDb)                 ? string(", exact")
                                               : string();
-    return fmt::format("{} {} ({} {} {}{})", d.metric, num(p.gap), p.flagged ? "above" : "within",
-        d.judgedBy.rfind("threshold", 0) == 0 ? "the threshold" : "the noise level", num(p.noise), snr);
+    return fmt::format("{} {} ({} {} {}{})", d.metric, number(p.gap), p.flagged ? "above" : "within",
+        d.judgedBy.rfind("threshold", 0) == 0 ? "the threshold" : "the noise level", number(p.noise), snr);
 }
 
 string percent(double share)
@@ -141,7 +131,7 @@ string stackedBars(const ReportDecomposition &d)
         s += fmt::format(R"(<rect class="total-chip" x="{}" y="{}" width="12" height="12" fill="{}" stroke="{}"/>)",
             labelW + barW + 6, y + 4, chip, r.total.flagged ? "#000" : "#fff");
         s += fmt::format(R"(<text x="{}" y="{}">{}{} · {}</text></g>)", labelW + barW + 22, y + 14,
-            r.total.valid ? esc(d.metric) + " " : string(), r.total.valid ? num(r.total.gap) : string("no total"),
+            r.total.valid ? esc(d.metric) + " " : string(), r.total.valid ? number(r.total.gap) : string("no total"),
             esc(r.dominant));
     }
     return s + "</svg>\n";
@@ -151,7 +141,7 @@ string errorCell(const ReportErrorPart &p, const ReportDecomposition &d)
 {
     if (!p.valid)
         return R"(<td class="n" title="not computable">–</td>)";
-    const string text = num(p.gap);
+    const string text = number(p.gap);
     return fmt::format(R"(<td class="n{}" data-v="{}" title="{}">{}</td>)", p.flagged ? " above" : "", sortValue(p.gap),
         esc(fullPrecisionText(p.gap) + " — " + partText(d, p)), p.flagged ? "<b>" + text + "</b>" : text);
 }

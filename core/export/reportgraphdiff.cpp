@@ -4,6 +4,7 @@
 #include "common/numberformat.h"
 #include "evalgap/graphdiff.h"
 #include "export/jsontext.h"
+#include "export/reportcells.h"
 #include "graph/programgraph.h"
 
 #include <fmt/format.h>
@@ -22,18 +23,8 @@ string esc(std::string_view s)
     return htmlEscaped(s);
 }
 
-// The window's number format (common/numberformat.h); "–" where there is no value.
-string num(double v)
-{
-    return std::isnan(v) ? "–" : significantText(v);
-}
-
-string sortValue(double v)
-{
-    if (std::isinf(v))
-        return v > 0 ? "Infinity" : "-Infinity";
-    return fullPrecisionText(v);
-}
+using reportcells::number;
+using reportcells::sortValue;
 
 string handleText(const std::optional<std::int64_t> &h)
 {
@@ -53,8 +44,8 @@ string layerTitle(const ReportGraphDiff &d, std::size_t i)
     if (!r.error.empty())
         return t + " — not compared: " + r.error;
     return t
-        + fmt::format(" — {} {} ({} the {} {})", d.metric, num(r.worst), r.flagged ? "above" : "within",
-            d.userThreshold ? "threshold" : "noise level", num(r.noise));
+        + fmt::format(" — {} {} ({} the {} {})", d.metric, number(r.worst), r.flagged ? "above" : "within",
+            d.userThreshold ? "threshold" : "noise level", number(r.noise));
 }
 
 // One column per aligned layer in graph a's order, its height and colour the one scale of the gap
@@ -205,8 +196,8 @@ string graphDiffSection(const ReportGraphDiff &d)
             h += fmt::format(
                 R"(<td class="n" data-v="{0}" title="{1}">{2}</td><td class="n" data-v="{3}" title="{4}">{5}</td>)",
                 sortValue(r.worst), fullPrecisionText(r.worst),
-                r.flagged ? "<b>" + num(r.worst) + "</b>" : num(r.worst), sortValue(r.noise),
-                fullPrecisionText(r.noise), num(r.noise));
+                r.flagged ? "<b>" + number(r.worst) + "</b>" : number(r.worst), sortValue(r.noise),
+                fullPrecisionText(r.noise), number(r.noise));
         h += fmt::format("<td>{}</td><td>{}</td></tr>\n", r.flagged ? "above" : "", esc(r.error));
     }
     h += "</tbody></table></div>";

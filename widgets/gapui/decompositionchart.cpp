@@ -3,6 +3,7 @@
 #include "analysis/comparator.h"
 #include "analysis/noise.h"
 #include "common/numberformat.h"
+#include "numberformat.h"
 #include "qtstrings.h"
 
 #include <QHelpEvent>
@@ -24,11 +25,7 @@ constexpr double kDominantWidth = 92; // room for "quantization" after the bars
 
 QString valueText(double v)
 {
-    if (std::isnan(v))
-        return QStringLiteral("–");
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-    return toQString(significantText(v, 4));
+    return formatGap(v, 4, QStringLiteral("–"));
 }
 
 QString partText(const char *what, const evalgap::ErrorPart &p, analysis::Metric m)
