@@ -4,7 +4,7 @@
 #include "backgroundjob.h"
 #include "decompositionchart.h"
 #include "decompositionmodel.h"
-#include "filedialogs.h"
+#include "gapreferencedialog.h"
 #include "modelroles.h"
 #include "qtstrings.h"
 #include "sessioncontroller.h"
@@ -95,8 +95,9 @@ DecompositionPanel::DecompositionPanel(SessionController *controller, EventSelec
     m_dock = makeDock(page, tr("Quantization or kernel"), QStringLiteral("DecompositionDock"));
 
     m_metric->setToolTip(tr("The metric each error is measured and judged in (the noise rule, as in the gap views)"));
-    m_inputs->setToolTip(tr("Inputs: a torch.save'd tuple of tensors (.pt); without one, the ETRecord's "
-                            "representative_inputs"));
+    m_inputs->setToolTip(
+        tr("Inputs: a torch.save'd tuple of tensors (.pt) or a BundledProgram test case; without one, the ETRecord's "
+           "representative_inputs"));
     m_run->setToolTip(tr("Run the ETRecord's graph twice (fake-quantized and its float twin) and split each op's "
                          "error into quantization and kernel"));
     m_action->setToolTip(tr("Where a quantized model's accuracy goes, per op: quantization or the kernels"));
@@ -114,13 +115,10 @@ DecompositionPanel::DecompositionPanel(SessionController *controller, EventSelec
     connect(
         m_run, &QPushButton::clicked, this, [this] { decompose(analysis::Metric(m_metric->currentData().toInt())); });
     connect(m_inputs, &QPushButton::clicked, this, [this] {
-        const QString path = askOpenFileName(m_dock->window(), tr("Inputs: torch.save'd tuple of tensors (.pt)"),
-            tr("Inputs (*.pt *.pth);;All files (*)"));
-        if (path.isEmpty())
-            return;
-        m_inputChoice = {};
-        m_inputChoice.inputsFile = path.toStdString();
-        m_inputs->setText(tr("Inputs: %1").arg(m_controller->displayName(m_inputChoice.inputsFile)));
+        if (auto chosen = askEvaluatorInputs(m_dock->window())) {
+            m_inputChoice = *chosen;
+            m_inputs->setText(tr("Inputs: %1").arg(inputChoiceLabel(m_inputChoice)));
+        }
     });
     connect(m_chart, &gapui::DecompositionChart::opClicked, this,
         [this, proxy](int row) { m_table->selectRow(proxy->mapFromSource(m_model->index(row, 0)).row()); });

@@ -5,6 +5,7 @@
 
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -15,6 +16,37 @@
 #include <memory>
 
 namespace etscope {
+
+std::optional<eval::InputChoice> askEvaluatorInputs(QWidget *parent)
+{
+    const QString path = askOpenFileName(parent,
+        QObject::tr("Inputs: torch.save'd tuple of tensors (.pt) or a BundledProgram (.bpte)"),
+        QObject::tr("Inputs (*.pt *.pth *.bpte);;All files (*)"));
+    if (path.isEmpty())
+        return std::nullopt;
+    eval::InputChoice choice;
+    if (sniffFile(path).kind == FileKind::BundledProgram) {
+        bool ok = false;
+        const int tc = QInputDialog::getInt(
+            parent, QObject::tr("BundledProgram test case"), QObject::tr("Test case:"), 0, -1000, 1000, 1, &ok);
+        if (!ok)
+            return std::nullopt;
+        choice.bundledProgram = path.toStdString();
+        choice.testCase = tc;
+    } else {
+        choice.inputsFile = path.toStdString();
+    }
+    return choice;
+}
+
+QString inputChoiceLabel(const eval::InputChoice &choice)
+{
+    if (!choice.bundledProgram.empty())
+        return QStringLiteral("%1 #%2")
+            .arg(QFileInfo(toQString(choice.bundledProgram)).fileName())
+            .arg(choice.testCase);
+    return QFileInfo(toQString(choice.inputsFile)).fileName();
+}
 
 std::optional<GapReferenceChoice> askGapReference(QWidget *parent, bool inputsGiven)
 {
@@ -57,23 +89,10 @@ std::optional<GapReferenceChoice> askGapReference(QWidget *parent, bool inputsGi
     };
     QObject::connect(files, &QRadioButton::toggled, &dlg, refresh);
     QObject::connect(chooseInputs, &QPushButton::clicked, &dlg, [&, choice, haveInputs, refresh] {
-        const QString path = askOpenFileName(&dlg,
-            QObject::tr("Inputs: torch.save'd tuple of tensors (.pt) or a BundledProgram (.bpte)"),
-            QObject::tr("Inputs (*.pt *.pth *.bpte);;All files (*)"));
-        if (path.isEmpty())
+        auto chosen = askEvaluatorInputs(&dlg);
+        if (!chosen)
             return;
-        *choice = {};
-        if (sniffFile(path).kind == FileKind::BundledProgram) {
-            bool ok = false;
-            const int tc = QInputDialog::getInt(
-                &dlg, QObject::tr("BundledProgram test case"), QObject::tr("Test case:"), 0, -1000, 1000, 1, &ok);
-            if (!ok)
-                return;
-            choice->bundledProgram = path.toStdString();
-            choice->testCase = tc;
-        } else {
-            choice->inputsFile = path.toStdString();
-        }
+        *choice = *chosen;
         *haveInputs = true;
         graph->setChecked(true);
         refresh();

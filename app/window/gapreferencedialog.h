@@ -2,6 +2,8 @@
 
 #include "eval/evaluator.h"
 
+#include <QString>
+
 #include <optional>
 
 class QWidget;
@@ -14,6 +16,12 @@ struct GapReferenceChoice {
     bool files = false; // a second ETDump + debug buffer, or an AOT outputs file, chosen next
     eval::InputChoice inputs; // for the graph: empty = the ETRecord's representative_inputs
 };
+
+// Asks for the inputs the ETRecord's graphs run on: a torch.save'd tuple of tensors (.pt), or a
+// BundledProgram (.bpte) and one of its test cases. Empty when the user cancels.
+std::optional<eval::InputChoice> askEvaluatorInputs(QWidget *parent);
+// "inputs.pt", "bundled.bpte #2": what a button shows once inputs are chosen.
+QString inputChoiceLabel(const eval::InputChoice &choice);
 
 // Asks which reference; `inputsGiven`: the ETRecord carries representative_inputs. Empty when the
 // user cancels.

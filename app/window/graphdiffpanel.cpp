@@ -3,7 +3,7 @@
 #include "analysis/noise.h"
 #include "backgroundjob.h"
 #include "common/numberformat.h"
-#include "filedialogs.h"
+#include "gapreferencedialog.h"
 #include "graph/programgraph.h"
 #include "graphview.h"
 #include "numberformat.h"
@@ -135,8 +135,9 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
         });
     m_a->setToolTip(tr("The reference graph"));
     m_b->setToolTip(tr("The graph compared with it, layer by layer, on the same inputs"));
-    m_inputs->setToolTip(tr("Inputs: a torch.save'd tuple of tensors (.pt); without one, the ETRecord's "
-                            "representative_inputs"));
+    m_inputs->setToolTip(
+        tr("Inputs: a torch.save'd tuple of tensors (.pt) or a BundledProgram test case; without one, the ETRecord's "
+           "representative_inputs"));
 
     m_action->setToolTip(tr("Compare two graphs of the ETRecord layer by layer (e.g. the float program and "
                             "the quantized one)"));
@@ -150,13 +151,10 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
     connect(m_run, &QPushButton::clicked, this,
         [this] { compare(m_a->currentText(), m_b->currentText(), analysis::Metric(m_metric->currentData().toInt())); });
     connect(m_inputs, &QPushButton::clicked, this, [this] {
-        const QString path = askOpenFileName(m_dock->window(), tr("Inputs: torch.save'd tuple of tensors (.pt)"),
-            tr("Inputs (*.pt *.pth);;All files (*)"));
-        if (path.isEmpty())
-            return;
-        m_inputChoice = {};
-        m_inputChoice.inputsFile = path.toStdString();
-        m_inputs->setText(tr("Inputs: %1").arg(m_controller->displayName(m_inputChoice.inputsFile)));
+        if (auto chosen = askEvaluatorInputs(m_dock->window())) {
+            m_inputChoice = *chosen;
+            m_inputs->setText(tr("Inputs: %1").arg(inputChoiceLabel(m_inputChoice)));
+        }
     });
     connect(m_table, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         // The runtime events of the A node's debug handle, when the recording has them.
