@@ -878,7 +878,8 @@ std::string diffTsv(const NativeSession &a, const NativeSession &b, double alpha
 // Inspector.runs(): one row per executed run as numpy columns, and the figures as the JSON
 // `etscope-cli runs --json` writes (without its runs list).
 py::dict runsAnalysis(const NativeSession &s, std::optional<std::string> programPath, const std::string &method,
-    const std::string &phaseBy, std::optional<std::size_t> prefillRuns, std::optional<std::int64_t> promptTokens)
+    const std::string &phaseBy, std::optional<std::size_t> prefillRuns, std::optional<std::int64_t> promptTokens,
+    const std::string &sharesBy)
 {
     RunsReport report;
     std::string figures;
@@ -899,6 +900,8 @@ py::dict runsAnalysis(const NativeSession &s, std::optional<std::string> program
         } else if (phaseBy == "duration") {
             opt.phaseBy = PhaseRule::Duration;
         }
+        if (sharesBy == "backend-operator")
+            opt.sharesBy = ShareRowsBy::BackendOperator;
         report = orThrow(analyzeRuns(s.session->blocks, program.get(), opt, s.session->inputs.etdump));
         std::vector<RunRow> rows = std::move(report.runs);
         report.runs.clear();
@@ -1098,7 +1101,7 @@ PYBIND11_MODULE(_native, m)
             py::arg("inputs") = "", py::arg("bundled_program") = "", py::arg("test_case") = 0)
         .def("diff_tsv", &diffTsv)
         .def("runs", &runsAnalysis, py::arg("program"), py::arg("method"), py::arg("phase_by"), py::arg("prefill_runs"),
-            py::arg("prompt_tokens"));
+            py::arg("prompt_tokens"), py::arg("shares_by") = "operator");
     m.def("summarize_recording", &summarizeRecording);
     m.def("expand_recordings", [](const std::vector<std::string> &args) {
         std::vector<std::pair<std::string, std::string>> out;

@@ -584,13 +584,16 @@ class Inspector:
         phase_by: Optional[str] = None,
         prefill_runs: Optional[int] = None,
         prompt_tokens: Optional[int] = None,
+        shares_by: Optional[str] = None,
     ):
         """One row per executed run (`etscope-cli runs`): index, method, phase, start_ns,
         duration_ms, tokens, warmup, outlier. `program` (a .pte) attributes each run to a method;
         phases by method name, `phase_by="duration"`, or `prefill_runs=N`. The figures (time to
-        first token, tokens/s, slope, shares) are in `df.attrs["figures"]` and `run_figures()`."""
+        first token, tokens/s, slope, shares) are in `df.attrs["figures"]` and `run_figures()`;
+        `shares_by="backend-operator"` names the share rows by the operator decoded from the
+        backends' own events (`--shares-by`)."""
         pd = _pandas()
-        r = self._runs(program, method, phase_by, prefill_runs, prompt_tokens)
+        r = self._runs(program, method, phase_by, prefill_runs, prompt_tokens, shares_by)
         tokens = pd.arrays.IntegerArray(r["tokens"], r["tokens_missing"])
         df = pd.DataFrame(
             {
@@ -615,13 +618,17 @@ class Inspector:
         phase_by: Optional[str] = None,
         prefill_runs: Optional[int] = None,
         prompt_tokens: Optional[int] = None,
+        shares_by: Optional[str] = None,
     ) -> Dict[str, Any]:
         """The figures of `runs()` as `etscope-cli runs --json` writes them, without the runs:
-        phases, time_to_first_token_ms, shares per phase, phase_rule, notes."""
-        return self._runs(program, method, phase_by, prefill_runs, prompt_tokens)["figures"]
+        phases, time_to_first_token_ms, shares per phase, phase_rule, shares_by, notes."""
+        return self._runs(program, method, phase_by, prefill_runs, prompt_tokens, shares_by)["figures"]
 
-    def _runs(self, program, method, phase_by, prefill_runs, prompt_tokens):
+    def _runs(self, program, method, phase_by, prefill_runs, prompt_tokens, shares_by=None):
         import json
+
+        if shares_by not in (None, "operator", "backend-operator"):
+            raise ValueError(f"shares_by must be 'operator' or 'backend-operator', not {shares_by!r}")
 
         if phase_by not in (None, "method", "duration"):
             raise ValueError(f"phase_by must be 'method' or 'duration', not {phase_by!r}")
@@ -630,7 +637,8 @@ class Inspector:
         if prompt_tokens is not None and prompt_tokens <= 0:
             raise ValueError("prompt_tokens must be positive")
         r = self._native.runs(
-            None if program is None else os.fspath(program), method or "", phase_by or "", prefill_runs, prompt_tokens
+            None if program is None else os.fspath(program), method or "", phase_by or "", prefill_runs, prompt_tokens,
+            shares_by or "operator",
         )
         r["figures"] = json.loads(r["figures"])
         del r["figures"]["runs"]
