@@ -624,6 +624,37 @@ class Inspector:
         phases, time_to_first_token_ms, shares per phase, phase_rule, shares_by, notes."""
         return self._runs(program, method, phase_by, prefill_runs, prompt_tokens, shares_by)["figures"]
 
+    # Columns of backend_events(): the fields of `etscope-cli backend-events --json` "events".
+    _BACKEND_EVENT_COLUMNS = (
+        "block", "block_name", "event", "name", "instruction_id", "backend", "kind", "backend_op", "op",
+        "kernel", "operator_id", "dispatch_id", "delegate_node_id", "args", "layout", "dtype", "variant",
+        "instance", "phase", "whole_call", "init", "staging_copy", "kernel_index", "function_code", "runs",
+        "avg", "p50", "node",
+    )
+
+    def backend_events(self, method: str = "forward"):
+        """etscope's own decoding of what backends write into their events (Vulkan dispatches,
+        XNNPACK operators, Neutron kernels, ETVK_/VGF_ host phases): one row per decoded event
+        with the fields of `etscope-cli backend-events --json` (absent fields None; `args` a
+        list of dicts, `node` the ETRecord link of `method`'s delegate_map as a dict). The time
+        unit is `df.attrs["unit"]`; each delegate call's phases are in
+        `df.attrs["delegate_calls"]`. The Inspector's own table is unchanged."""
+        import json
+
+        pd = _pandas()
+        doc = json.loads(self._native.backend_events_json(method))
+        cols = self._BACKEND_EVENT_COLUMNS
+        # Object columns keep the JSON's values (None for an absent field, ints as ints); the
+        # fields every row has are typed.
+        df = pd.DataFrame([[row.get(c) for c in cols] for row in doc["events"]], columns=list(cols), dtype=object)
+        for c in ("block", "event", "instruction_id", "runs"):
+            df[c] = df[c].astype("int64")
+        for c in ("avg", "p50"):
+            df[c] = df[c].astype(float)
+        df.attrs["unit"] = doc["unit"]
+        df.attrs["delegate_calls"] = doc["delegate_calls"]
+        return df
+
     def _runs(self, program, method, phase_by, prefill_runs, prompt_tokens, shares_by=None):
         import json
 
