@@ -546,6 +546,9 @@ Result<RunsReport> analyzeRuns(
         backendRows = backendShareRows(blocks, table);
         backend.rows = &backendRows;
         backend.namesRows = false;
+        report.notes.push_back("host phases that wrap other events of their delegate call (ETVK_EXECUTE, "
+                               "ETVK_COMPUTE_GRAPH_EXECUTE around dispatches, VGF_EXECUTE, VGF_DISPATCH_AND_WAIT) "
+                               "not counted");
     } else if (byBackend) {
         const BackendEventTable table = decodeBackendEvents(blocks);
         backendRows = backendShareRows(blocks, table);
