@@ -57,10 +57,15 @@ int writeSvg(GraphArgs &a, const CLI::Option *thresholdOpt)
         in.etdump = a.etdump;
         in.debugBuffer = a.debugBuffer;
         in.etrecord = a.etrecord;
+        in.link.method = a.method; // the events link to the method drawn
         session = loadOrReport(in);
         if (!session)
             return 1;
-        data = graph::overlayFromEvents(*g, session->blocks);
+        std::optional<BackendGraphLinks> backend;
+        if (session->etrecord)
+            backend = backendGraphLinks(
+                session->blocks, decodeBackendEvents(session->blocks), *session->etrecord, a.method);
+        data = graph::overlayFromEvents(*g, session->blocks, backend ? &*backend : nullptr);
     }
     if (overlay == graph::Overlay::Latency && !session)
         return reportError(makeError(ErrorCode::InvalidArgument, a.etrecord, "--overlay latency needs --etdump"));

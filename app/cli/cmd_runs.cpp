@@ -13,7 +13,7 @@ namespace {
 
 struct RunsArgs {
     InputOptions in;
-    std::string program, method, phaseBy, json, output;
+    std::string program, method, phaseBy, sharesBy = "operator", json, output;
     std::optional<std::size_t> prefillRuns;
     std::optional<std::int64_t> promptTokens;
     std::size_t top = 15;
@@ -40,6 +40,10 @@ const Registration runs("runs",
             ->excludes(prefill);
         sub.add_option("--prompt-tokens", a->promptTokens, "Tokens of the prompt (default: the prefill input's shape)")
             ->check(CLI::PositiveNumber);
+        sub.add_option("--shares-by", a->sharesBy,
+               "Share rows by operator (default) or by the operator decoded from backends' events "
+               "(Vulkan, XNNPACK, Neutron; wrapping host phases not counted)")
+            ->check(CLI::IsMember({ "operator", "backend-operator" }));
         sub.add_option("--top", a->top, "Share rows per phase in the text (0: all)");
         sub.add_option("--json", a->json, "Write the runs and figures as JSON to this file ('-' for stdout)");
         sub.add_option("--output,-o", a->output, "Write the text to this file instead of stdout");
@@ -62,6 +66,8 @@ const Registration runs("runs",
             opt.time = session->inputs.time;
             opt.method = a->method;
             opt.promptTokens = a->promptTokens;
+            if (a->sharesBy == "backend-operator")
+                opt.sharesBy = ShareRowsBy::BackendOperator;
             if (a->prefillRuns) {
                 opt.phaseBy = PhaseRule::PrefillRuns;
                 opt.prefillRuns = *a->prefillRuns;

@@ -9,6 +9,7 @@
 #include "analysis/runs.h"
 #include "common/error.h"
 #include "common/mappedfile.h"
+#include "etrecord/backendlink.h"
 #include "etrecord/etrecord.h"
 #include "etrecord/linker.h"
 #include "etrecord/modulestack.h"
@@ -875,10 +876,19 @@ std::string diffTsv(const NativeSession &a, const NativeSession &b, double alpha
     return formatDiffDelimited(diffLatency(a.session->blocks, b.session->blocks, opt), '\t');
 }
 
+// Inspector.backend_events(): what `etscope-cli backend-events --json` writes (backendlink.h).
+std::string backendEventsJson(const NativeSession &s, const std::string &method)
+{
+    py::gil_scoped_release release;
+    const BackendEventTable table = decodeBackendEvents(s.session->blocks);
+    return formatBackendEventsJson(s.session->blocks, table, s.session->etrecord.get(), method);
+}
+
 // Inspector.runs(): one row per executed run as numpy columns, and the figures as the JSON
 // `etscope-cli runs --json` writes (without its runs list).
 py::dict runsAnalysis(const NativeSession &s, std::optional<std::string> programPath, const std::string &method,
-    const std::string &phaseBy, std::optional<std::size_t> prefillRuns, std::optional<std::int64_t> promptTokens)
+    const std::string &phaseBy, std::optional<std::size_t> prefillRuns, std::optional<std::int64_t> promptTokens,
+    const std::string &sharesBy)
 {
     RunsReport report;
     std::string figures;
@@ -899,6 +909,8 @@ py::dict runsAnalysis(const NativeSession &s, std::optional<std::string> program
         } else if (phaseBy == "duration") {
             opt.phaseBy = PhaseRule::Duration;
         }
+        if (sharesBy == "backend-operator")
+            opt.sharesBy = ShareRowsBy::BackendOperator;
         report = orThrow(analyzeRuns(s.session->blocks, program.get(), opt, s.session->inputs.etdump));
         std::vector<RunRow> rows = std::move(report.runs);
         report.runs.clear();
@@ -1097,8 +1109,9 @@ PYBIND11_MODULE(_native, m)
             py::arg("metric") = "MSE", py::arg("threshold") = std::nullopt, py::arg("reference_graph") = "",
             py::arg("inputs") = "", py::arg("bundled_program") = "", py::arg("test_case") = 0)
         .def("diff_tsv", &diffTsv)
+        .def("backend_events_json", &backendEventsJson, py::arg("method"))
         .def("runs", &runsAnalysis, py::arg("program"), py::arg("method"), py::arg("phase_by"), py::arg("prefill_runs"),
-            py::arg("prompt_tokens"));
+            py::arg("prompt_tokens"), py::arg("shares_by") = "operator");
     m.def("summarize_recording", &summarizeRecording);
     m.def("expand_recordings", [](const std::vector<std::string> &args) {
         std::vector<std::pair<std::string, std::string>> out;

@@ -47,6 +47,10 @@ void GraphDock::onSessionChanged(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
     m_graph.reset();
+    m_backendLinks.reset();
+    m_backendEvents.reset();
+    if (m_session && m_session->etrecord)
+        m_backendEvents = std::make_shared<const BackendEventTable>(decodeBackendEvents(m_session->blocks));
     m_roomGiven = false;
     showProgram({}, false);
 }
@@ -68,7 +72,7 @@ void GraphDock::showProgram(const QString &entry, bool placeholders)
             return;
         }
         m_graph = std::make_shared<const graph::ProgramGraph>(std::move(g.value()));
-        m_view->setGraph(m_graph, graph::overlayFromEvents(*m_graph, m_session->blocks));
+        m_view->setGraph(m_graph, overlay());
         const QString label = tr("%1 (instructions of the .pte)").arg(toQString(m_graph->entryName()));
         m_view->setProgramChoices({ label }, label, false);
         onGapChanged();
@@ -96,7 +100,8 @@ void GraphDock::showProgram(const QString &entry, bool placeholders)
     if (const ETRecordProgram *edge = m_session->etrecord->edgeProgram())
         if (const qsizetype i = entries.indexOf(toQString(edge->entryName)); i > 0)
             entries.move(i, 0);
-    m_view->setGraph(m_graph, graph::overlayFromEvents(*m_graph, m_session->blocks));
+    linkBackendEvents();
+    m_view->setGraph(m_graph, overlay());
     m_view->setProgramChoices(entries, toQString(m_graph->entryName()), placeholders);
     onGapChanged();
 }
@@ -105,7 +110,7 @@ void GraphDock::onGapChanged()
 {
     if (!m_graph || !m_session)
         return;
-    graph::OverlayData data = graph::overlayFromEvents(*m_graph, m_session->blocks);
+    graph::OverlayData data = overlay();
     if (m_gap && m_gapSession == m_session) {
         graph::addGap(data, *m_graph, m_session->blocks, *m_gap);
         m_view->setOverlayData(std::move(data));
@@ -116,6 +121,24 @@ void GraphDock::onGapChanged()
     // No gap in this session: a gap overlay would only paint the graph grey.
     if (m_view->overlay() == graph::Overlay::Gap)
         m_view->setOverlay(graph::Overlay::Latency);
+}
+
+void GraphDock::linkBackendEvents()
+{
+    m_backendLinks.reset();
+    if (!m_graph || !m_session || !m_session->etrecord || !m_backendEvents || m_backendEvents->empty())
+        return;
+    // The method of the Edge program drawn ("edge_dialect_exported_program/encode"), else the
+    // method the session linked.
+    const std::string &entry = m_graph->entryName();
+    constexpr std::string_view kEdge = "edge_dialect_exported_program/";
+    const std::string method = entry.starts_with(kEdge) ? entry.substr(kEdge.size()) : m_session->inputs.link.method;
+    m_backendLinks = backendGraphLinks(m_session->blocks, *m_backendEvents, *m_session->etrecord, method);
+}
+
+graph::OverlayData GraphDock::overlay() const
+{
+    return graph::overlayFromEvents(*m_graph, m_session->blocks, m_backendLinks ? &*m_backendLinks : nullptr);
 }
 
 void GraphDock::selectEvents(const std::vector<EventPosition> &events)

@@ -1,9 +1,11 @@
 #pragma once
 
+#include "etrecord/backendlink.h"
 #include "panel.h"
 #include "session/session.h"
 
 #include <memory>
+#include <optional>
 
 class QDockWidget;
 
@@ -15,7 +17,8 @@ struct GapTable;
 }
 namespace graph {
 class ProgramGraph;
-}
+struct OverlayData;
+} // namespace graph
 
 // The "Graph" dock: the session's ETRecord program (or, without one, the instruction graph of the
 // session's .pte method) drawn by GraphView, with the latency of the linked events and, once a
@@ -41,6 +44,8 @@ private:
     void onNodeClicked(int opNode);
     void onGroupClicked(int group);
     void selectEvents(const std::vector<EventPosition> &events);
+    graph::OverlayData overlay() const; // the session's events on m_graph
+    void linkBackendEvents(); // m_backendLinks for the method m_graph shows
 
     std::shared_ptr<const analysis::GapTable> m_gap;
     std::shared_ptr<const Session> m_gapSession; // the session m_gap was computed for
@@ -48,6 +53,10 @@ private:
     QDockWidget *m_dock = nullptr;
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const graph::ProgramGraph> m_graph;
+    // Decoded backend events (Vulkan dispatches) of the session, and those exactly linked to
+    // the nodes of the method m_graph shows.
+    std::shared_ptr<const BackendEventTable> m_backendEvents;
+    std::optional<BackendGraphLinks> m_backendLinks;
     bool m_selecting = false; // our own selection must not re-centre the graph
     bool m_roomGiven = false; // needsRoom asked once per session, when the graph first shows
 };

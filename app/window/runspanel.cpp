@@ -8,6 +8,7 @@
 #include "sessioncontroller.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
@@ -36,6 +37,7 @@ RunsPanel::RunsPanel(SessionController *controller, EventSelection *selection, Q
     , m_chart(new RunsChart)
     , m_figures(new QLabel)
     , m_shares(new QTreeWidget)
+    , m_byBackendOp(new QCheckBox(tr("By backend operator (etscope)")))
     , m_action(new QAction(tr("Runs over Time"), this))
     , m_job(new BackgroundJob(this))
 {
@@ -49,8 +51,17 @@ RunsPanel::RunsPanel(SessionController *controller, EventSelection *selection, Q
     split->addWidget(m_chart);
     m_shares->setRootIsDecorated(true);
     m_shares->setHeaderLabels({ tr("phase / operator"), tr("total (ms)"), tr("share"), tr("calls"), tr("delegated") });
-    m_shares->setToolTip(tr("Each kernel's own time: wrappers (OPERATOR_CALL, DELEGATE_CALL) are not counted twice"));
-    split->addWidget(m_shares);
+    m_shares->setToolTip(tr("Each kernel's own time: wrappers (OPERATOR_CALL, DELEGATE_CALL, host phases around "
+                            "a backend's other events) are not counted twice"));
+    m_byBackendOp->setToolTip(tr("etscope's own: name delegate rows by the operator decoded from the backend's "
+                                 "events (Vulkan dispatch, XNNPACK operator, Neutron kernel), every instance in one "
+                                 "row, host phases as \"phase: …\"; off: by the events' names"));
+    auto *sharesPane = new QWidget;
+    auto *sharesLayout = new QVBoxLayout(sharesPane);
+    sharesLayout->setContentsMargins(0, 0, 0, 0);
+    sharesLayout->addWidget(m_byBackendOp);
+    sharesLayout->addWidget(m_shares, 1);
+    split->addWidget(sharesPane);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
@@ -63,6 +74,10 @@ RunsPanel::RunsPanel(SessionController *controller, EventSelection *selection, Q
         Q_EMIT needsRoom(m_dock);
     });
     connect(m_chart, &RunsChart::runClicked, this, &RunsPanel::selectRun);
+    connect(m_byBackendOp, &QCheckBox::toggled, this, [this] {
+        if (m_report) // else the session has no runs to show (or is being analysed)
+            analyze();
+    });
     connect(controller, &SessionController::sessionChanged, this, &RunsPanel::onSessionChanged);
     onSessionChanged(nullptr);
 }
@@ -98,10 +113,18 @@ void RunsPanel::onSessionChanged(std::shared_ptr<const Session> session)
         m_figures->setText(tr("A recording with more than one run shows its runs over time here."));
         return;
     }
+    analyze();
+}
+
+void RunsPanel::analyze()
+{
+    m_job->cancel();
+    const ShareRowsBy by = m_byBackendOp->isChecked() ? ShareRowsBy::BackendOperator : ShareRowsBy::Operator;
     m_job->start(
-        [loaded = m_session](BackgroundJob::Control &) {
+        [loaded = m_session, by](BackgroundJob::Control &) {
             RunsOptions opts;
             opts.time = loaded->inputs.time;
+            opts.sharesBy = by;
             RunsOutcome out;
             auto r = analyzeRuns(loaded->blocks, loaded->program.get(), opts, loaded->inputs.etdump);
             if (r)
@@ -149,6 +172,8 @@ void RunsPanel::show(std::shared_ptr<const RunsReport> report)
     m_figures->setText(lines.join(QStringLiteral("<br>")));
 
     m_shares->clear();
+    m_shares->headerItem()->setText(
+        0, r.sharesBy == ShareRowsBy::BackendOperator ? tr("phase / backend operator") : tr("phase / operator"));
     for (const PhaseFigures &p : r.phases) {
         auto *phase = new QTreeWidgetItem(
             m_shares, { toQString(p.name), formatSignificant(p.countedMs), {}, {}, percent(p.delegatedShare) });

@@ -7,6 +7,7 @@
 #include <memory>
 
 class QAction;
+class QCheckBox;
 class QDockWidget;
 class QLabel;
 class QTreeWidget;
@@ -32,6 +33,9 @@ public:
     const std::shared_ptr<const RunsReport> &report() const { return m_report; }
     RunsChart *chart() const { return m_chart; }
     QTreeWidget *shareTable() const { return m_shares; }
+    // The toggle that names the share rows by the operator decoded from the backends' events
+    // (etscope's own, ShareRowsBy::BackendOperator) instead of the events' names.
+    QCheckBox *backendOperatorToggle() const { return m_byBackendOp; }
     QString figuresText() const;
     // Selects run `run` (index into report()->runs) everywhere.
     void selectRun(int run);
@@ -42,6 +46,7 @@ Q_SIGNALS:
 
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
+    void analyze();
     void show(std::shared_ptr<const RunsReport> report);
 
     std::shared_ptr<const Session> m_session;
@@ -49,6 +54,7 @@ private:
     RunsChart *m_chart;
     QLabel *m_figures;
     QTreeWidget *m_shares;
+    QCheckBox *m_byBackendOp;
     QDockWidget *m_dock;
     QAction *m_action;
     BackgroundJob *m_job;

@@ -1,5 +1,6 @@
 #include "analysis/runs.h"
 
+#include "events/backendevents.h"
 #include "events/blockstats.h"
 #include "events/perfdata.h"
 #include "program/program.h"
@@ -29,6 +30,11 @@ const char *phaseRuleName(PhaseRule r)
         break;
     }
     return "none";
+}
+
+const char *shareRowsByName(ShareRowsBy by)
+{
+    return by == ShareRowsBy::BackendOperator ? "backend-operator" : "operator";
 }
 
 std::string phaseOfMethodName(std::string_view method)
@@ -171,8 +177,18 @@ struct Counted {
 // (native_call_*) of its instruction and DELEGATE_CALL the delegate events of its instruction,
 // so a wrapper counts only when the run logged nothing inside it (then under the instruction's
 // operator or backend when the method is known). Method-level events never count.
+// With shares by backend operator, `backendRows` names the decoded delegate events of block
+// `block`; `idOfRow` caches each of its rows' ids in `names`.
+struct BackendRowNames {
+    const BackendShareRows *rows = nullptr;
+    bool namesRows = true; // false: only leave the wrappers out, rows by operator
+    std::size_t block = 0;
+    std::vector<int> idOfRow;
+};
+
 void classify(const EventBlock &b, const ProgramMethod *method, const RunsOptions &options, ShareNames &names,
-    std::vector<Counted> &out, std::vector<std::int32_t> &kernels, std::vector<std::int32_t> &delegates)
+    BackendRowNames &backend, std::vector<Counted> &out, std::vector<std::int32_t> &kernels,
+    std::vector<std::int32_t> &delegates)
 {
     constexpr std::string_view kNative = "native_call_";
     kernels.clear();
@@ -206,6 +222,18 @@ void classify(const EventBlock &b, const ProgramMethod *method, const RunsOption
         if (!e.perfData || e.perfData->raw.size() != b.runIndices.size() || e.chainIndex < 0 || e.isFramework())
             continue;
         if (e.isDelegatedOp) {
+            if (backend.rows) {
+                const int row = backend.rows->row(backend.block, i);
+                if (row == BackendShareRows::kNotCounted)
+                    continue;
+                if (row >= 0 && backend.namesRows) {
+                    int &id = backend.idOfRow[std::size_t(row)];
+                    if (id < 0)
+                        id = names.id(backend.rows->names()[std::size_t(row)], false);
+                    c = { id, true };
+                    continue;
+                }
+            }
             const std::string op = options.backendOperator ? options.backendOperator(e) : std::string();
             c = { op.empty() ? names.id(e.name, true) : names.id(op, false), true };
         } else if (e.name.starts_with(kNative)) {
@@ -500,6 +528,41 @@ Result<RunsReport> analyzeRuns(
             ph[row.runInBlock] = int(phaseIndex[row.phase]);
         }
     ShareNames names;
+    BackendRowNames backend;
+    BackendShareRows backendRows;
+    report.sharesBy = options.sharesBy;
+    // Host phases (ETVK_*, VGF_*) may wrap other delegate events: by operator too, those are
+    // left out (the rows keep their names), so that no time counts twice.
+    const bool byBackend = options.sharesBy == ShareRowsBy::BackendOperator;
+    bool hostPhases = false;
+    for (std::size_t b = 0; b < blocks.size() && !byBackend && !hostPhases; ++b)
+        for (const Event &e : blocks[b].events)
+            if (e.isDelegatedOp && (e.name.starts_with("ETVK_") || e.name.starts_with("VGF_"))) {
+                hostPhases = true;
+                break;
+            }
+    if (hostPhases) {
+        const BackendEventTable table = decodeBackendEvents(blocks);
+        backendRows = backendShareRows(blocks, table);
+        backend.rows = &backendRows;
+        backend.namesRows = false;
+        report.notes.push_back("host phases that wrap other events of their delegate call (ETVK_EXECUTE, "
+                               "ETVK_COMPUTE_GRAPH_EXECUTE around dispatches, VGF_EXECUTE, VGF_DISPATCH_AND_WAIT) "
+                               "not counted");
+    } else if (byBackend) {
+        const BackendEventTable table = decodeBackendEvents(blocks);
+        backendRows = backendShareRows(blocks, table);
+        if (table.empty()) {
+            report.notes.push_back("shares by backend operator: no delegate event follows a known backend convention "
+                                   "(Vulkan, VGF, Neutron, XNNPACK), rows by operator");
+        } else {
+            backend.rows = &backendRows;
+            backend.idOfRow.assign(backendRows.names().size(), -1);
+            report.notes.push_back("shares by backend operator: decoded delegate events under their operator; host "
+                                   "phases that wrap counted events (ETVK_EXECUTE, ETVK_COMPUTE_GRAPH_EXECUTE around "
+                                   "dispatches, VGF_EXECUTE, VGF_DISPATCH_AND_WAIT) not counted");
+        }
+    }
     std::vector<Counted> counted;
     std::vector<std::int32_t> kernels, delegates;
     for (std::size_t b = 0; b < blocks.size(); ++b) {
@@ -511,7 +574,8 @@ Result<RunsReport> analyzeRuns(
             method = attribution[b].method;
         else if (program && !options.method.empty())
             method = program->method(options.method);
-        classify(blocks[b], method, options, names, counted, kernels, delegates);
+        backend.block = b;
+        classify(blocks[b], method, options, names, backend, counted, kernels, delegates);
         for (auto &a : acc)
             a.resize(names.size());
         for (std::size_t i = 0; i < counted.size(); ++i) {

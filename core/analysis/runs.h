@@ -31,6 +31,13 @@ enum class PhaseRule {
 };
 const char *phaseRuleName(PhaseRule r); // "auto", "method", "duration", "prefill-runs", "none"
 
+// What a share row is: an operator (a kernel, a delegate event by its name) or, for events a
+// backend names by a known convention, the operator etscope decodes from them
+// (backendShareName in events/backendevents.h: every instance and dispatch of one operator in one
+// row, host phases that wrap counted events left out).
+enum class ShareRowsBy { Operator, BackendOperator };
+const char *shareRowsByName(ShareRowsBy by); // "operator", "backend-operator"
+
 // The phase a method's name says: "prefill" when it contains "prefill", "decode" when it contains
 // "decode" or "kv_forward" (case-insensitive), else empty.
 std::string phaseOfMethodName(std::string_view method);
@@ -54,6 +61,9 @@ struct RunsOptions {
     // The share row of a delegate event: a backend's decoded operator (e.g. an XNNPACK or Vulkan
     // event name without its instance number or argument sizes); empty or unset: the event's name.
     std::function<std::string(const Event &)> backendOperator;
+    // BackendOperator: decoded delegate events are named (or left out) by backendShareName
+    // first; those no convention decodes fall back to backendOperator, then their name.
+    ShareRowsBy sharesBy = ShareRowsBy::Operator;
 };
 
 struct RunRow {
@@ -101,6 +111,7 @@ struct RunsReport {
     std::string file; // the ETDump
     std::string program; // the program's path, empty without one
     PhaseRule rule = PhaseRule::None; // the rule applied (never Auto)
+    ShareRowsBy sharesBy = ShareRowsBy::Operator; // as asked
     std::vector<RunRow> runs;
     std::vector<PhaseFigures> phases; // prefill, decode, other, all: those present
     std::optional<double> timeToFirstTokenMs;

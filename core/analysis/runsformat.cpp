@@ -52,6 +52,7 @@ std::string runsJson(const RunsReport &report)
     j["file"] = report.file;
     j["program"] = report.program.empty() ? Json(nullptr) : Json(report.program);
     j["phase_rule"] = phaseRuleName(report.rule);
+    j["shares_by"] = shareRowsByName(report.sharesBy);
     Json runs = Json::array();
     for (const RunRow &r : report.runs) {
         Json row;
@@ -117,11 +118,12 @@ std::string runsText(const RunsReport &report, std::size_t topN)
         const std::size_t rows = topN ? std::min(topN, f.shares.size()) : f.shares.size();
         if (rows == 0)
             continue;
-        std::size_t width = 8;
+        std::size_t width = report.sharesBy == ShareRowsBy::BackendOperator ? 16 : 8;
         for (std::size_t i = 0; i < rows; ++i)
             width = std::max(width, std::min<std::size_t>(f.shares[i].name.size(), 60));
-        fmt::format_to(
-            o, "  {:<{}}  {:>12}  {:>7}  {:>8}  {:>9}\n", "operator", width, "total ms", "share", "calls", "delegated");
+        fmt::format_to(o, "  {:<{}}  {:>12}  {:>7}  {:>8}  {:>9}\n",
+            report.sharesBy == ShareRowsBy::BackendOperator ? "backend operator" : "operator", width, "total ms",
+            "share", "calls", "delegated");
         for (std::size_t i = 0; i < rows; ++i) {
             const ShareRow &s = f.shares[i];
             fmt::format_to(o, "  {:<{}}  {:>12.4f}  {:>6.2f}%  {:>8}  {:>8.1f}%\n", s.name, width, s.totalMs,

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace etscope {
 
 std::optional<BackendNodeLink> linkBackendEvent(
@@ -85,6 +87,42 @@ std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int64_t>> exactBa
     for (const BackendEventRow &row : backendEventRows(blocks, table, &record, method))
         if (row.link && row.link->exact)
             out[{ row.block, row.event }] = row.link->debugHandles;
+    return out;
+}
+
+const BackendGraphLinks::Linked *BackendGraphLinks::find(std::size_t block, std::size_t event) const
+{
+    auto it = std::lower_bound(exact.begin(), exact.end(), std::pair(block, event),
+        [](const Linked &a, const std::pair<std::size_t, std::size_t> &k) { return std::pair(a.block, a.event) < k; });
+    return it != exact.end() && it->block == block && it->event == event ? &*it : nullptr;
+}
+
+BackendGraphLinks backendGraphLinks(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const ETRecord &record, const std::string &method)
+{
+    BackendGraphLinks out;
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> callOf; // (block, event) -> DELEGATE_CALL
+    for (const DelegateCallEvents &c : groupDelegateCalls(blocks, table))
+        for (std::size_t w : c.work)
+            callOf[{ c.block, w }] = c.delegateCall;
+    for (const BackendEventRow &row : backendEventRows(blocks, table, &record, method)) {
+        // The Inspector's own link of an integer id (Neutron's) already places the event; a
+        // string id (Vulkan's) it can only give its instruction's handles, which the exact link beats.
+        const Event &e = blocks[row.block].events[row.event];
+        if (!row.link || (std::holds_alternative<std::int64_t>(e.delegateDebugIdentifier()) && e.debugHandles()))
+            continue;
+        if (!row.link->exact) {
+            ++out.inexact;
+            continue;
+        }
+        BackendGraphLinks::Linked l;
+        l.block = row.block;
+        l.event = row.event;
+        if (auto it = callOf.find({ row.block, row.event }); it != callOf.end())
+            l.delegateCall = it->second;
+        l.debugHandles = row.link->debugHandles;
+        out.exact.push_back(std::move(l));
+    }
     return out;
 }
 

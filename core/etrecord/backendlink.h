@@ -55,6 +55,24 @@ std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int64_t>> exactBa
     const std::vector<EventBlock> &blocks, const BackendEventTable &table, const ETRecord &record,
     const std::string &method);
 
+// What a graph overlay gives to nodes beyond the Inspector's links: every decoded event whose
+// link is exact (Vulkan dispatches; Neutron kernels only when the Inspector did not link their
+// integer id itself), with the DELEGATE_CALL that
+// encloses it (groupDelegateCalls), whose time it is part of. Linked events that are not exact
+// are counted, not attributed (formats.md §1.8).
+struct BackendGraphLinks {
+    struct Linked {
+        std::size_t block = 0, event = 0;
+        std::optional<std::size_t> delegateCall; // event index of the enclosing DELEGATE_CALL
+        std::vector<std::int64_t> debugHandles;
+    };
+    std::vector<Linked> exact; // by (block, event)
+    std::size_t inexact = 0; // decoded events whose identifier was found, but not exactly
+    const Linked *find(std::size_t block, std::size_t event) const;
+};
+BackendGraphLinks backendGraphLinks(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const ETRecord &record, const std::string &method);
+
 // {"unit", "events": [{block, block_name, event, name, instruction_id, backend, kind, backend_op,
 // op, kernel, operator_id, dispatch_id, delegate_node_id, args, layout, dtype, variant, instance,
 // phase, whole_call, init, staging_copy, kernel_index, function_code, runs, avg, p50, node}],

@@ -525,4 +525,102 @@ std::vector<DelegateCallEvents> groupDelegateCalls(
     return out;
 }
 
+namespace {
+// Whether phase `w` encloses `inner` when both are logged in one call, by the order each
+// backend's execute opens and closes them (VulkanBackend.cpp execute: ETVK_EXECUTE around the
+// other phases, the query pool's dispatches timed while ETVK_COMPUTE_GRAPH_EXECUTE waits on
+// the graph; VGFBackend.cpp execute / init and VGFSetup.cpp execute_vgf: VGF_EXECUTE around the
+// call's phases, VGF_DISPATCH_AND_WAIT around the fence wait and the timestamp readback,
+// VGF_INIT_TOTAL around the other VGF_INIT_*).
+bool encloses(const BackendEvent &w, const BackendEvent &inner)
+{
+    if (w.kind != BackendEventKind::Phase || inner.backend != w.backend || &inner == &w)
+        return false;
+    if (w.wholeCall)
+        return !inner.init && !inner.wholeCall;
+    if (w.backend == BackendKind::Vulkan && w.phase == "COMPUTE_GRAPH_EXECUTE")
+        return inner.kind == BackendEventKind::Dispatch;
+    if (w.backend == BackendKind::Vgf && w.phase == "DISPATCH_AND_WAIT")
+        return inner.kind == BackendEventKind::Phase
+            && (inner.phase == "QUEUE_SUBMIT_AND_WAIT_FENCE" || inner.phase == "TIMESTAMP_QUERY_READBACK");
+    if (w.backend == BackendKind::Vgf && w.phase == "INIT_TOTAL")
+        return inner.init && inner.phase != w.phase;
+    return false;
+}
+} // namespace
+
+std::optional<std::string> backendShareName(const BackendEvent &event, std::span<const BackendEvent *const> sameCall)
+{
+    if (!event.decoded())
+        return std::nullopt;
+    for (const BackendEvent *inner : sameCall)
+        if (inner && encloses(event, *inner))
+            return std::nullopt;
+    return backendOpLabel(event);
+}
+
+int BackendShareRows::row(std::size_t block, std::size_t event) const
+{
+    auto it = std::lower_bound(m_entries.begin(), m_entries.end(), std::pair(block, event),
+        [](const Entry &a, const std::pair<std::size_t, std::size_t> &k) { return std::pair(a.block, a.event) < k; });
+    if (it == m_entries.end() || it->block != block || it->event != event)
+        return kNotDecoded;
+    return it->row;
+}
+
+BackendShareRows backendShareRows(const std::vector<EventBlock> &blocks, const BackendEventTable &table)
+{
+    BackendShareRows out;
+    const auto &entries = table.entries();
+    out.m_entries.reserve(entries.size());
+    for (const auto &e : entries)
+        out.m_entries.push_back({ e.block, e.event, BackendShareRows::kNotCounted });
+    std::vector<bool> grouped(entries.size(), false);
+    const auto indexOf = [&entries](std::size_t block, std::size_t event) {
+        auto it = std::lower_bound(entries.begin(), entries.end(), std::pair(block, event),
+            [](const BackendEventTable::Entry &a, const std::pair<std::size_t, std::size_t> &k) {
+                return std::pair(a.block, a.event) < k;
+            });
+        return static_cast<std::size_t>(it - entries.begin());
+    };
+    std::map<std::string, int, std::less<>> ids;
+    std::vector<std::size_t> members;
+    std::vector<const BackendEvent *> decoded;
+    const auto nameCall = [&] {
+        decoded.clear();
+        for (std::size_t m : members)
+            decoded.push_back(entries[m].decoded);
+        for (std::size_t m : members) {
+            grouped[m] = true;
+            const std::optional<std::string> name = backendShareName(*entries[m].decoded, decoded);
+            if (!name)
+                continue;
+            auto [it, fresh] = ids.try_emplace(*name, static_cast<int>(out.m_names.size()));
+            if (fresh)
+                out.m_names.push_back(*name);
+            out.m_entries[m].row = it->second;
+        }
+    };
+    for (const DelegateCallEvents &call : groupDelegateCalls(blocks, table)) {
+        members.clear();
+        if (call.wholeCall)
+            members.push_back(indexOf(call.block, *call.wholeCall));
+        for (std::size_t p : call.phases)
+            members.push_back(indexOf(call.block, p));
+        for (std::size_t w : call.work)
+            members.push_back(indexOf(call.block, w));
+        nameCall();
+    }
+    // Outside any DELEGATE_CALL (logged while the method loads): one call per block and instruction.
+    std::map<std::pair<std::size_t, std::int32_t>, std::vector<std::size_t>> loose;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        if (!grouped[i])
+            loose[{ entries[i].block, blocks[entries[i].block].events[entries[i].event].instructionId }].push_back(i);
+    for (auto &[key, m] : loose) {
+        members = std::move(m);
+        nameCall();
+    }
+    return out;
+}
+
 } // namespace etscope

@@ -157,4 +157,37 @@ struct DelegateCallEvents {
 std::vector<DelegateCallEvents> groupDelegateCalls(
     const std::vector<EventBlock> &blocks, const BackendEventTable &table);
 
+// Share tables by backend operator (`etscope-cli runs --shares-by backend-operator`,
+// formats.md §1.8): the row a decoded event's own time counts under — backendOpLabel, so that
+// every instance of an operator ("GEMM #1", "GEMM #2", each Vulkan dispatch of a convolution)
+// lands in one row, and each counted host phase in "phase: copy inputs" — or nothing when the
+// event wraps other events its backend logged in the same call, so no time counts twice: the
+// whole-call phase (ETVK_EXECUTE, VGF_EXECUTE) around any other; ETVK_COMPUTE_GRAPH_EXECUTE
+// around the call's dispatches (the GPU time is counted, not the host's wait);
+// VGF_DISPATCH_AND_WAIT around VGF_QUEUE_SUBMIT_AND_WAIT_FENCE / VGF_TIMESTAMP_QUERY_READBACK;
+// VGF_INIT_TOTAL around the other VGF_INIT_*. A wrapper whose contents were not logged counts.
+// `sameCall`: the decoded events of the event's delegate call (groupDelegateCalls), itself included.
+std::optional<std::string> backendShareName(const BackendEvent &event, std::span<const BackendEvent *const> sameCall);
+
+// backendShareName of every decoded event of a recording, looked up by position. Events outside
+// any DELEGATE_CALL (VGF_INIT_* while the method loads) form one call per block and instruction.
+class BackendShareRows
+{
+public:
+    static constexpr int kNotDecoded = -2; // follows no convention: the caller names it
+    static constexpr int kNotCounted = -1; // a wrapper of counted events
+    int row(std::size_t block, std::size_t event) const; // index into names(), or one of the above
+    const std::vector<std::string> &names() const { return m_names; }
+
+private:
+    friend BackendShareRows backendShareRows(const std::vector<EventBlock> &, const BackendEventTable &);
+    struct Entry {
+        std::size_t block = 0, event = 0;
+        int row = kNotCounted;
+    };
+    std::vector<Entry> m_entries; // sorted by (block, event)
+    std::vector<std::string> m_names;
+};
+BackendShareRows backendShareRows(const std::vector<EventBlock> &blocks, const BackendEventTable &table);
+
 } // namespace etscope

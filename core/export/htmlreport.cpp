@@ -4,6 +4,7 @@
 #include "events/blockstats.h"
 #include "events/inspectortable.h"
 #include "export/jsontext.h"
+#include "export/reportbackend.h"
 
 #include "etrecord/modulerollup.h"
 #include "etrecord/modulestack.h"
@@ -609,6 +610,7 @@ string renderHtmlReport(const ReportInputs &in)
     if (in.graphDiff)
         h += graphDiffSection(*in.graphDiff);
 
+    h += backendReportSection(first); // etscope's decoded backend operators (reportbackend.h)
     h += fmt::format(
         R"(<section id="table"><h2>Inspector table <span class="muted">({} rows, {}; click a header to sort)</span></h2>)",
         rows, esc(unit));

@@ -286,6 +286,8 @@ Result<std::string> renderSvg(const ProgramGraph &g, const VisibleGraph &v, cons
             html
                 += fmt::format("<tr><td bgcolor=\"{}\" width=\"18\" border=\"1\"> </td><td align=\"left\">{}</td></tr>",
                     e.color.hex(), esc(e.label));
+        if (!colors.note.empty())
+            html += "<tr><td colspan=\"2\" align=\"left\">" + esc(colors.note) + "</td></tr>";
         html += "</table>>";
         Agsym_t *sym = agattr(b.graph, AGRAPH, const_cast<char *>("label"), const_cast<char *>(""));
         agxset(b.graph, sym, agstrdup_html(b.graph, const_cast<char *>(html.substr(1, html.size() - 2).c_str())));

@@ -227,9 +227,19 @@ Coloring colorItems(const ProgramGraph &g, const VisibleGraph &v, const OverlayD
             c.rank[i] = maxShare > 0 ? share[i] / maxShare : 0;
             c.fill[i] = heatColor(c.rank[i]);
             c.value[i] = fmtShare(share[i]);
+            const VisibleItem &it = v.items[i];
+            if (it.kind == VisibleItem::Kind::Op && std::size_t(it.index) < d.nodeBackendEvents.size()
+                && d.nodeBackendEvents[std::size_t(it.index)] > 0)
+                c.value[i] += " (backend events)";
         }
         for (double t : { 0.0, 0.25, 0.5, 0.75, 1.0 })
             c.legend.push_back({ heatColor(t), fmtShare(t * maxShare) });
+        if (d.backendAttributed > 0)
+            c.note = fmt::format("{} backend event{} given to their nodes (exact link)", d.backendAttributed,
+                d.backendAttributed == 1 ? "" : "s");
+        if (d.backendNotExact > 0)
+            c.note += fmt::format(
+                "{}{} not attributed: link not exact", c.note.empty() ? "backend events: " : "; ", d.backendNotExact);
         if (!d.hasLatency())
             c.title = "Latency: no linked events with timings";
         break;

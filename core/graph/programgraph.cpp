@@ -491,7 +491,8 @@ int commonGroup(const ProgramGraph &g, int a, int b)
 
 } // namespace
 
-OverlayData overlayFromEvents(const ProgramGraph &g, const std::vector<EventBlock> &blocks)
+OverlayData overlayFromEvents(
+    const ProgramGraph &g, const std::vector<EventBlock> &blocks, const BackendGraphLinks *backend)
 {
     OverlayData d;
     const std::size_t n = g.nodes().size();
@@ -506,6 +507,40 @@ OverlayData overlayFromEvents(const ProgramGraph &g, const std::vector<EventBloc
     for (const ModuleAttribution &a : attributeToModules(blocks))
         if (a.hasTime)
             counted[{ int(a.block), int(a.event) }] = a.time;
+    d.nodeBackendEvents.assign(n, 0);
+    // Backend events placed by their exact backend link: their time moves from their
+    // DELEGATE_CALL to their nodes (the module roll-up's rule for linked delegate-internal events).
+    std::map<std::pair<int, int>, std::vector<int>> backendNodes;
+    if (backend) {
+        d.backendNotExact = backend->inexact;
+        for (const BackendGraphLinks::Linked &l : backend->exact) {
+            if (l.block >= blocks.size() || l.event >= blocks[l.block].events.size())
+                continue;
+            const Event &ev = blocks[l.block].events[l.event];
+            std::vector<int> nodes;
+            for (std::int64_t h : l.debugHandles)
+                for (int node : g.nodesForHandle(h))
+                    nodes.push_back(node);
+            std::sort(nodes.begin(), nodes.end());
+            nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+            if (nodes.empty())
+                continue; // the graph shown lacks them
+            ++d.backendAttributed;
+            for (int node : nodes)
+                ++d.nodeBackendEvents[std::size_t(node)];
+            backendNodes[{ int(l.block), int(l.event) }] = std::move(nodes);
+            // Linked by the Inspector too (its instruction's handles): already off its call.
+            if (!ev.linkedNodes().empty())
+                continue;
+            if (!l.delegateCall || !ev.perfData || *l.delegateCall >= blocks[l.block].events.size())
+                continue;
+            const Event &call = blocks[l.block].events[*l.delegateCall];
+            auto [it, fresh] = counted.try_emplace({ int(l.block), int(*l.delegateCall) }, 0.0);
+            if (fresh)
+                it->second = call.perfData ? call.perfData->avg : 0.0;
+            it->second = std::max(0.0, it->second - ev.perfData->avg);
+        }
+    }
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         if (d.timeUnit.empty())
             d.timeUnit = std::string(timeScaleName(blocks[b].targetTimeScale));
@@ -513,7 +548,9 @@ OverlayData overlayFromEvents(const ProgramGraph &g, const std::vector<EventBloc
             const Event &ev = blocks[b].events[e];
             if (!countedEvent(ev))
                 continue;
-            const std::vector<int> nodes = nodesOfEvent(g, ev);
+            // An exact backend link beats the Inspector's instruction-level handles.
+            const auto linked = backendNodes.find({ int(b), int(e) });
+            const std::vector<int> nodes = linked != backendNodes.end() ? linked->second : nodesOfEvent(g, ev);
             if (nodes.empty())
                 continue;
             const bool call = ev.name == kDelegateCall;

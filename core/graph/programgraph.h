@@ -6,6 +6,7 @@
 // the overlay values (latency from linked events, numeric gap) per node and per group.
 
 #include "common/error.h"
+#include "etrecord/backendlink.h"
 #include "etrecord/etrecord.h"
 
 #include <cstdint>
@@ -178,9 +179,17 @@ struct OverlayData {
     bool gapHigherIsWorse = true;
     std::string gapMetric, gapReference;
     std::string gapLegend; // "MSE, isolated, flagged above the noise level (…)"
+    // Decoded backend events (a Vulkan dispatch) given to their nodes by an exact link
+    // (backendlink.h), per OpNode: their time is in nodeLatency and no longer in their
+    // DELEGATE_CALL's counted time. Inexact links are counted, not attributed.
+    std::vector<int> nodeBackendEvents;
+    std::size_t backendAttributed = 0, backendNotExact = 0;
     bool hasLatency() const { return totalLatency > 0; }
 };
-OverlayData overlayFromEvents(const ProgramGraph &g, const std::vector<EventBlock> &blocks);
+// `backend`: the exact links of the decoded backend events to the ETRecord's nodes, beyond the
+// Inspector's own links (none without).
+OverlayData overlayFromEvents(
+    const ProgramGraph &g, const std::vector<EventBlock> &blocks, const BackendGraphLinks *backend = nullptr);
 // Adds the gap of `table` (rows matched through their runtime event, then their handles).
 // Rows are flagged and coloured by the table's rule (the noise level, or the table's threshold);
 // a `threshold` given here replaces it.
@@ -214,6 +223,7 @@ struct Coloring {
     std::vector<std::string> value; // per visible item, short text ("12.3 %", "MSE 4.1e-03"), may be empty
     std::vector<double> rank; // per visible item: position on the scale in [0, 1], -1 if none
     std::string title; // legend title
+    std::string note; // a line under the legend (latency: what backend events were given to nodes)
     std::vector<LegendEntry> legend; // swatches, or gradient stops low -> high
     bool gradient = false;
 };

@@ -21,6 +21,7 @@ struct RunsCase {
     std::optional<std::size_t> prefillRuns;
     std::optional<long> promptTokens;
     std::string phaseBy; // "", "method", "duration"
+    std::string sharesBy = {}; // "", "backend-operator"
 };
 
 inline std::vector<RunsCase> runsCases()
@@ -36,6 +37,16 @@ inline std::vector<RunsCase> runsCases()
             sharedFixture("runtime/cnn_mlp_50runs/cnn_mlp.pte"), {}, {}, "" },
         { "xnnpack_mlp", sharedFixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
             sharedFixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"), {}, {}, "" },
+        // Share rows by backend operator; the authored Vulkan / VGF / Neutron recordings
+        // (tests/data/backend) with their wrapping host phases left out.
+        { "llm_program_backend", llm, pte, {}, {}, "", "backend-operator" },
+        { "xnnpack_mlp_backend", sharedFixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
+            sharedFixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"), {}, {}, "", "backend-operator" },
+        { "vulkan_stem", testData("backend/vulkan_stem/etdump.etdp"), "", {}, {}, "" },
+        { "vulkan_stem_backend", testData("backend/vulkan_stem/etdump.etdp"), "", {}, {}, "", "backend-operator" },
+        { "vgf_conv_backend", testData("backend/vgf_conv/etdump.etdp"), "", {}, {}, "", "backend-operator" },
+        { "neutron_kernels_backend", testData("backend/neutron_kernels/etdump.etdp"), "", {}, {}, "",
+            "backend-operator" },
     };
 }
 

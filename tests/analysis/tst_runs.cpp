@@ -37,6 +37,8 @@ Result<RunsReport> analyze(const test::RunsCase &c, std::string method = {})
     } else if (c.phaseBy == "duration") {
         opt.phaseBy = PhaseRule::Duration;
     }
+    if (c.sharesBy == "backend-operator")
+        opt.sharesBy = ShareRowsBy::BackendOperator;
     return analyzeRuns(session->blocks, program.get(), opt, c.etdump);
 }
 
@@ -201,6 +203,43 @@ private slots:
         QVERIFY(std::abs(it->totalMs - gemmMs) < 1e-9);
         QCOMPARE(it->delegatedShare, 1.0);
         QCOMPARE(decode->shares.size(), expected.size() - 1);
+    }
+
+    // Shares by backend operator on the authored Vulkan recording, by hand from
+    // tests/tools/gen_backend_etdumps.py: per run ETVK_COPY_INPUTS 18100 ns, ETVK_COPY_OUTPUTS
+    // 18700 ns, GPU dispatches [9880, 41600, 6240, 12480], [9360, 40560, 6760, 11960],
+    // [10400, 42120, 6240, 12220]; ETVK_EXECUTE, ETVK_COMPUTE_GRAPH_EXECUTE and DELEGATE_CALL wrap
+    // them and are not counted. Counted: 54300 + 56100 + 29640 + 124280 + 19240 + 36660 = 320220 ns.
+    void vulkanSharesByHand()
+    {
+        auto session = loadSessionOrDie(test::testData("backend/vulkan_stem/etdump.etdp"));
+        RunsOptions opt;
+        opt.sharesBy = ShareRowsBy::BackendOperator;
+        auto report = analyzeRuns(session->blocks, nullptr, opt, "vulkan_stem");
+        QVERIFY(report.ok());
+        const PhaseFigures *all = report->phase("all");
+        QVERIFY(all);
+        QVERIFY(std::abs(all->countedMs - 0.32022) < 1e-12);
+        const std::vector<std::pair<std::string, double>> expected { { "aten.convolution.default", 0.12428 },
+            { "phase: copy outputs", 0.0561 }, { "phase: copy inputs", 0.0543 },
+            { "staging copy (image_to_nchw_texture3d_float_float)", 0.03666 },
+            { "staging copy (nchw_to_image_texture3d_float_float)", 0.02964 }, { "aten.relu.default", 0.01924 } };
+        QCOMPARE(all->shares.size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            QCOMPARE(all->shares[i].name, expected[i].first);
+            QVERIFY(std::abs(all->shares[i].totalMs - expected[i].second) < 1e-12);
+            QCOMPARE(all->shares[i].calls, std::uint64_t(3));
+            QVERIFY(std::abs(all->shares[i].share - expected[i].second / 0.32022) < 1e-9);
+            QCOMPARE(all->shares[i].delegatedShare, 1.0);
+        }
+        // By operator the rows keep their names, and the wrappers stay out all the same.
+        opt.sharesBy = ShareRowsBy::Operator;
+        auto byName = analyzeRuns(session->blocks, nullptr, opt, "vulkan_stem");
+        QVERIFY(byName.ok());
+        QVERIFY(std::abs(byName->phase("all")->countedMs - 0.32022) < 1e-12);
+        QCOMPARE(byName->phase("all")->shares.size(), expected.size());
+        QCOMPARE(byName->phase("all")->shares[1].name, std::string("ETVK_COPY_OUTPUTS"));
+        QCOMPARE(nlohmann::json::parse(runsJson(*report))["shares_by"].get<std::string>(), "backend-operator");
     }
 
     // --method keeps the runs that method fits (the ambiguous one resolved to it).

@@ -10,6 +10,7 @@
 #include "timelinewidget.h"
 #include "windowtest.h"
 
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QSignalSpy>
 #include <QTest>
@@ -67,6 +68,33 @@ private Q_SLOTS:
         QCOMPARE(panel->report()->runs.size(), std::size_t(50));
         QCOMPARE(panel->shareTable()->topLevelItemCount(), 1);
         QCOMPARE(panel->shareTable()->topLevelItem(0)->text(0), u"all"_qs);
+    }
+
+    // The toggle names the share rows by the decoded backend operator: on the authored Vulkan
+    // recording (tests/tools/gen_backend_etdumps.py) the convolution's dispatch is first with
+    // 3 × ~41.4 µs = 0.12428 ms and the wrapping ETVK_EXECUTE is in neither table.
+    void backendOperatorToggle()
+    {
+        MainWindow w(test::quietWindow());
+        RunsPanel *panel = w.runsPanel();
+        QSignalSpy ready(panel, &RunsPanel::reportReady);
+        QVERIFY(w.controller()->openFilesSync({ test::testDataPath("backend/vulkan_stem/etdump.etdp") }));
+        QVERIFY(ready.wait(20000));
+        QTreeWidgetItem *all = panel->shareTable()->topLevelItem(0);
+        QCOMPARE(all->childCount(), 6);
+        QVERIFY(all->child(0)->text(0).startsWith(u"{\"operator\": {\"name\": \"aten.convolution.default\""_qs));
+        QCOMPARE(panel->shareTable()->headerItem()->text(0), u"phase / operator"_qs);
+        panel->backendOperatorToggle()->setChecked(true);
+        QVERIFY(ready.wait(20000));
+        all = panel->shareTable()->topLevelItem(0);
+        QCOMPARE(panel->report()->sharesBy, ShareRowsBy::BackendOperator);
+        QCOMPARE(panel->shareTable()->headerItem()->text(0), u"phase / backend operator"_qs);
+        QCOMPARE(all->childCount(), 6);
+        QCOMPARE(all->child(0)->text(0), u"aten.convolution.default"_qs);
+        QCOMPARE(all->child(0)->text(1), u"0.12428"_qs);
+        QCOMPARE(all->child(0)->text(3), u"3"_qs);
+        for (int i = 0; i < all->childCount(); ++i)
+            QVERIFY(!all->child(i)->text(0).contains(u"execute"_qs));
     }
 };
 

@@ -29,6 +29,8 @@ QStringList argsOf(const etscope::test::RunsCase &c)
         a << u"--prompt-tokens"_qs << QString::number(*c.promptTokens);
     if (!c.phaseBy.empty())
         a << u"--phase-by"_qs << q(c.phaseBy);
+    if (!c.sharesBy.empty())
+        a << u"--shares-by"_qs << q(c.sharesBy);
     return a;
 }
 

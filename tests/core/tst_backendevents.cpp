@@ -325,6 +325,63 @@ private Q_SLOTS:
         QVERIFY(qAbs(b.events[0].perfData->avg - 0.0253) < 1e-12);
     }
 
+    // Share rows by backend operator (backendShareName): every event under its operator; the
+    // host phases that wrap counted events (VulkanBackend.cpp: ETVK_EXECUTE around the call,
+    // ETVK_COMPUTE_GRAPH_EXECUTE waiting on the dispatches; VGFBackend.cpp / VGFSetup.cpp:
+    // VGF_EXECUTE, VGF_DISPATCH_AND_WAIT around the fence wait and the readback) left out.
+    void shareRowsLeaveWrappersOut()
+    {
+        const auto vk = loadVulkan(false);
+        const BackendEventTable t = decodeBackendEvents(vk->blocks);
+        const BackendShareRows rows = backendShareRows(vk->blocks, t);
+        const auto name = [&rows](std::size_t event) -> std::string {
+            const int r = rows.row(1, event);
+            return r >= 0 ? rows.names()[std::size_t(r)] : std::to_string(r);
+        };
+        QCOMPARE(name(0), std::string("phase: copy inputs"));
+        QCOMPARE(name(1), std::string("-1")); // ETVK_COMPUTE_GRAPH_EXECUTE: dispatches inside
+        QCOMPARE(name(2), std::string("staging copy (nchw_to_image_texture3d_float_float)"));
+        QCOMPARE(name(3), std::string("aten.convolution.default"));
+        QCOMPARE(name(4), std::string("aten.relu.default"));
+        QCOMPARE(name(5), std::string("staging copy (image_to_nchw_texture3d_float_float)"));
+        QCOMPARE(name(6), std::string("phase: copy outputs"));
+        QCOMPARE(name(7), std::string("-1")); // ETVK_EXECUTE
+        QCOMPARE(rows.row(1, 8), BackendShareRows::kNotDecoded); // DELEGATE_CALL
+        QCOMPARE(rows.row(0, 0), BackendShareRows::kNotDecoded);
+
+        // A wrapper whose contents were not logged counts: without the query pool (no
+        // dispatches), ETVK_COMPUTE_GRAPH_EXECUTE is the GPU's time; alone, ETVK_EXECUTE is the call.
+        const BackendEvent graph = *decodeHostPhase("ETVK_COMPUTE_GRAPH_EXECUTE");
+        const BackendEvent whole = *decodeHostPhase("ETVK_EXECUTE");
+        const BackendEvent copy = *decodeHostPhase("ETVK_COPY_INPUTS");
+        const BackendEvent conv = *t.find(1, 3);
+        std::vector<const BackendEvent *> call { &whole, &copy, &graph };
+        QCOMPARE(backendShareName(graph, call), std::optional<std::string>("phase: compute graph execute"));
+        QVERIFY(!backendShareName(whole, call));
+        call.push_back(&conv);
+        QVERIFY(!backendShareName(graph, call));
+        QCOMPARE(backendShareName(conv, call), std::optional<std::string>("aten.convolution.default"));
+        const std::vector<const BackendEvent *> alone { &whole };
+        QCOMPARE(backendShareName(whole, alone), std::optional<std::string>("phase: execute"));
+        // VGF init (VGFBackend.cpp init): VGF_INIT_TOTAL around the other VGF_INIT_*, whole call untouched.
+        const BackendEvent initTotal = *decodeHostPhase("VGF_INIT_TOTAL");
+        const BackendEvent initRepr = *decodeHostPhase("VGF_INIT_ALLOCATE_REPR");
+        const BackendEvent vgfWhole = *decodeHostPhase("VGF_EXECUTE");
+        const std::vector<const BackendEvent *> init { &initTotal, &initRepr, &vgfWhole };
+        QVERIFY(!backendShareName(initTotal, init));
+        QCOMPARE(backendShareName(initRepr, init), std::optional<std::string>("phase: init allocate repr"));
+        QCOMPARE(backendShareName(vgfWhole, init), std::optional<std::string>("phase: execute"));
+
+        const auto vgf = test::loadSessionOrDie(test::testData("backend/vgf_conv/etdump.etdp"));
+        const BackendEventTable tv = decodeBackendEvents(vgf->blocks);
+        const BackendShareRows rv = backendShareRows(vgf->blocks, tv);
+        // Events 0..5: copy inputs, fence wait, readback, dispatch and wait, copy outputs, execute.
+        const std::vector<int> counted { 1, 1, 1, 0, 1, 0 };
+        for (std::size_t i = 0; i < counted.size(); ++i)
+            QCOMPARE(rv.row(1, i) >= 0, bool(counted[i]));
+        QCOMPARE(rv.names().size(), std::size_t(4));
+    }
+
     void neutronFixtureDecoded()
     {
         const auto s = test::loadSessionOrDie(test::testData("backend/neutron_kernels/etdump.etdp"));

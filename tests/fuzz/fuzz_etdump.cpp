@@ -27,6 +27,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         for (const auto &entry : backend.entries())
             (void)describeBackendEvent(*entry.decoded);
         (void)groupDelegateCalls(*blocks, backend);
+        const BackendShareRows rows = backendShareRows(*blocks, backend); // share-table names
+        for (const auto &entry : backend.entries())
+            if (const int r = rows.row(entry.block, entry.event); r >= int(rows.names().size()))
+                std::abort(); // a row past the names: a bug
     }
     if (blocks && (*etdump)->eventCount() < 300) {
         // Rendering is linear in the events; skip it on the (rare) large inputs to keep exec/s up.

@@ -297,6 +297,79 @@ private slots:
         QCOMPARE(v.itemOfGroup[std::size_t(stem)], -1);
     }
 
+    // Vulkan dispatches are linked by their delegate_node_id (tests/data/backend/vulkan_stem,
+    // authored from upstream's logging code; its README): with the exact link the convolution and
+    // relu nodes get their dispatches' GPU time, taken off the DELEGATE_CALL. By hand from
+    // tests/tools/gen_backend_etdumps.py: conv dispatch (41600 + 40560 + 42120) / 3 = 41426.667 ns,
+    // relu (6240 + 6760 + 6240) / 3 = 6413.333 ns, DELEGATE_CALL 190600 ns in every run.
+    void backendEventsGiveDelegateNodesTime()
+    {
+        SessionInputs in;
+        in.etdump = test::testData("backend/vulkan_stem/etdump.etdp");
+        in.etrecord = test::testData("etrecord/cnn_mlp_etrecord.bin");
+        in.link.method = "encode";
+        auto loaded = loadSession(in);
+        QVERIFY(loaded.ok());
+        const auto &s = *loaded;
+        BuildOptions bo;
+        bo.method = "encode";
+        auto g = ProgramGraph::build(s->etrecord, bo);
+        QVERIFY(g.ok());
+        const int conv = g->findNode("aten_convolution_default");
+        const int relu = g->findNode("aten_relu_default");
+        QVERIFY(conv >= 0 && relu >= 0);
+
+        // Without the backend links (the Inspector's view): only the partition has time.
+        const OverlayData plain = overlayFromEvents(*g, s->blocks);
+        QVERIFY(std::isnan(plain.nodeLatency[std::size_t(conv)]));
+        QVERIFY(std::abs(plain.totalLatency - 0.1906) < 1e-12);
+
+        const BackendEventTable table = decodeBackendEvents(s->blocks);
+        const BackendGraphLinks links = backendGraphLinks(s->blocks, table, *s->etrecord, "encode");
+        QCOMPARE(links.exact.size(), std::size_t(2));
+        QCOMPARE(links.inexact, std::size_t(0));
+        QCOMPARE(links.exact[0].delegateCall, std::optional<std::size_t>(8));
+        const OverlayData d = overlayFromEvents(*g, s->blocks, &links);
+        QVERIFY(std::abs(d.nodeLatency[std::size_t(conv)] - 0.041426666666666667) < 1e-12);
+        QVERIFY(std::abs(d.nodeLatency[std::size_t(relu)] - 0.0064133333333333333) < 1e-12);
+        QCOMPARE(d.nodeBackendEvents[std::size_t(conv)], 1);
+        QCOMPARE(d.backendAttributed, std::size_t(2));
+        // Counted once: the call less its two dispatches, plus the dispatches = the call.
+        QVERIFY(
+            std::abs(d.eventLatency.at({ 1, 8 }) - (0.1906 - 0.041426666666666667 - 0.0064133333333333333)) < 1e-12);
+        QVERIFY(std::abs(d.totalLatency - 0.1906) < 1e-12);
+        ExpansionState st(*g);
+        st.expandAll();
+        const VisibleGraph v = visibleGraph(*g, st);
+        const Coloring c = colorItems(*g, v, d, Overlay::Latency);
+        QCOMPARE(c.value[std::size_t(v.itemOfNode[std::size_t(conv)])], std::string("21.7 % (backend events)"));
+        QCOMPARE(c.note, std::string("2 backend events given to their nodes (exact link)"));
+        auto svg = renderSvg(*g, v, c);
+        QVERIFY(svg.ok());
+        QVERIFY(svg->find("2 backend events given to their nodes (exact link)") != std::string::npos);
+
+        // The same ETRecord with the relu's key mapped to [2, 7] (no node has handle 7): that
+        // link is not exact, so the relu keeps no time of its own and the legend says so.
+        SessionInputs in2 = in;
+        in2.etrecord = test::testData("backend/vulkan_stem/etrecord_inexact.bin");
+        auto inexact = loadSession(in2);
+        QVERIFY(inexact.ok());
+        const BackendGraphLinks l2 = backendGraphLinks(
+            (*inexact)->blocks, decodeBackendEvents((*inexact)->blocks), *(*inexact)->etrecord, "encode");
+        QCOMPARE(l2.exact.size(), std::size_t(1));
+        QCOMPARE(l2.inexact, std::size_t(1));
+        auto g2 = ProgramGraph::build((*inexact)->etrecord, bo);
+        QVERIFY(g2.ok());
+        const OverlayData d2 = overlayFromEvents(*g2, (*inexact)->blocks, &l2);
+        QVERIFY(std::isnan(d2.nodeLatency[std::size_t(g2->findNode("aten_relu_default"))]));
+        QVERIFY(std::abs(d2.nodeLatency[std::size_t(g2->findNode("aten_convolution_default"))] - 0.041426666666666667)
+            < 1e-12);
+        QVERIFY(std::abs(d2.totalLatency - 0.1906) < 1e-12);
+        const VisibleGraph v2 = visibleGraph(*g2, ExpansionState(*g2));
+        QCOMPARE(colorItems(*g2, v2, d2, Overlay::Latency).note,
+            std::string("1 backend event given to their nodes (exact link); 1 not attributed: link not exact"));
+    }
+
     void slowestEventIsHottest()
     {
         const std::string dir = ETSCOPE_SOURCE_DIR "/resources/samples/cnn_mlp_50runs/";

@@ -23,6 +23,13 @@ CASES = {
     "cnn_mlp_50runs": (fixture("runtime/cnn_mlp_50runs/etdump.etdp"), fixture("runtime/cnn_mlp_50runs/cnn_mlp.pte"), {}),
     "xnnpack_mlp": (fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
                     fixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"), {}),
+    "llm_program_backend": (data("analysis/runs_llm.etdp"), LLM_PTE, {"shares_by": "backend-operator"}),
+    "xnnpack_mlp_backend": (fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
+                            fixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"), {"shares_by": "backend-operator"}),
+    "vulkan_stem": (data("backend/vulkan_stem/etdump.etdp"), None, {}),
+    "vulkan_stem_backend": (data("backend/vulkan_stem/etdump.etdp"), None, {"shares_by": "backend-operator"}),
+    "vgf_conv_backend": (data("backend/vgf_conv/etdump.etdp"), None, {"shares_by": "backend-operator"}),
+    "neutron_kernels_backend": (data("backend/neutron_kernels/etdump.etdp"), None, {"shares_by": "backend-operator"}),
 }
 
 
@@ -59,7 +66,7 @@ def test_runs_equal_numpy(name):
         close(e, got, f"run {e['index']}")
     figures = insp.run_figures(program=program, **opts)
     assert df.attrs["figures"] == figures
-    for key in ("phase_rule", "phases", "time_to_first_token_ms", "shares"):
+    for key in ("phase_rule", "shares_by", "phases", "time_to_first_token_ms", "shares"):
         close(exp[key], figures[key], key)
 
 
@@ -69,6 +76,21 @@ def test_cli_json_equals_python():
     figures = etscope.Inspector(etdump_path=etdump).run_figures(program=program)
     for key in ("phases", "time_to_first_token_ms", "shares", "phase_rule", "notes"):
         assert out[key] == figures[key], key
+
+
+def test_cli_json_equals_python_by_backend_operator():
+    """`--shares-by backend-operator` and `shares_by="backend-operator"` give the same figures; the
+    XNNPACK GEMM instances ("... GEMM #1", "#2") share one row (numpy: runs_expected)."""
+    etdump, program, opts = CASES["llm_program_backend"]
+    out = json.loads(cli("runs", "--etdump", etdump, "--program", program, "--shares-by", "backend-operator",
+                         "--json", "-"))
+    figures = etscope.Inspector(etdump_path=etdump).run_figures(program=program, **opts)
+    for key in ("phases", "shares", "shares_by", "notes"):
+        assert out[key] == figures[key], key
+    assert figures["shares_by"] == "backend-operator"
+    assert "Fully Connected" in [s["name"] for s in figures["shares"]["decode"]]
+    with pytest.raises(ValueError):
+        etscope.Inspector(etdump_path=etdump).run_figures(shares_by="kernel")
 
 
 def test_runs_leave_the_inspector_table_alone():

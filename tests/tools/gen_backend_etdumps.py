@@ -233,7 +233,34 @@ def gen_neutron():
     write("neutron_kernels", {"version": 0, "run_data": blocks})
 
 
+# --- An ETRecord whose link is not exact -------------------------------------------------------
+# tests/data/etrecord/cnn_mlp_etrecord.bin with one change to the encode method's delegate_map:
+# key "1" (the relu's delegate_node_id) maps to handles [2, 7], and no node of the encode graph has
+# handle 7. The relu dispatch's link is then found but not exact (formats.md §1.8): views must not
+# give its time to a node. Only the encode method's entries and the maps are kept (the forward
+# method's weights are not needed), copied byte for byte (stored, like the original).
+KEEP = ("ETRECORD_V0", "edge_dialect_exported_program/encode", "debug_handle_map", "delegate_map",
+        "instruction_id_to_num_outs_map")
+def gen_vulkan_inexact_etrecord():
+    import zipfile
+    src = os.path.join(OUT, "..", "etrecord", "cnn_mlp_etrecord.bin")
+    dst = os.path.join(OUT, "vulkan_stem", "etrecord_inexact.bin")
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_STORED) as zout:
+        for info in zin.infolist():
+            if not info.filename.startswith(KEEP):
+                continue
+            data = zin.read(info.filename)
+            if info.filename == "delegate_map":
+                maps = json.loads(data)
+                maps["encode"]["0"]["delegate_map"]["1"] = [2, 7]
+                data = json.dumps(maps).encode()
+            out = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+            out.compress_type = zipfile.ZIP_STORED
+            zout.writestr(out, data)
+
+
 if __name__ == "__main__":
+    gen_vulkan_inexact_etrecord()
     gen_vulkan()
     gen_vgf()
     gen_neutron()

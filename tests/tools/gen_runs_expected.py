@@ -10,7 +10,8 @@ not used.
   gen_runs_expected.py all SCHEMA DATA_DIR SHARED_FIXTURES_DIR
       every committed case: DATA_DIR/runs_expected/<case>.json (see CASES)
   gen_runs_expected.py expect SCHEMA ETDUMP [--program P.program.json] [--truth T.json]
-                       [--phase-by method|duration] [--prefill-runs N] [--prompt-tokens N] > OUT.json
+                       [--phase-by method|duration] [--prefill-runs N] [--prompt-tokens N]
+                       [--shares-by operator|backend-operator] > OUT.json
       the figures of one recording (checks the attribution against the generator's truth)
 
 Run with Debian's /usr/bin/python3 (numpy); flatc on PATH. To regenerate everything committed:
@@ -23,6 +24,7 @@ Run with Debian's /usr/bin/python3 (numpy); flatc on PATH. To regenerate everyth
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -77,6 +79,73 @@ def llm_program():
                                       "index_put.out", "mm.out"])
     return {"version": 0, "execution_plan": [prefill, decode],
             "backend_delegate_data": [{"data": [0, 1, 2, 3]}]}
+
+
+# -- backend event names (--shares-by backend-operator) ----------------------------------------
+# Written from the upstream logging code at ExecuTorch cff6f4dd32e630945b7188512c1f2b4f102b05ad,
+# not from etscope: backends/xnnpack/runtime/profiling/XNNProfiler.cpp names an operator
+# "<xnn operator name> #<n>", the name being "<op> (<layout>[, <dtypes>])[ <microkernel>]";
+# backends/vulkan/runtime/VulkanBackend.cpp names a dispatch with a JSON object (kernel_name,
+# operator {name, ...}) and its host phases ETVK_*; backends/arm/runtime/VGFBackend.cpp VGF_*;
+# backends/nxp/runtime/NeutronBackend.cpp logs kernels with an integer index and one metadata byte
+# (its function code; test_profiling.py reads 0 as "Profiling dump"). Staging copies
+# (StagingUtils.cpp shaders nchw_to_* / *_to_nchw*) carry a stale operator: named by their kernel.
+XNN_NAME = re.compile(r"^(.+?) \(([A-Z0-9]+)(, [^()]*)?\)( [^#]*)? #([1-9][0-9]*)$")
+
+
+def backend_event(p):
+    """(backend, kind, label) of a delegate event whose name follows a known convention, else None."""
+    s = p.get("delegate_debug_id_str")
+    if s:
+        if s.startswith("{"):
+            try:
+                j = json.loads(s)
+                kernel, op = j["kernel_name"], (j.get("operator") or {}).get("name")
+            except ValueError:  # a DOUBLE argument streamed as inf: the plain fields still read
+                kernel = re.search(r'"kernel_name": "([^"]*)"', s).group(1)
+                m = re.search(r'"operator": \{"name": "([^"]*)"', s)
+                op = m.group(1) if m else None
+            if kernel.startswith("nchw_to_") or "_to_nchw" in kernel:
+                return ("Vulkan", "dispatch", "staging copy (%s)" % kernel)
+            return ("Vulkan", "dispatch", op or kernel)
+        m = re.match(r"^(ETVK|VGF)_([A-Z0-9_]+)$", s)
+        if m:
+            return ({"ETVK": "Vulkan", "VGF": "VGF"}[m.group(1)], "phase", m.group(2))
+        m = XNN_NAME.match(s)
+        return ("XNNPACK", "operator", m.group(1)) if m else None
+    md = p.get("delegate_debug_metadata") or []
+    if p["delegate_debug_id_int"] >= 0 and len(md) == 1:
+        return ("Neutron", "kernel", "Profiling dump" if md[0] == 0 else "Neutron kernel %d" % md[0])
+    return None
+
+
+def wraps(ev, call):
+    """Whether host phase `ev` encloses another event of its delegate call `call` (the decoded
+    events of the run with its instruction): VulkanBackend.cpp execute opens ETVK_EXECUTE around
+    the other phases and waits on the GPU's dispatches inside ETVK_COMPUTE_GRAPH_EXECUTE;
+    VGFBackend.cpp / VGFSetup.cpp: VGF_EXECUTE around the call's phases, VGF_DISPATCH_AND_WAIT
+    around VGF_QUEUE_SUBMIT_AND_WAIT_FENCE and VGF_TIMESTAMP_QUERY_READBACK, VGF_INIT_TOTAL around
+    the other VGF_INIT_*."""
+    backend, kind, phase = ev
+    if kind != "phase":
+        return False
+    others = [o for o in call if o is not ev and o[0] == backend]
+    if phase == "EXECUTE":
+        return any(not (o[1] == "phase" and (o[2] == "EXECUTE" or (backend == "VGF" and o[2].startswith("INIT_"))))
+                   for o in others)
+    if backend == "Vulkan" and phase == "COMPUTE_GRAPH_EXECUTE":
+        return any(o[1] == "dispatch" for o in others)
+    if backend == "VGF" and phase == "DISPATCH_AND_WAIT":
+        return any(o[1] == "phase" and o[2] in ("QUEUE_SUBMIT_AND_WAIT_FENCE", "TIMESTAMP_QUERY_READBACK")
+                   for o in others)
+    if backend == "VGF" and phase == "INIT_TOTAL":
+        return any(o[1] == "phase" and o[2].startswith("INIT_") for o in others)
+    return False
+
+
+def backend_label(ev):
+    backend, kind, label = ev
+    return "phase: " + label.lower().replace("_", " ") if kind == "phase" else label
 
 
 # -- the recording --------------------------------------------------------------------------
@@ -308,9 +377,19 @@ def expect(args):
             ps = [p for p in r["profiles"] if p["chain_index"] >= 0]
             kernels = {p["instruction_id"] for p in ps if not delegated(p) and (p.get("name") or "").startswith("native_call_")}
             inner = {p["instruction_id"] for p in ps if delegated(p)}
+            decoded = {id(p): backend_event(p) for p in ps if delegated(p)}
+            calls = {}
+            for p in ps:
+                if decoded.get(id(p)):
+                    calls.setdefault(p["instruction_id"], []).append(decoded[id(p)])
             for p in ps:
                 nm = p.get("name") or ""
-                if delegated(p):
+                ev = decoded.get(id(p))
+                if ev and wraps(ev, calls[p["instruction_id"]]):
+                    continue  # a host phase around events counted on their own
+                if delegated(p) and ev and args.shares_by == "backend-operator":
+                    key, deleg = backend_label(ev), True
+                elif delegated(p):
                     key, deleg = p.get("delegate_debug_id_str") or str(p["delegate_debug_id_int"]), True
                 elif nm.startswith("native_call_"):
                     key, deleg = nm[len("native_call_"):], False
@@ -350,6 +429,7 @@ def expect(args):
 
     return {
         "phase_rule": rule,
+        "shares_by": args.shares_by or "operator",
         "runs": [{"index": r["index"], "method": r["method"], "phase": r["phase"], "start_ns": r["start_ns"],
                   "duration_ms": r["duration_ms"], "outlier": r["outlier"], "warmup": r["warmup"],
                   "tokens": r["tokens"]} for r in rows],
@@ -372,6 +452,17 @@ CASES = {
                        None, {}),
     "xnnpack_mlp": ("shared:runtime/xnnpack_mlp_intermediates/etdump.etdp",
                     "shared:runtime/xnnpack_mlp_intermediates/xnn_mlp.program.json", None, {}),
+    # Share rows by backend operator, and the host phases that wrap counted events left out.
+    "llm_program_backend": ("data:analysis/runs_llm.etdp", "data:analysis/runs_llm.program.json",
+                            "data:analysis/runs_llm.truth.json", {"shares_by": "backend-operator"}),
+    "xnnpack_mlp_backend": ("shared:runtime/xnnpack_mlp_intermediates/etdump.etdp",
+                            "shared:runtime/xnnpack_mlp_intermediates/xnn_mlp.program.json", None,
+                            {"shares_by": "backend-operator"}),
+    "vulkan_stem": ("data:backend/vulkan_stem/etdump.etdp", None, None, {}),
+    "vulkan_stem_backend": ("data:backend/vulkan_stem/etdump.etdp", None, None, {"shares_by": "backend-operator"}),
+    "vgf_conv_backend": ("data:backend/vgf_conv/etdump.etdp", None, None, {"shares_by": "backend-operator"}),
+    "neutron_kernels_backend": ("data:backend/neutron_kernels/etdump.etdp", None, None,
+                                {"shares_by": "backend-operator"}),
 }
 
 
@@ -386,7 +477,7 @@ def write_all(schema, data, shared):
     for name, (etdump, program, truth, opts) in CASES.items():
         args = argparse.Namespace(schema=schema, etdump=path(etdump), program=path(program), truth=path(truth),
                                   phase_by=opts.get("phase_by"), prefill_runs=opts.get("prefill_runs"),
-                                  prompt_tokens=opts.get("prompt_tokens"))
+                                  prompt_tokens=opts.get("prompt_tokens"), shares_by=opts.get("shares_by"))
         with open(os.path.join(data, "analysis", "runs_expected", name + ".json"), "w") as f:
             json.dump(expect(args), f, indent=1)
             f.write("\n")
@@ -410,6 +501,7 @@ def main():
     ap.add_argument("--phase-by", choices=["method", "duration"])
     ap.add_argument("--prefill-runs", type=int)
     ap.add_argument("--prompt-tokens", type=int)
+    ap.add_argument("--shares-by", choices=["operator", "backend-operator"])
     args = ap.parse_args()
     json.dump(expect(args), sys.stdout, indent=1)
     sys.stdout.write("\n")

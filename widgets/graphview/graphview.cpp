@@ -326,7 +326,7 @@ public:
     {
         m_c = c;
         const int rows = int(m_c.legend.size());
-        setMinimumHeight(40 + (m_c.gradient ? 84 : rows * 20));
+        setMinimumHeight(40 + (m_c.gradient ? 84 : rows * 20) + (m_c.note.empty() ? 0 : 36));
         update();
     }
 
@@ -362,6 +362,9 @@ protected:
             // What "part of partition (x %)" in a delegated op's box means (its tooltip too).
             p.drawText(QRectF(8, y + 52, width() - 16, 32), Qt::AlignLeft | Qt::TextWordWrap,
                 tr("delegated ops: their partition's share"));
+            // Which backend events (Vulkan dispatches) were given to their nodes, which were not.
+            if (!m_c.note.empty())
+                p.drawText(QRectF(8, y + 84, width() - 16, 36), Qt::AlignLeft | Qt::TextWordWrap, toQString(m_c.note));
             return;
         }
         for (const graph::LegendEntry &e : m_c.legend) {

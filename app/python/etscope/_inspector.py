@@ -584,13 +584,16 @@ class Inspector:
         phase_by: Optional[str] = None,
         prefill_runs: Optional[int] = None,
         prompt_tokens: Optional[int] = None,
+        shares_by: Optional[str] = None,
     ):
         """One row per executed run (`etscope-cli runs`): index, method, phase, start_ns,
         duration_ms, tokens, warmup, outlier. `program` (a .pte) attributes each run to a method;
         phases by method name, `phase_by="duration"`, or `prefill_runs=N`. The figures (time to
-        first token, tokens/s, slope, shares) are in `df.attrs["figures"]` and `run_figures()`."""
+        first token, tokens/s, slope, shares) are in `df.attrs["figures"]` and `run_figures()`;
+        `shares_by="backend-operator"` names the share rows by the operator decoded from the
+        backends' own events (`--shares-by`)."""
         pd = _pandas()
-        r = self._runs(program, method, phase_by, prefill_runs, prompt_tokens)
+        r = self._runs(program, method, phase_by, prefill_runs, prompt_tokens, shares_by)
         tokens = pd.arrays.IntegerArray(r["tokens"], r["tokens_missing"])
         df = pd.DataFrame(
             {
@@ -615,13 +618,48 @@ class Inspector:
         phase_by: Optional[str] = None,
         prefill_runs: Optional[int] = None,
         prompt_tokens: Optional[int] = None,
+        shares_by: Optional[str] = None,
     ) -> Dict[str, Any]:
         """The figures of `runs()` as `etscope-cli runs --json` writes them, without the runs:
-        phases, time_to_first_token_ms, shares per phase, phase_rule, notes."""
-        return self._runs(program, method, phase_by, prefill_runs, prompt_tokens)["figures"]
+        phases, time_to_first_token_ms, shares per phase, phase_rule, shares_by, notes."""
+        return self._runs(program, method, phase_by, prefill_runs, prompt_tokens, shares_by)["figures"]
 
-    def _runs(self, program, method, phase_by, prefill_runs, prompt_tokens):
+    # Columns of backend_events(): the fields of `etscope-cli backend-events --json` "events".
+    _BACKEND_EVENT_COLUMNS = (
+        "block", "block_name", "event", "name", "instruction_id", "backend", "kind", "backend_op", "op",
+        "kernel", "operator_id", "dispatch_id", "delegate_node_id", "args", "layout", "dtype", "variant",
+        "instance", "phase", "whole_call", "init", "staging_copy", "kernel_index", "function_code", "runs",
+        "avg", "p50", "node",
+    )
+
+    def backend_events(self, method: str = "forward"):
+        """etscope's own decoding of what backends write into their events (Vulkan dispatches,
+        XNNPACK operators, Neutron kernels, ETVK_/VGF_ host phases): one row per decoded event
+        with the fields of `etscope-cli backend-events --json` (absent fields None; `args` a
+        list of dicts, `node` the ETRecord link of `method`'s delegate_map as a dict). The time
+        unit is `df.attrs["unit"]`; each delegate call's phases are in
+        `df.attrs["delegate_calls"]`. The Inspector's own table is unchanged."""
         import json
+
+        pd = _pandas()
+        doc = json.loads(self._native.backend_events_json(method))
+        cols = self._BACKEND_EVENT_COLUMNS
+        # Object columns keep the JSON's values (None for an absent field, ints as ints); the
+        # fields every row has are typed.
+        df = pd.DataFrame([[row.get(c) for c in cols] for row in doc["events"]], columns=list(cols), dtype=object)
+        for c in ("block", "event", "instruction_id", "runs"):
+            df[c] = df[c].astype("int64")
+        for c in ("avg", "p50"):
+            df[c] = df[c].astype(float)
+        df.attrs["unit"] = doc["unit"]
+        df.attrs["delegate_calls"] = doc["delegate_calls"]
+        return df
+
+    def _runs(self, program, method, phase_by, prefill_runs, prompt_tokens, shares_by=None):
+        import json
+
+        if shares_by not in (None, "operator", "backend-operator"):
+            raise ValueError(f"shares_by must be 'operator' or 'backend-operator', not {shares_by!r}")
 
         if phase_by not in (None, "method", "duration"):
             raise ValueError(f"phase_by must be 'method' or 'duration', not {phase_by!r}")
@@ -630,7 +668,8 @@ class Inspector:
         if prompt_tokens is not None and prompt_tokens <= 0:
             raise ValueError("prompt_tokens must be positive")
         r = self._native.runs(
-            None if program is None else os.fspath(program), method or "", phase_by or "", prefill_runs, prompt_tokens
+            None if program is None else os.fspath(program), method or "", phase_by or "", prefill_runs, prompt_tokens,
+            shares_by or "operator",
         )
         r["figures"] = json.loads(r["figures"])
         del r["figures"]["runs"]
