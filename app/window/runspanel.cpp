@@ -2,9 +2,11 @@
 
 #include "backgroundjob.h"
 #include "events/blockstats.h"
+#include "modelroles.h"
 #include "numberformat.h"
 #include "qtstrings.h"
 #include "runschart.h"
+#include "runsmodel.h"
 #include "sessioncontroller.h"
 
 #include <QAction>
@@ -12,7 +14,10 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -37,6 +42,8 @@ RunsPanel::RunsPanel(SessionController *controller, EventSelection *selection, Q
     , m_chart(new RunsChart)
     , m_figures(new QLabel)
     , m_shares(new QTreeWidget)
+    , m_runsModel(new RunsTableModel(this))
+    , m_runsTable(new QTableView)
     , m_byBackendOp(new QCheckBox(tr("By backend operator (etscope)")))
     , m_action(new QAction(tr("Runs over Time"), this))
     , m_job(new BackgroundJob(this))
@@ -61,7 +68,23 @@ RunsPanel::RunsPanel(SessionController *controller, EventSelection *selection, Q
     sharesLayout->setContentsMargins(0, 0, 0, 0);
     sharesLayout->addWidget(m_byBackendOp);
     sharesLayout->addWidget(m_shares, 1);
-    split->addWidget(sharesPane);
+    // Every run as a row: sortable by duration to find the slow ones, a click selects the run.
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_runsModel);
+    proxy->setSortRole(SortRole);
+    m_runsTable->setModel(proxy);
+    m_runsTable->setSortingEnabled(true);
+    m_runsTable->sortByColumn(RunsTableModel::RunColumn, Qt::AscendingOrder);
+    m_runsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_runsTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_runsTable->verticalHeader()->hide();
+    m_runsTable->verticalHeader()->setDefaultSectionSize(m_runsTable->fontMetrics().height() + 6);
+    m_runsTable->horizontalHeader()->setStretchLastSection(true);
+    m_runsTable->setWordWrap(false);
+    auto *tabs = new QTabWidget;
+    tabs->addTab(sharesPane, tr("Shares"));
+    tabs->addTab(m_runsTable, tr("Runs"));
+    split->addWidget(tabs);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
@@ -74,6 +97,11 @@ RunsPanel::RunsPanel(SessionController *controller, EventSelection *selection, Q
         Q_EMIT needsRoom(m_dock);
     });
     connect(m_chart, &RunsChart::runClicked, this, &RunsPanel::selectRun);
+    connect(m_runsTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this, proxy](const QModelIndex &current) {
+            if (current.isValid() && !m_selectingRun)
+                selectRun(proxy->mapToSource(current).row());
+        });
     connect(m_byBackendOp, &QCheckBox::toggled, this, [this] {
         if (m_report) // else the session has no runs to show (or is being analysed)
             analyze();
@@ -109,6 +137,7 @@ void RunsPanel::onSessionChanged(std::shared_ptr<const Session> session)
     if (!m_session || !m_session->etdump || countRecording(m_session->blocks).runs < 2) {
         m_report.reset();
         m_chart->setReport(nullptr);
+        m_runsModel->setReport(nullptr);
         m_shares->clear();
         m_figures->setText(tr("A recording with more than one run shows its runs over time here."));
         return;
@@ -147,6 +176,8 @@ void RunsPanel::show(std::shared_ptr<const RunsReport> report)
     m_report = std::move(report);
     const RunsReport &r = *m_report;
     m_chart->setReport(m_report);
+    m_runsModel->setReport(m_report);
+    m_runsTable->resizeColumnsToContents();
     QStringList lines;
     lines << tr("<b>%1 runs</b>, phases by %2").arg(r.runs.size()).arg(QString::fromLatin1(phaseRuleName(r.rule)));
     if (r.timeToFirstTokenMs)
@@ -200,6 +231,13 @@ void RunsPanel::selectRun(int run)
     const RunRow &r = m_report->runs[std::size_t(run)];
     if (r.block >= m_session->blocks.size())
         return;
+    // The table follows (a click on the chart), without selecting the run a second time.
+    m_selectingRun = true;
+    auto *proxy = static_cast<QSortFilterProxyModel *>(m_runsTable->model());
+    const QModelIndex row = proxy->mapFromSource(m_runsModel->index(run, 0));
+    m_runsTable->setCurrentIndex(row);
+    m_runsTable->scrollTo(row);
+    m_selectingRun = false;
     const auto &events = m_session->blocks[r.block].events;
     for (std::size_t e = 0; e < events.size(); ++e)
         if (events[e].name == "Method::execute") {

@@ -10,12 +10,14 @@ class QAction;
 class QCheckBox;
 class QDockWidget;
 class QLabel;
+class QTableView;
 class QTreeWidget;
 
 namespace etscope {
 
 class BackgroundJob;
 class RunsChart;
+class RunsTableModel;
 
 // "Runs": every run of the recording over time (analysis/runs.h) — its method and phase
 // (prefill / decode when the program names them), time to first token, tokens/s, the latency
@@ -33,6 +35,7 @@ public:
     const std::shared_ptr<const RunsReport> &report() const { return m_report; }
     RunsChart *chart() const { return m_chart; }
     QTreeWidget *shareTable() const { return m_shares; }
+    QTableView *runsTable() const { return m_runsTable; }
     // The toggle that names the share rows by the operator decoded from the backends' events
     // (etscope's own, ShareRowsBy::BackendOperator) instead of the events' names.
     QCheckBox *backendOperatorToggle() const { return m_byBackendOp; }
@@ -54,6 +57,9 @@ private:
     RunsChart *m_chart;
     QLabel *m_figures;
     QTreeWidget *m_shares;
+    RunsTableModel *m_runsModel;
+    QTableView *m_runsTable;
+    bool m_selectingRun = false; // the table follows a run selected elsewhere
     QCheckBox *m_byBackendOp;
     QDockWidget *m_dock;
     QAction *m_action;

@@ -5,6 +5,7 @@
 // cnn_mlp_50runs fixture README (50 executions, one phase "all").
 #include "mainwindow.h"
 #include "runschart.h"
+#include "runsmodel.h"
 #include "runspanel.h"
 #include "sessioncontroller.h"
 #include "timelinewidget.h"
@@ -13,6 +14,8 @@
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -51,6 +54,19 @@ private Q_SLOTS:
         panel->selectRun(int(run));
         QCOMPARE(w.timeline()->markedRuns(), QList<int> { int(row.runInBlock) });
         QCOMPARE(w.timeline()->currentBlock(), int(row.block));
+        // The runs table follows, and a row of it selects its run: sorted by duration, the
+        // longest run is the prefill (llm_program.json: 1.956287 ms, the longest of the 52).
+        auto *proxy = qobject_cast<QSortFilterProxyModel *>(panel->runsTable()->model());
+        QVERIFY(proxy);
+        QCOMPARE(proxy->mapToSource(panel->runsTable()->currentIndex()).row(), int(run));
+        QCOMPARE(proxy->rowCount(), 52);
+        panel->runsTable()->sortByColumn(RunsTableModel::DurationColumn, Qt::DescendingOrder);
+        QCOMPARE(proxy->index(0, RunsTableModel::DurationColumn).data().toString(), u"1.95629"_qs);
+        QCOMPARE(proxy->index(0, RunsTableModel::PhaseColumn).data().toString(), u"prefill"_qs);
+        panel->runsTable()->setCurrentIndex(proxy->index(0, 0));
+        const int longest = proxy->mapToSource(proxy->index(0, 0)).row();
+        QCOMPARE(
+            w.timeline()->markedRuns(), QList<int> { int(panel->report()->runs[std::size_t(longest)].runInBlock) });
         if (const QByteArray shot = qgetenv("ETSCOPE_RUNS_SHOT"); !shot.isEmpty()) {
             w.findChild<QDockWidget *>(u"RunsDock"_qs)->raise();
             QTest::qWait(50);
