@@ -29,6 +29,8 @@ class TimeScale(Enum):
 
 
 _TIME_FACTOR = {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1, "cycles": 1}
+_SCALES = {t.value: t for t in TimeScale}
+_UNREAD = object()  # a lazily read attribute not read yet
 
 
 @contextlib.contextmanager
@@ -191,26 +193,36 @@ class EventBlock:
         self.source_time_scale = kw.get("source_time_scale", TimeScale.NS)
         self.target_time_scale = kw.get("target_time_scale", TimeScale.MS)
         self.bundled_input_index = kw.get("bundled_input_index")
-        self.run_output = kw.get("run_output")
+        self._run_output = kw.get("run_output")
         self._reference_output = kw.get("reference_output")
         self._native = None
         self._index = -1
         self._parser = None
+        self._event_count = None
 
     @classmethod
-    def _from_native(cls, session, index, parser):
-        info = session.block_info(index)
-        b = cls(
-            info["name"],
-            source_time_scale=TimeScale(info["source_time_scale"]),
-            target_time_scale=TimeScale(info["target_time_scale"]),
-            bundled_input_index=info["bundled_input_index"],
-            run_output=info["run_output"],
-        )
+    def _from_native(cls, session, index, parser, info):
+        """`info`: this block's entry of session.block_infos(). Nothing per event is made here,
+        and the run outputs are read on first use: a recording of 17,600 blocks costs little."""
+        b = cls.__new__(cls)
+        b.name, source, target, b.bundled_input_index, b._event_count, b.warnings = info
+        b.source_time_scale, b.target_time_scale = _SCALES[source], _SCALES[target]
         b._events = None  # made on first access: a 500k-event block costs nothing until read
+        b._run_output = _UNREAD
+        b._reference_output = None
         b._native, b._index, b._parser = session, index, parser
-        b.warnings = info["warnings"]
         return b
+
+    @property
+    def run_output(self):
+        """The program outputs of the block's first run (read on first use)."""
+        if self._run_output is _UNREAD:
+            self._run_output = self._native.block_info(self._index)["run_output"]
+        return self._run_output
+
+    @run_output.setter
+    def run_output(self, value):
+        self._run_output = value
 
     @property
     def events(self) -> List[Event]:
@@ -247,7 +259,7 @@ class EventBlock:
         return df
 
     def __repr__(self):
-        n = len(self._events) if self._events is not None else self._native.block_info(self._index)["event_count"]
+        n = len(self._events) if self._events is not None else self._event_count
         return f"EventBlock(name={self.name!r}, events={n})"
 
 
@@ -267,6 +279,29 @@ def _objects(values):
     return a
 
 
+def _durations_array(v):
+    import numpy as np
+
+    return None if v is None else np.asarray(v, dtype=np.float64)
+
+
+def _ticks_array(v):
+    """Start times as the core's frame holds them: uint64 when they are non-negative integers."""
+    import numpy as np
+
+    if v is None:
+        return None
+    a = np.asarray(v)
+    if a.dtype.kind == "i" and (a >= 0).all():
+        a = a.astype(np.uint64)
+    return a
+
+
+def _as_lists(df, column):
+    """A column of numpy cells as lists again, so that pandas prints them as upstream's lists."""
+    df[column] = _objects([v.tolist() if hasattr(v, "tolist") else v for v in df[column]])
+
+
 def _frame_from_events(pd, block_name, events, units):
     """Upstream's per-event rows (Event.asdict) as one frame, without a frame per event."""
     keys = list(Event("").asdict(_units=units))
@@ -275,6 +310,9 @@ def _frame_from_events(pd, block_name, events, units):
         cols = {"event_block_name": _objects([block_name] * len(rows))}
         for key in keys:
             cols[key] = _objects([r[key][0] for r in rows] if key in _LIST_CELLS else [r[key] for r in rows])
+        # numpy cells, as the frame built from the core has them (docs/inspector-semantics.md §4)
+        cols["raw"] = _objects([_durations_array(v) for v in cols["raw"]])
+        cols["start_time"] = _objects([_ticks_array(v) for v in cols["start_time"]])
     df = pd.DataFrame(cols, copy=False)
     for key in keys:
         typed = float if key.split(" ")[0] in _STAT_NAMES else bool if key == "is_delegated_op" else None
@@ -410,8 +448,8 @@ class Inspector:
         self._enable_module_hierarchy = enable_module_hierarchy
         self._delegate_metadata_parser = delegate_metadata_parser
         self.event_blocks: List[EventBlock] = [
-            EventBlock._from_native(self._native, i, delegate_metadata_parser)
-            for i in range(self._native.block_count)
+            EventBlock._from_native(self._native, i, delegate_metadata_parser, info)
+            for i, info in enumerate(self._native.block_infos())
         ]
         self.warnings: List[str] = list(self._native.warnings)
 
@@ -434,8 +472,9 @@ class Inspector:
     def _prepare_dataframe(self, include_units=True, include_delegate_debug_data=False):
         df = self.to_dataframe(include_units, include_delegate_debug_data)
         df = df.drop(columns=["raw", "delegate_debug_identifier", "stack_traces", "module_hierarchy", "debug_data"])
-        df = df[~df["event_name"].str.contains("OPERATOR_CALL")]
-        return df.reset_index(drop=True)
+        df = df[~df["event_name"].str.contains("OPERATOR_CALL")].reset_index(drop=True)
+        _as_lists(df, "start_time")  # printed as upstream's list, not as a numpy array
+        return df
 
     def _needs_pandas_table(self, include_delegate_debug_data):
         # Upstream adds columns for every delegated event whose (parsed) metadata is non-empty;
