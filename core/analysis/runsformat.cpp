@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <map>
 
 namespace etscope {
@@ -77,14 +79,25 @@ std::string runsJson(const RunsReport &report)
             it = quoted.emplace(v, dump(Json(v))).first;
         return it->second;
     };
-    auto number = [&](double v) { return dump(Json(v)); };
+    // Numbers as the library's serializer writes a double (nlohmann/detail/output/serializer.hpp,
+    // dump_float): "null" when not finite, else its shortest round-trip digits (to_chars).
+    auto number = [&out](double v) {
+        if (!std::isfinite(v)) {
+            out += "null";
+            return;
+        }
+        std::array<char, 64> buf {};
+        const char *end = nlohmann::detail::to_chars(buf.data(), buf.data() + buf.size(), v);
+        out.append(buf.data(), std::size_t(end - buf.data()));
+    };
     auto o = std::back_inserter(out);
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
         const RunRow &r = report.runs[i];
-        fmt::format_to(o, "{}{{\"index\":{},\"method\":{},\"phase\":{},\"start_ns\":{},\"duration_ms\":{},",
-            i ? "," : "", r.index, r.method.empty() ? std::string_view("null") : std::string_view(quote(r.method)),
-            quote(r.phase), r.startNs, number(r.durationMs));
-        fmt::format_to(o, "\"outlier\":{},\"warmup\":{},\"tokens\":", r.outlier, r.warmup);
+        fmt::format_to(o, "{}{{\"index\":{},\"method\":{},\"phase\":{},\"start_ns\":{},\"duration_ms\":", i ? "," : "",
+            r.index, r.method.empty() ? std::string_view("null") : std::string_view(quote(r.method)), quote(r.phase),
+            r.startNs);
+        number(r.durationMs);
+        fmt::format_to(o, ",\"outlier\":{},\"warmup\":{},\"tokens\":", r.outlier, r.warmup);
         if (r.tokens)
             fmt::format_to(o, "{}", *r.tokens);
         else
@@ -102,9 +115,13 @@ std::string runsJson(const RunsReport &report)
         fmt::format_to(o, "{}{}:[", p ? "," : "", quote(f.name));
         for (std::size_t i = 0; i < f.shares.size(); ++i) {
             const ShareRow &s = f.shares[i];
-            fmt::format_to(o, "{}{{\"name\":{},\"total_ms\":{},\"share\":{},\"calls\":{},\"delegated_share\":{}}}",
-                i ? "," : "", dump(Json(s.name)), number(s.totalMs), number(s.share), s.calls,
-                number(s.delegatedShare));
+            fmt::format_to(o, "{}{{\"name\":{},\"total_ms\":", i ? "," : "", dump(Json(s.name)));
+            number(s.totalMs);
+            out += ",\"share\":";
+            number(s.share);
+            fmt::format_to(o, ",\"calls\":{},\"delegated_share\":", s.calls);
+            number(s.delegatedShare);
+            out += '}';
         }
         out += ']';
     }
