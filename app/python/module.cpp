@@ -338,6 +338,17 @@ py::tuple programNodes(const NativeETRecord &r, const std::string &entry)
 // One loaded ETDump (+ debug buffer + ETRecord): immutable, so any Python thread may read it.
 struct NativeSession {
     std::shared_ptr<const Session> session;
+    // Event names as Python strs, made once: they are interned in the session's store and repeat
+    // over every block of a generation. Filled and read with the GIL held.
+    mutable std::unordered_map<const char *, py::object> eventNames;
+
+    py::object eventName(std::string_view name) const
+    {
+        auto [it, fresh] = eventNames.try_emplace(name.data());
+        if (fresh)
+            it->second = text(name);
+        return it->second;
+    }
 
     const EventBlock &block(std::size_t i) const
     {
@@ -432,20 +443,32 @@ py::list blockInfos(const NativeSession &s)
 }
 
 // Every field of one Event, in the order etscope._inspector.Event._FIELDS lists them.
+// A list of numbers, strings or bytes taken off the cyclic garbage collector's lists: it cannot
+// be part of a reference cycle (unless a caller later puts a container in it; such a cycle is
+// then freed only once broken). Walking a million-event recording's Events makes millions of
+// these; tracked, they made the collector's full passes cost three times their making.
+py::object untracked(py::object list)
+{
+    PyObject_GC_UnTrack(list.ptr());
+    return list;
+}
+
 py::tuple eventTuple(const NativeSession &s, const Event &e, py::handle owner)
 {
     py::object perf = py::none();
     if (e.perfData)
-        perf = py::make_tuple(floatList(e.perfData->raw), e.perfData->p10, e.perfData->p50, e.perfData->p90,
+        perf = py::make_tuple(untracked(floatList(e.perfData->raw)), e.perfData->p10, e.perfData->p50, e.perfData->p90,
             e.perfData->avg, e.perfData->min, e.perfData->max);
     auto [stacks, modules] = linkedNodeDicts(e);
     py::list metas;
     for (const std::string &m : e.delegateDebugMetadatas())
         metas.append(py::bytes(m));
-    return py::make_tuple(text(e.name), perf, e.opTypes(), delegateIdToPython(e.delegateDebugIdentifier()),
-        debugHandlesToPython(e), e.numOutputs(), stacks, modules, e.isDelegatedOp, optionalStr(e.delegateBackendName()),
-        metas, valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner), e.instructionId,
-        e.perfData ? py::object(intList(e.startTimes())) : py::none(), e.runCount());
+    const auto &debugData = e.debugData();
+    return py::make_tuple(s.eventName(e.name), perf, untracked(py::cast(e.opTypes())),
+        delegateIdToPython(e.delegateDebugIdentifier()), debugHandlesToPython(e), e.numOutputs(), stacks, modules,
+        e.isDelegatedOp, optionalStr(e.delegateBackendName()), untracked(metas),
+        debugData.empty() ? untracked(py::list()) : valuesToPython(debugData, s.session->debugBuffer.get(), owner),
+        e.instructionId, e.perfData ? untracked(intList(e.startTimes())) : py::none(), e.runCount());
 }
 
 py::list blockEvents(const NativeSession &s, std::size_t i, py::handle owner)

@@ -143,3 +143,26 @@ def test_run_output_read_on_first_use():
     assert execute.run_output is out  # read once
     execute.run_output = ["mine"]
     assert execute.run_output == ["mine"]
+
+
+def test_event_objects_from_the_core():
+    """Events made from the core's tuples (slots unpacked, no copies) carry upstream's types and
+    the CLI's numbers; their lists of numbers and names are off the cycle collector's lists
+    (docs/inspector-semantics.md §4) and still behave as lists."""
+    path = FILES["runs_llm"]
+    insp = etscope.Inspector(etdump_path=path)
+    want = cli_rows(path)
+    events = [e for b in insp.event_blocks for e in b.events if "OPERATOR_CALL" not in e.name]
+    assert len(events) == len(want)
+    for e, (_, exp) in zip(events, want.iterrows()):
+        assert isinstance(e, etscope.Event) and isinstance(e.perf_data, etscope.PerfData)
+        assert e.name == exp["event_name"]
+        assert repr(float(e.perf_data.p50)) == repr(float(exp["p50 (ms)"]))
+        assert repr(float(np.mean(e.perf_data.raw))) == repr(float(exp["avg (ms)"]))
+        assert e.start_time == ast.literal_eval(exp["start_time"])
+        assert e._run_count == len(e.perf_data.raw)
+        for cell in (e.perf_data.raw, e.start_time, e.op_types, e.raw_delegate_debug_metadatas):
+            assert type(cell) is list and not gc.is_tracked(cell)
+    raw = events[0].perf_data.raw
+    raw.append(1.5)  # still an ordinary list
+    assert raw[-1] == 1.5 and len(raw) == events[0]._run_count + 1

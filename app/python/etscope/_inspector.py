@@ -122,12 +122,19 @@ class Event:
         self._delegate_metadata_parser = kw.get("_delegate_metadata_parser")
 
     @classmethod
-    def _from_native(cls, t, parser):
-        e = cls.__new__(cls)
-        for field, value in zip(cls._FIELDS, t):
-            object.__setattr__(e, field, value)
-        if e.perf_data is not None:
-            e.perf_data = PerfData(*e.perf_data)
+    def _from_native(cls, t, parser, _new=object.__new__):
+        """From session.block_events()'s tuple (fields in _FIELDS order; fresh lists and dicts):
+        slots assigned by unpacking, no copies. A recording of a million events makes a million
+        of these when a script walks block.events."""
+        e = _new(cls)
+        (e.name, perf, e.op_types, e.delegate_debug_identifier, e.debug_handles, e.num_outputs, e.stack_traces,
+         e.module_hierarchy, e.is_delegated_op, e.delegate_backend_name, e._delegate_debug_metadatas, e.debug_data,
+         e._instruction_id, e._start_time, e._run_count) = t
+        if perf is not None:
+            p = _new(PerfData)
+            p.raw, p.p10, p.p50, p.p90, p.avg, p.min, p.max = perf
+            perf = p
+        e.perf_data = perf
         e._delegate_metadata_parser = parser
         return e
 
