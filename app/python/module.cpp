@@ -342,6 +342,18 @@ struct NativeSession {
     // over every block of a generation. Filled and read with the GIL held.
     mutable std::unordered_map<const char *, py::object> eventNames;
 
+    NativeSession() = default;
+    NativeSession(const NativeSession &) = delete;
+    NativeSession &operator=(const NativeSession &) = delete;
+    // Freed at interpreter exit (the last DataFrame view or Inspector going with the modules),
+    // a recording is left to the operating system: freeing a million events piece by piece only
+    // delays the process's end. Any other time it is freed as usual.
+    ~NativeSession()
+    {
+        if (_Py_IsFinalizing() && session)
+            new std::shared_ptr<const Session>(std::move(session)); // NOLINT: deliberately never freed
+    }
+
     py::object eventName(std::string_view name) const
     {
         auto [it, fresh] = eventNames.try_emplace(name.data());

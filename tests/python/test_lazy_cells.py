@@ -166,3 +166,26 @@ def test_event_objects_from_the_core():
     raw = events[0].perf_data.raw
     raw.append(1.5)  # still an ordinary list
     assert raw[-1] == 1.5 and len(raw) == events[0]._run_count + 1
+
+
+def test_exit_with_live_recordings():
+    """At interpreter exit a recording still held (by an Inspector, a frame's views, Events) is
+    left to the operating system instead of being freed: the process ends cleanly, its output
+    complete, whichever object goes last."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, warnings; warnings.simplefilter('ignore'); import etscope\n"
+        "insp = etscope.Inspector(etdump_path=sys.argv[1])\n"
+        "df = insp.to_dataframe()\n"
+        "views = list(df['raw'])\n"
+        "events = insp.event_blocks[-1].events\n"
+        "other = etscope.Inspector(etdump_path=sys.argv[1]).to_dataframe()\n"
+        "del insp\n"
+        "print(len(df), float(views[-1][0]) == float(events[-1].perf_data.raw[0]), flush=False)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", script, FILES["runs_llm"]], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rows = len(etscope.Inspector(etdump_path=FILES["runs_llm"]).to_dataframe())
+    assert p.stdout == f"{rows} True\n"
