@@ -9,6 +9,7 @@
 #   tools/bench-python-vs-cli.sh [BUILD_DIR=build] [RUNS=5]
 #
 # Uses an existing build (etscope-cli, the Python module, gen_bench_etdump); Debian's python3.
+# Prints the load average before and after: other work on the machine inflates wall times.
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,6 +23,9 @@ merged=$data/llm_17600x28.etdp
 distinct=$data/llm_17600x28_distinct.etdp
 [ -s "$merged" ] && [ "$merged" -nt "$gen" ] || "$gen" "$merged" 17600 28 >&2
 [ -s "$distinct" ] && [ "$distinct" -nt "$gen" ] || "$gen" "$distinct" 17600 28 distinct >&2
+# Byte-compiled as an installed package is (Debian's python3 packages compile at install time);
+# otherwise every process recompiles etscope's modules (PYTHONDONTWRITEBYTECODE is often set).
+/usr/bin/python3 -m compileall -q "$build/app/python/etscope"
 
 /usr/bin/python3 - "$build" "$runs" "$merged" "$distinct" <<'PY'
 import os, resource, statistics, subprocess, sys, time
@@ -52,12 +56,14 @@ def measure(cmd):
     return statistics.median(walls), statistics.median(cpus), rss / 1024, out
 
 
+print("load average before:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
 print(f"{'file':<28} {'what':<44} {'wall s':>7} {'cpu s':>7} {'RSS MB':>7}")
 for f in files:
     rows = [
         ("etscope-cli tsv", [cli, "tsv", "--etdump", f, "-o", os.devnull]),
         ("etscope-cli runs --json", [cli, "runs", "--etdump", f, "--json", os.devnull, "-o", os.devnull]),
         ("python: import pandas", [py, "-c", "import pandas"]),
+        ("python: import pandas, etscope", [py, "-c", "import pandas, etscope"]),
         ("python: Inspector + to_dataframe (+ pandas)", [py, "-c", DF, f]),
         ("python: Inspector + runs() (+ pandas)", [py, "-c", RUNS, f]),
     ]
@@ -68,4 +74,5 @@ for f in files:
             w = statistics.median(float(o.split()[0]) for o in out)
             c = statistics.median(float(o.split()[1]) for o in out)
             print(f"{'':<28} {'  of which runs() in process':<44} {w:7.3f} {c:7.3f}")
+print("load average after:", " ".join(f"{x:.2f}" for x in os.getloadavg()))
 PY

@@ -34,7 +34,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -339,6 +341,29 @@ py::tuple programNodes(const NativeETRecord &r, const std::string &entry)
 // One loaded ETDump (+ debug buffer + ETRecord): immutable, so any Python thread may read it.
 struct NativeSession {
     std::shared_ptr<const Session> session;
+    // Event names as Python strs, made once: they are interned in the session's store and repeat
+    // over every block of a generation. Filled and read with the GIL held.
+    mutable std::unordered_map<const char *, py::object> eventNames;
+
+    NativeSession() = default;
+    NativeSession(const NativeSession &) = delete;
+    NativeSession &operator=(const NativeSession &) = delete;
+    // Freed at interpreter exit (the last DataFrame view or Inspector going with the modules),
+    // a recording is left to the operating system: freeing a million events piece by piece only
+    // delays the process's end. Any other time it is freed as usual.
+    ~NativeSession()
+    {
+        if (_Py_IsFinalizing() && session)
+            new std::shared_ptr<const Session>(std::move(session)); // NOLINT: deliberately never freed
+    }
+
+    py::object eventName(std::string_view name) const
+    {
+        auto [it, fresh] = eventNames.try_emplace(name.data());
+        if (fresh)
+            it->second = text(name);
+        return it->second;
+    }
 
     const EventBlock &block(std::size_t i) const
     {
@@ -412,21 +437,53 @@ py::dict blockInfo(const NativeSession &s, std::size_t i, py::handle owner)
     return d;
 }
 
+// What EventBlock needs of every block, in one call (an LLM recording has thousands of blocks):
+// (name, source scale, target scale, bundled input index, event count, warnings). The run
+// outputs are read on first use (block_info).
+py::list blockInfos(const NativeSession &s)
+{
+    const auto &blocks = s.session->blocks;
+    py::list l(blocks.size());
+    std::map<std::string_view, py::str> names; // one Python str per block name
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        const EventBlock &b = blocks[i];
+        auto [it, fresh] = names.try_emplace(b.name);
+        if (fresh)
+            it->second = text(b.name);
+        py::tuple t = py::make_tuple(it->second, timeScaleName(b.sourceTimeScale), timeScaleName(b.targetTimeScale),
+            b.bundledInputIndex, b.events.size(), b.warnings.empty() ? py::list() : py::cast(b.warnings));
+        PyList_SET_ITEM(l.ptr(), py::ssize_t(i), t.release().ptr());
+    }
+    return l;
+}
+
 // Every field of one Event, in the order etscope._inspector.Event._FIELDS lists them.
+// A list of numbers, strings or bytes taken off the cyclic garbage collector's lists: it cannot
+// be part of a reference cycle (unless a caller later puts a container in it; such a cycle is
+// then freed only once broken). Walking a million-event recording's Events makes millions of
+// these; tracked, they made the collector's full passes cost three times their making.
+py::object untracked(py::object list)
+{
+    PyObject_GC_UnTrack(list.ptr());
+    return list;
+}
+
 py::tuple eventTuple(const NativeSession &s, const Event &e, py::handle owner)
 {
     py::object perf = py::none();
     if (e.perfData)
-        perf = py::make_tuple(floatList(e.perfData->raw), e.perfData->p10, e.perfData->p50, e.perfData->p90,
+        perf = py::make_tuple(untracked(floatList(e.perfData->raw)), e.perfData->p10, e.perfData->p50, e.perfData->p90,
             e.perfData->avg, e.perfData->min, e.perfData->max);
     auto [stacks, modules] = linkedNodeDicts(e);
     py::list metas;
     for (const std::string &m : e.delegateDebugMetadatas())
         metas.append(py::bytes(m));
-    return py::make_tuple(text(e.name), perf, e.opTypes(), delegateIdToPython(e.delegateDebugIdentifier()),
-        debugHandlesToPython(e), e.numOutputs(), stacks, modules, e.isDelegatedOp, optionalStr(e.delegateBackendName()),
-        metas, valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner), e.instructionId,
-        e.perfData ? py::object(intList(e.startTimes())) : py::none(), e.runCount());
+    const auto &debugData = e.debugData();
+    return py::make_tuple(s.eventName(e.name), perf, untracked(py::cast(e.opTypes())),
+        delegateIdToPython(e.delegateDebugIdentifier()), debugHandlesToPython(e), e.numOutputs(), stacks, modules,
+        e.isDelegatedOp, optionalStr(e.delegateBackendName()), untracked(metas),
+        debugData.empty() ? untracked(py::list()) : valuesToPython(debugData, s.session->debugBuffer.get(), owner),
+        e.instructionId, e.perfData ? untracked(intList(e.startTimes())) : py::none(), e.runCount());
 }
 
 py::list blockEvents(const NativeSession &s, std::size_t i, py::handle owner)
@@ -455,10 +512,52 @@ void setObject(py::array &a, std::size_t i, py::object v)
     p[i] = v.release().ptr();
 }
 
+// Read-only 1-D numpy views of numbers the core owns, each keeping `owner` (the Python object
+// holding the session) alive: no copy, and no Python float or int per value. Made with numpy's
+// C API directly (pybind11's py::array constructor costs more than the array for one-run rows).
+class ViewMaker
+{
+public:
+    ViewMaker(int typenum, py::handle owner)
+        : m_api(py::detail::npy_api::get())
+        , m_descr(py::reinterpret_steal<py::object>(m_api.PyArray_DescrFromType_(typenum)))
+        , m_owner(owner)
+    {
+        if (!m_descr)
+            throw py::error_already_set();
+    }
+    py::object operator()(const void *data, std::size_t n) const
+    {
+        const Py_intptr_t dims[1] = { static_cast<Py_intptr_t>(n) };
+        Py_INCREF(m_descr.ptr()); // stolen by PyArray_NewFromDescr
+        // flags 0: not writeable; with data == nullptr (no runs) numpy allocates the empty array.
+        PyObject *a = m_api.PyArray_NewFromDescr_(
+            m_api.PyArray_Type_, m_descr.ptr(), 1, dims, nullptr, n ? const_cast<void *>(data) : nullptr, 0, nullptr);
+        if (!a)
+            throw py::error_already_set();
+        auto view = py::reinterpret_steal<py::object>(a);
+        if (n) {
+            Py_INCREF(m_owner.ptr()); // stolen by PyArray_SetBaseObject
+            if (m_api.PyArray_SetBaseObject_(a, m_owner.ptr()) < 0)
+                throw py::error_already_set();
+        }
+        return view;
+    }
+
+private:
+    py::detail::npy_api &m_api;
+    py::object m_descr;
+    py::handle m_owner;
+};
+
 // The columns of EventBlock.to_dataframe for the events of some blocks (in order, as pd.concat
 // of their frames would give), built without an Event object per row. The
 // statistics are float64 columns when every event has them, object columns holding None
-// otherwise (what pandas makes of the Inspector's per-event frames).
+// otherwise (what pandas makes of the Inspector's per-event frames). `raw` and `start_time`
+// cells are read-only numpy views of the core's durations and start ticks (float64, uint64)
+// that keep `owner` alive; the empty op_types / stack_traces / module_hierarchy / debug_data
+// cells are one empty list or dict per column, shared by the rows that have nothing
+// (docs/inspector-semantics.md §4).
 py::dict blockColumns(const NativeSession &s, const std::vector<std::size_t> &blockIndices, py::handle owner)
 {
     std::size_t n = 0;
@@ -475,16 +574,29 @@ py::dict blockColumns(const NativeSession &s, const std::vector<std::size_t> &bl
     std::array<py::array, 6> stats;
     for (auto &a : stats)
         a = allPerf ? vectorOf("float64", n) : objectArray(n);
-    // Event names are interned per store and repeat across blocks: one Python str per name.
+    // Event names are interned per store and repeat across blocks: one Python str per name,
+    // found through a small direct-mapped cache first (a million rows, a few dozen names that
+    // recur in every block; the map's random probes were half of this loop's time).
     std::unordered_map<const char *, py::str> names;
+    std::array<std::pair<const char *, PyObject *>, 512> recent {};
     auto nameOf = [&](std::string_view n) -> py::object {
+        auto &slot = recent[(reinterpret_cast<std::uintptr_t>(n.data()) >> 3) % recent.size()];
+        if (slot.first == n.data())
+            return py::reinterpret_borrow<py::object>(slot.second);
         auto [it, fresh] = names.try_emplace(n.data());
         if (fresh)
             it->second = text(n);
+        slot = { n.data(), it->second.ptr() }; // borrowed: `names` holds it until the end
         return it->second;
     };
-    // Empty cells are made with the C API: pybind's casts cost more than the objects.
-    auto emptyList = [] { return py::reinterpret_steal<py::object>(PyList_New(0)); };
+    const ViewMaker doubles(py::dtype::of<double>().num(), owner), ticks(py::dtype::of<std::uint64_t>().num(), owner);
+    auto steal = [](PyObject *o) {
+        if (!o)
+            throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(o);
+    };
+    const py::object noOps = steal(PyList_New(0)), noStacks = steal(PyDict_New()), noModules = steal(PyDict_New()),
+                     noDebugData = steal(PyList_New(0));
     std::size_t j = 0;
     for (std::size_t i : blockIndices) {
         const EventBlock &b = s.block(i);
@@ -501,16 +613,16 @@ py::dict blockColumns(const NativeSession &s, const std::vector<std::size_t> &bl
                 else
                     setObject(stats[k], j, e.perfData ? py::object(py::float_(values[k])) : py::none());
             }
-            setObject(raw, j, e.perfData ? py::object(floatList(e.perfData->raw)) : py::none());
+            setObject(raw, j, e.perfData ? doubles(e.perfData->raw.data(), e.perfData->raw.size()) : py::none());
             const auto &ops = e.opTypes();
             setObject(opTypes, j,
-                ops.empty()          ? emptyList()
+                ops.empty()          ? noOps
                     : ops.size() < 5 ? py::object(py::cast(ops))
                                      : py::object(py::str(opTypesText(ops))));
             setObject(delegateId, j, delegateIdToPython(e.delegateDebugIdentifier()));
             if (e.linkedNodes().empty()) {
-                setObject(stacks, j, py::reinterpret_steal<py::object>(PyDict_New()));
-                setObject(modules, j, py::reinterpret_steal<py::object>(PyDict_New()));
+                setObject(stacks, j, noStacks);
+                setObject(modules, j, noModules);
             } else {
                 auto [st, mh] = linkedNodeDicts(e);
                 setObject(stacks, j, st);
@@ -519,9 +631,10 @@ py::dict blockColumns(const NativeSession &s, const std::vector<std::size_t> &bl
             static_cast<bool *>(delegated.mutable_data())[j] = e.isDelegatedOp;
             setObject(backend, j, optionalStr(e.delegateBackendName()));
             setObject(debugData, j,
-                e.debugData().empty() ? emptyList()
+                e.debugData().empty() ? noDebugData
                                       : valuesToPython(e.debugData(), s.session->debugBuffer.get(), owner));
-            setObject(startTime, j, e.perfData ? py::object(intList(e.startTimes())) : py::none());
+            setObject(
+                startTime, j, e.perfData && e.ticks ? ticks(e.startTimes().data(), e.startTimes().size()) : py::none());
             ++j;
         }
     }
@@ -1092,6 +1205,7 @@ PYBIND11_MODULE(_native, m)
         .def_property_readonly("has_debug_buffer", [](const NativeSession &s) { return bool(s.session->debugBuffer); })
         .def("block_info",
             [](py::object self, std::size_t i) { return blockInfo(self.cast<const NativeSession &>(), i, self); })
+        .def("block_infos", &blockInfos)
         .def("block_events",
             [](py::object self, std::size_t i) { return blockEvents(self.cast<const NativeSession &>(), i, self); })
         .def("block_columns",

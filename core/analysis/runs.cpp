@@ -8,8 +8,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <unordered_map>
 
@@ -147,9 +149,16 @@ public:
     int id(std::string_view name, bool interned)
     {
         if (interned) {
+            // A small direct-mapped cache before the hash map: the same few dozen names recur
+            // in every block of a generation (a million lookups).
+            Recent &r = m_recent[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % m_recent.size()];
+            if (r.text == name.data() && r.size == name.size())
+                return r.id;
             if (auto it = m_byAddress.find(name.data());
-                it != m_byAddress.end() && m_names[std::size_t(it->second)]->size() == name.size())
+                it != m_byAddress.end() && m_names[std::size_t(it->second)]->size() == name.size()) {
+                r = { name.data(), name.size(), it->second };
                 return it->second;
+            }
         }
         auto [it, fresh] = m_byText.try_emplace(std::string(name), int(m_names.size()));
         if (fresh)
@@ -162,6 +171,12 @@ public:
     const std::string &name(std::size_t id) const { return *m_names[id]; }
 
 private:
+    struct Recent {
+        const char *text = nullptr;
+        std::size_t size = 0;
+        int id = -1;
+    };
+    std::array<Recent, 256> m_recent {};
     std::unordered_map<const char *, int> m_byAddress;
     std::unordered_map<std::string, int> m_byText; // node-based: the names' addresses stay
     std::vector<const std::string *> m_names;

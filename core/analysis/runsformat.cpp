@@ -5,6 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
 
 namespace etscope {
 
@@ -48,44 +51,83 @@ std::string optionalNumber(const std::optional<double> &v, const char *unit)
 
 std::string runsJson(const RunsReport &report)
 {
-    Json j;
-    j["file"] = report.file;
-    j["program"] = report.program.empty() ? Json(nullptr) : Json(report.program);
-    j["phase_rule"] = phaseRuleName(report.rule);
-    j["shares_by"] = shareRowsByName(report.sharesBy);
-    Json runs = Json::array();
-    for (const RunRow &r : report.runs) {
-        Json row;
-        row["index"] = r.index;
-        row["method"] = r.method.empty() ? Json(nullptr) : Json(r.method);
-        row["phase"] = r.phase;
-        row["start_ns"] = r.startNs;
-        row["duration_ms"] = r.durationMs;
-        row["outlier"] = r.outlier;
-        row["warmup"] = r.warmup;
-        row["tokens"] = orNull(r.tokens);
-        if (!r.methodNote.empty() && r.method.empty())
-            row["method_note"] = r.methodNote;
-        runs.push_back(std::move(row));
-    }
-    j["runs"] = std::move(runs);
+    // Names come from files: invalid UTF-8 is replaced rather than refused.
+    auto dump = [](const Json &j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); };
+    Json head;
+    head["file"] = report.file;
+    head["program"] = report.program.empty() ? Json(nullptr) : Json(report.program);
+    head["phase_rule"] = phaseRuleName(report.rule);
+    head["shares_by"] = shareRowsByName(report.sharesBy);
+    Json tail;
     Json phases = Json::object();
     for (const PhaseFigures &f : report.phases)
         phases[f.name] = phaseJson(f);
-    j["phases"] = std::move(phases);
-    j["time_to_first_token_ms"] = orNull(report.timeToFirstTokenMs);
-    Json shares = Json::object();
-    for (const PhaseFigures &f : report.phases) {
-        Json rows = Json::array();
-        for (const ShareRow &s : f.shares)
-            rows.push_back({ { "name", s.name }, { "total_ms", s.totalMs }, { "share", s.share }, { "calls", s.calls },
-                { "delegated_share", s.delegatedShare } });
-        shares[f.name] = std::move(rows);
+    tail["phases"] = std::move(phases);
+    tail["time_to_first_token_ms"] = orNull(report.timeToFirstTokenMs);
+
+    // The runs (tens of thousands in a generation) and the share rows (as many when a backend
+    // names its events after positions) are written row by row, not built as a tree: the same
+    // bytes as one dump of the whole document, in its key order (file, program, phase_rule,
+    // shares_by, runs, phases, time_to_first_token_ms, shares, notes). Strings and numbers still go
+    // through the JSON library's own escaping and shortest round-trip formatting.
+    std::string out = dump(head);
+    out.pop_back(); // '}'
+    out += ",\"runs\":[";
+    std::map<std::string, std::string, std::less<>> quoted; // methods, phases and notes repeat
+    auto quote = [&](const std::string &v) -> const std::string & {
+        auto it = quoted.find(v);
+        if (it == quoted.end())
+            it = quoted.emplace(v, dump(Json(v))).first;
+        return it->second;
+    };
+    // Numbers as the library's serializer writes a double (nlohmann/detail/output/serializer.hpp,
+    // dump_float): "null" when not finite, else its shortest round-trip digits (to_chars).
+    auto number = [&out](double v) {
+        if (!std::isfinite(v)) {
+            out += "null";
+            return;
+        }
+        std::array<char, 64> buf {};
+        const char *end = nlohmann::detail::to_chars(buf.data(), buf.data() + buf.size(), v);
+        out.append(buf.data(), std::size_t(end - buf.data()));
+    };
+    auto o = std::back_inserter(out);
+    for (std::size_t i = 0; i < report.runs.size(); ++i) {
+        const RunRow &r = report.runs[i];
+        fmt::format_to(o, "{}{{\"index\":{},\"method\":{},\"phase\":{},\"start_ns\":{},\"duration_ms\":", i ? "," : "",
+            r.index, r.method.empty() ? std::string_view("null") : std::string_view(quote(r.method)), quote(r.phase),
+            r.startNs);
+        number(r.durationMs);
+        fmt::format_to(o, ",\"outlier\":{},\"warmup\":{},\"tokens\":", r.outlier, r.warmup);
+        if (r.tokens)
+            fmt::format_to(o, "{}", *r.tokens);
+        else
+            out += "null";
+        if (!r.methodNote.empty() && r.method.empty())
+            fmt::format_to(o, ",\"method_note\":{}", quote(r.methodNote));
+        out += '}';
     }
-    j["shares"] = std::move(shares);
-    j["notes"] = report.notes;
-    // Names come from files: invalid UTF-8 is replaced rather than refused.
-    return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+    out += "],";
+    const std::string figures = dump(tail);
+    out += std::string_view(figures).substr(1, figures.size() - 2); // without its braces
+    out += ",\"shares\":{";
+    for (std::size_t p = 0; p < report.phases.size(); ++p) {
+        const PhaseFigures &f = report.phases[p];
+        fmt::format_to(o, "{}{}:[", p ? "," : "", quote(f.name));
+        for (std::size_t i = 0; i < f.shares.size(); ++i) {
+            const ShareRow &s = f.shares[i];
+            fmt::format_to(o, "{}{{\"name\":{},\"total_ms\":", i ? "," : "", dump(Json(s.name)));
+            number(s.totalMs);
+            out += ",\"share\":";
+            number(s.share);
+            fmt::format_to(o, ",\"calls\":{},\"delegated_share\":", s.calls);
+            number(s.delegatedShare);
+            out += '}';
+        }
+        out += ']';
+    }
+    fmt::format_to(o, "}},\"notes\":{}}}\n", dump(Json(report.notes)));
+    return out;
 }
 
 std::string runsText(const RunsReport &report, std::size_t topN)

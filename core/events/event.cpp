@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <deque>
+#include <memory>
+#include <new>
+#include <type_traits>
 #include <unordered_map>
 
 namespace etscope {
@@ -68,9 +71,15 @@ const std::optional<std::string> &Event::delegateBackendName() const
 }
 
 // Numbers live in chunks that are never moved. Chunks grow geometrically so that a small
-// profile does not pay for a large one; a large request gets a chunk of its own.
+// profile does not pay for a large one; a large request gets a chunk of its own. A chunk is
+// storage only: elements are constructed as they are handed out, so the unused tail of the last
+// chunk is never written and its pages never faulted in (for EventPerf, whose members have
+// default values, constructing whole chunks of up to 64 MB cost as much as the load's parsing).
 template <typename T> class ChunkArena
 {
+    static_assert(std::is_trivially_destructible_v<T>); // chunks are freed without destructors
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+
 public:
     T *allocate(std::size_t n)
     {
@@ -78,12 +87,13 @@ public:
             return nullptr;
         if (m_used + n > m_capacity) {
             const std::size_t size = std::max(n, std::min(kMaxChunk, std::max<std::size_t>(256, m_capacity * 2)));
-            m_chunks.push_back(std::make_unique_for_overwrite<T[]>(size));
+            m_chunks.emplace_back(static_cast<T *>(::operator new(size * sizeof(T))));
             m_bytes += size * sizeof(T);
             m_capacity = size;
             m_used = 0;
         }
         T *p = m_chunks.back().get() + m_used;
+        std::uninitialized_default_construct_n(p, n);
         m_used += n;
         return p;
     }
@@ -96,8 +106,11 @@ public:
     std::size_t bytes() const { return m_bytes; }
 
 private:
+    struct Free {
+        void operator()(T *p) const { ::operator delete(p); }
+    };
     static constexpr std::size_t kMaxChunk = 1 << 20; // elements
-    std::vector<std::unique_ptr<T[]>> m_chunks;
+    std::vector<std::unique_ptr<T, Free>> m_chunks;
     std::vector<std::vector<T>> m_adopted;
     std::size_t m_used = 0, m_capacity = 0, m_bytes = 0;
 };

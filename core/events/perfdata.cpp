@@ -116,7 +116,11 @@ PerfStats PerfStats::of(std::span<const double> raw)
         work.assign(raw.begin(), raw.end());
         std::size_t selectedUpTo = 0; // work[0, selectedUpTo) <= everything after it, and in place
         auto orderStatistic = [&](std::size_t k) {
-            if (k >= selectedUpTo) {
+            if (k == selectedUpTo) { // the smallest of the rest (an interpolation's upper neighbour): one scan
+                std::iter_swap(
+                    work.begin() + std::ptrdiff_t(k), std::min_element(work.begin() + std::ptrdiff_t(k), work.end()));
+                selectedUpTo = k + 1;
+            } else if (k > selectedUpTo) {
                 std::nth_element(
                     work.begin() + std::ptrdiff_t(selectedUpTo), work.begin() + std::ptrdiff_t(k), work.end());
                 selectedUpTo = k + 1;

@@ -93,6 +93,27 @@ def test_cli_json_equals_python_by_backend_operator():
         etscope.Inspector(etdump_path=etdump).run_figures(shares_by="kernel")
 
 
+@pytest.mark.parametrize("name", ["llm_program", "llm_prefill_runs", "cnn_mlp_50runs", "xnnpack_mlp"])
+def test_cli_json_is_compact_json_in_the_documented_key_order(name):
+    """The JSON is written row by row (docs/performance.md): its bytes are Python's compact
+    serialization of what it parses to (key order kept), and the keys come in docs/formats.md's order."""
+    etdump, program, kw = CASES[name]
+    args = ["runs", "--etdump", etdump, "--json", "-"]
+    if program:
+        args += ["--program", program]
+    if "prefill_runs" in kw:
+        args += ["--prefill-runs", str(kw["prefill_runs"]), "--prompt-tokens", str(kw["prompt_tokens"])]
+    text = cli(*args)
+    doc = json.loads(text)
+    assert text == json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n"
+    assert list(doc) == ["file", "program", "phase_rule", "shares_by", "runs", "phases", "time_to_first_token_ms",
+                         "shares", "notes"]
+    for run in doc["runs"]:
+        assert list(run)[:8] == ["index", "method", "phase", "start_ns", "duration_ms", "outlier", "warmup", "tokens"]
+    for rows in doc["shares"].values():
+        assert all(list(r) == ["name", "total_ms", "share", "calls", "delegated_share"] for r in rows)
+
+
 def test_runs_leave_the_inspector_table_alone():
     """runs() adds nothing to to_dataframe(): upstream's columns, in upstream's order."""
     insp = etscope.Inspector(etdump_path=data("analysis/runs_llm.etdp"))

@@ -1,10 +1,13 @@
 """calculate_numeric_gap with etscope's evaluator as the reference (core/evalgap + core/analysis)."""
 
-import logging
-
 import numpy as np
 
-_log = logging.getLogger("etscope")
+
+def _log():
+    import logging  # on first warning: `import etscope` stays light
+
+    return logging.getLogger("etscope")
+
 
 # Upstream's DataFrame columns first, then what etscope adds (same rows as `etscope-cli gap --tsv`).
 _COLUMNS = ["aot_ops", "aot_intermediate_output", "runtime_ops", "runtime_intermediate_output", "gap", "stacktraces"]
@@ -107,7 +110,7 @@ def numeric_gap(inspector, distance, disable_validation, reference_graph, isolat
         int(test_case),
     )
     for w in result["warnings"]:
-        _log.warning(w)
+        _log().warning(w)
     rows = result["rows"]
     if comparator is not None:
         _compare_with(comparator, rows)
@@ -139,7 +142,7 @@ def numeric_gap_decomposed(inspector, distance, disable_validation, reference_gr
         int(test_case),
     )
     for w in result["warnings"]:
-        _log.warning(w)
+        _log().warning(w)
     rows = result["rows"]
     df = pd.DataFrame({c: [r[c] for r in rows] for c in _DECOMPOSED}, columns=_DECOMPOSED)
     for k in ("summary", "quant_enters", "kernel_enters", "total_enters"):

@@ -29,6 +29,8 @@ class TimeScale(Enum):
 
 
 _TIME_FACTOR = {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1, "cycles": 1}
+_SCALES = {t.value: t for t in TimeScale}
+_UNREAD = object()  # a lazily read attribute not read yet
 
 
 @contextlib.contextmanager
@@ -120,12 +122,19 @@ class Event:
         self._delegate_metadata_parser = kw.get("_delegate_metadata_parser")
 
     @classmethod
-    def _from_native(cls, t, parser):
-        e = cls.__new__(cls)
-        for field, value in zip(cls._FIELDS, t):
-            object.__setattr__(e, field, value)
-        if e.perf_data is not None:
-            e.perf_data = PerfData(*e.perf_data)
+    def _from_native(cls, t, parser, _new=object.__new__):
+        """From session.block_events()'s tuple (fields in _FIELDS order; fresh lists and dicts):
+        slots assigned by unpacking, no copies. A recording of a million events makes a million
+        of these when a script walks block.events."""
+        e = _new(cls)
+        (e.name, perf, e.op_types, e.delegate_debug_identifier, e.debug_handles, e.num_outputs, e.stack_traces,
+         e.module_hierarchy, e.is_delegated_op, e.delegate_backend_name, e._delegate_debug_metadatas, e.debug_data,
+         e._instruction_id, e._start_time, e._run_count) = t
+        if perf is not None:
+            p = _new(PerfData)
+            p.raw, p.p10, p.p50, p.p90, p.avg, p.min, p.max = perf
+            perf = p
+        e.perf_data = perf
         e._delegate_metadata_parser = parser
         return e
 
@@ -191,26 +200,36 @@ class EventBlock:
         self.source_time_scale = kw.get("source_time_scale", TimeScale.NS)
         self.target_time_scale = kw.get("target_time_scale", TimeScale.MS)
         self.bundled_input_index = kw.get("bundled_input_index")
-        self.run_output = kw.get("run_output")
+        self._run_output = kw.get("run_output")
         self._reference_output = kw.get("reference_output")
         self._native = None
         self._index = -1
         self._parser = None
+        self._event_count = None
 
     @classmethod
-    def _from_native(cls, session, index, parser):
-        info = session.block_info(index)
-        b = cls(
-            info["name"],
-            source_time_scale=TimeScale(info["source_time_scale"]),
-            target_time_scale=TimeScale(info["target_time_scale"]),
-            bundled_input_index=info["bundled_input_index"],
-            run_output=info["run_output"],
-        )
+    def _from_native(cls, session, index, parser, info):
+        """`info`: this block's entry of session.block_infos(). Nothing per event is made here,
+        and the run outputs are read on first use: a recording of 17,600 blocks costs little."""
+        b = cls.__new__(cls)
+        b.name, source, target, b.bundled_input_index, b._event_count, b.warnings = info
+        b.source_time_scale, b.target_time_scale = _SCALES[source], _SCALES[target]
         b._events = None  # made on first access: a 500k-event block costs nothing until read
+        b._run_output = _UNREAD
+        b._reference_output = None
         b._native, b._index, b._parser = session, index, parser
-        b.warnings = info["warnings"]
         return b
+
+    @property
+    def run_output(self):
+        """The program outputs of the block's first run (read on first use)."""
+        if self._run_output is _UNREAD:
+            self._run_output = self._native.block_info(self._index)["run_output"]
+        return self._run_output
+
+    @run_output.setter
+    def run_output(self, value):
+        self._run_output = value
 
     @property
     def events(self) -> List[Event]:
@@ -247,7 +266,7 @@ class EventBlock:
         return df
 
     def __repr__(self):
-        n = len(self._events) if self._events is not None else self._native.block_info(self._index)["event_count"]
+        n = len(self._events) if self._events is not None else self._event_count
         return f"EventBlock(name={self.name!r}, events={n})"
 
 
@@ -267,6 +286,29 @@ def _objects(values):
     return a
 
 
+def _durations_array(v):
+    import numpy as np
+
+    return None if v is None else np.asarray(v, dtype=np.float64)
+
+
+def _ticks_array(v):
+    """Start times as the core's frame holds them: uint64 when they are non-negative integers."""
+    import numpy as np
+
+    if v is None:
+        return None
+    a = np.asarray(v)
+    if a.dtype.kind == "i" and (a >= 0).all():
+        a = a.astype(np.uint64)
+    return a
+
+
+def _as_lists(df, column):
+    """A column of numpy cells as lists again, so that pandas prints them as upstream's lists."""
+    df[column] = _objects([v.tolist() if hasattr(v, "tolist") else v for v in df[column]])
+
+
 def _frame_from_events(pd, block_name, events, units):
     """Upstream's per-event rows (Event.asdict) as one frame, without a frame per event."""
     keys = list(Event("").asdict(_units=units))
@@ -275,6 +317,9 @@ def _frame_from_events(pd, block_name, events, units):
         cols = {"event_block_name": _objects([block_name] * len(rows))}
         for key in keys:
             cols[key] = _objects([r[key][0] for r in rows] if key in _LIST_CELLS else [r[key] for r in rows])
+        # numpy cells, as the frame built from the core has them (docs/inspector-semantics.md §4)
+        cols["raw"] = _objects([_durations_array(v) for v in cols["raw"]])
+        cols["start_time"] = _objects([_ticks_array(v) for v in cols["start_time"]])
     df = pd.DataFrame(cols, copy=False)
     for key in keys:
         typed = float if key.split(" ")[0] in _STAT_NAMES else bool if key == "is_delegated_op" else None
@@ -410,8 +455,8 @@ class Inspector:
         self._enable_module_hierarchy = enable_module_hierarchy
         self._delegate_metadata_parser = delegate_metadata_parser
         self.event_blocks: List[EventBlock] = [
-            EventBlock._from_native(self._native, i, delegate_metadata_parser)
-            for i in range(self._native.block_count)
+            EventBlock._from_native(self._native, i, delegate_metadata_parser, info)
+            for i, info in enumerate(self._native.block_infos())
         ]
         self.warnings: List[str] = list(self._native.warnings)
 
@@ -434,8 +479,9 @@ class Inspector:
     def _prepare_dataframe(self, include_units=True, include_delegate_debug_data=False):
         df = self.to_dataframe(include_units, include_delegate_debug_data)
         df = df.drop(columns=["raw", "delegate_debug_identifier", "stack_traces", "module_hierarchy", "debug_data"])
-        df = df[~df["event_name"].str.contains("OPERATOR_CALL")]
-        return df.reset_index(drop=True)
+        df = df[~df["event_name"].str.contains("OPERATOR_CALL")].reset_index(drop=True)
+        _as_lists(df, "start_time")  # printed as upstream's list, not as a numpy array
+        return df
 
     def _needs_pandas_table(self, include_delegate_debug_data):
         # Upstream adds columns for every delegated event whose (parsed) metadata is non-empty;

@@ -2,7 +2,6 @@
 and pooled statistics (per key the runs of every file, then numpy's percentiles)."""
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 
 from . import _native
 
@@ -80,6 +79,8 @@ def read_recordings(paths_or_globs, jobs=None, etrecord=None, source_time_scale=
     if isinstance(paths_or_globs, (str, os.PathLike)):
         paths_or_globs = [paths_or_globs]
     inputs = _native.expand_recordings([os.fspath(p) for p in paths_or_globs])
+    from concurrent.futures import ThreadPoolExecutor  # here: `import etscope` stays light
+
     with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
         summaries = list(
             pool.map(lambda fb: read_recording(fb[0], fb[1], etrecord, source_time_scale, target_time_scale), inputs)
