@@ -105,6 +105,28 @@ private slots:
         QVERIFY(r.out.contains(QStringLiteral("arena 1 (cpu): %1 bytes").arg(planned).toUtf8()));
     }
 
+    // With the recording: every run fits one of the two methods, so the plan is shown with it
+    // (no single method explains both the prefill and the decode runs). Another program's
+    // recording is refused naming its first run that fits neither (cnn_mlp's README: its first
+    // kernel is a convolution; llm_decoder.program.json: instruction 0 of both methods is
+    // embedding.out; run_data entry 0 is the load-time block).
+    void memoryWithTheRecording()
+    {
+        const auto r = etscope::test::runCli({ u"memory"_qs, q(llm("llm_decoder.pte")), u"--etdump"_qs,
+            q(llm("profile/etdump.etdp")), u"--data"_qs, q(llm("llm_decoder.ptd")) });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("method prefill_forward: 141 instructions"), r.out.constData());
+        QVERIFY(r.out.contains("method decode_forward: 140 instructions"));
+        const std::string cnn = etscope::test::sharedFixture("runtime/cnn_mlp_50runs/etdump.etdp");
+        const auto refused = etscope::test::runCli({ u"memory"_qs, q(llm("llm_decoder.pte")), u"--etdump"_qs, q(cnn) });
+        QCOMPARE(refused.code, 1);
+        QVERIFY2(refused.err.contains(("program does not match " + cnn
+                     + ": run_data entry 1: kernel 'native_call_convolution.out' at instruction 0 "
+                       "but the program calls embedding.out there")
+                                          .c_str()),
+            refused.err.constData());
+    }
+
     // The prefill run and the two decode runs (one block: the same events) with their outputs.
     void intermediatesOutputs()
     {
