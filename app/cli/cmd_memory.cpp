@@ -5,6 +5,8 @@
 #include "etdump/etdumpfile.h"
 #include "program/flattensor.h"
 #include "program/programexport.h"
+#include "program/runattribution.h"
+#include "session/session.h"
 
 namespace etscope::cli {
 namespace {
@@ -43,9 +45,22 @@ Registration reg("memory", "Memory plan of a .pte: lifetimes, peak live bytes, w
                     return reportError(e.error());
                 etdump = *e;
                 const ProgramPairing pairing = pairProgramWithETDump(**program, *etdump);
-                if (!pairing.method)
-                    return reportError(makeError(
-                        ErrorCode::Refused, a->file, "program does not match " + a->etdump + ": " + pairing.reason));
+                std::string reason = pairing.reason;
+                if (!pairing.method && (*program)->methods().size() > 1) {
+                    // A program of several methods (an LLM's prefill and decode) pairs with a
+                    // recording whose every run fits some method, as the session pairs them.
+                    SessionInputs in;
+                    in.etdump = a->etdump;
+                    auto s = loadSession(in);
+                    if (!s)
+                        return reportError(s.error());
+                    const RecordingFit fit
+                        = fitRecording((*s)->blocks, attributeRuns((*s)->blocks, **program), **program);
+                    reason = fit.fits ? std::string() : fit.reason;
+                }
+                if (!reason.empty())
+                    return reportError(
+                        makeError(ErrorCode::Refused, a->file, "program does not match " + a->etdump + ": " + reason));
                 report.etdumpPath = a->etdump;
                 report.allocations = allocatorUsage(*etdump);
             }

@@ -4,6 +4,7 @@
 #include "command.h"
 
 #include "analysis/runs.h"
+#include "program/flattensor.h"
 #include "program/program.h"
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@ namespace {
 struct RunsArgs {
     InputOptions in;
     std::string program, method, phaseBy, sharesBy = "operator", json, output;
+    std::vector<std::string> data; // .ptd files of the program's external tensors
     std::optional<std::size_t> prefillRuns;
     std::optional<std::int64_t> promptTokens;
     std::size_t top = 15;
@@ -33,6 +35,8 @@ const Registration runs("runs",
         auto *method = sub.get_option_no_throw("--method");
         if (!method)
             method = sub.add_option("--method,-m", a->method, "Only the runs of this method (needs --program)");
+        sub.add_option("--data", a->data, "FlatTensor file (.ptd) holding the program's external tensors (repeatable)")
+            ->needs(program);
         auto *prefill
             = sub.add_option("--prefill-runs", a->prefillRuns, "The first N runs are prefill, the rest decode");
         sub.add_option("--phase-by", a->phaseBy, "Phases by the runs' method names or by duration")
@@ -54,7 +58,7 @@ const Registration runs("runs",
                 a->method = method->as<std::string>();
             std::shared_ptr<const Program> pte;
             if (!a->program.empty()) {
-                auto p = Program::openAny(a->program);
+                auto p = openProgramWithData(a->program, a->data);
                 if (!p)
                     return reportError(p.error());
                 pte = *p;

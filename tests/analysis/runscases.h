@@ -22,6 +22,7 @@ struct RunsCase {
     std::optional<long> promptTokens;
     std::string phaseBy; // "", "method", "duration"
     std::string sharesBy = {}; // "", "backend-operator"
+    std::vector<std::string> data = {}; // .ptd files of the program's external tensors
 };
 
 inline std::vector<RunsCase> runsCases()
@@ -47,6 +48,10 @@ inline std::vector<RunsCase> runsCases()
         { "vgf_conv_backend", testData("backend/vgf_conv/etdump.etdp"), "", {}, {}, "", "backend-operator" },
         { "neutron_kernels_backend", testData("backend/neutron_kernels/etdump.etdp"), "", {}, {}, "",
             "backend-operator" },
+        // The real two-method LLM generation, with the program's weights file.
+        { "llm_decoder_runtime", testData("runtime/llm_decoder/profile/etdump.etdp"),
+            testData("runtime/llm_decoder/llm_decoder.pte"), {}, {}, "", "",
+            { testData("runtime/llm_decoder/llm_decoder.ptd") } },
     };
 }
 

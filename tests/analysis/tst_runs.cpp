@@ -4,6 +4,7 @@
 // the figures of tests/tools/gen_runs_expected.py (numpy from the raw events, no etscope code).
 #include "analysis/runs.h"
 #include "etdump/etdumpfile.h"
+#include "program/flattensor.h"
 #include "program/memoryplan.h"
 #include "program/program.h"
 #include "runscases.h"
@@ -23,7 +24,7 @@ Result<RunsReport> analyze(const test::RunsCase &c, std::string method = {})
     auto session = loadSessionOrDie(c.etdump);
     std::shared_ptr<const Program> program;
     if (!c.program.empty()) {
-        auto p = Program::openAny(c.program);
+        auto p = openProgramWithData(c.program, c.data);
         if (!p)
             qFatal("%s", p.error().message().c_str());
         program = *p;

@@ -23,6 +23,8 @@ QStringList argsOf(const etscope::test::RunsCase &c)
     QStringList a { u"runs"_qs, u"--etdump"_qs, q(c.etdump) };
     if (!c.program.empty())
         a << u"--program"_qs << q(c.program);
+    for (const std::string &ptd : c.data)
+        a << u"--data"_qs << q(ptd);
     if (c.prefillRuns)
         a << u"--prefill-runs"_qs << QString::number(*c.prefillRuns);
     if (c.promptTokens)
@@ -106,6 +108,16 @@ private slots:
                                    << 2 << u"excludes"_qs;
         QTest::newRow("not a program") << (base + QStringList { u"--program"_qs, q(llm().etdump) }) << 1
                                        << q(llm().etdump);
+        // A weights file that is not the program's: refused with the program's first missing name
+        // (tok_embeddings.weight, the first external tensor of llm_decoder.program.json).
+        const std::string decoder = etscope::test::testData("runtime/llm_decoder/llm_decoder.pte");
+        QTest::newRow("data of another program") << (base
+            + QStringList { u"--program"_qs, q(decoder), u"--data"_qs,
+                q(etscope::test::testData("program/ptd/external.ptd")) })
+                                                 << 1 << u"external tensor 'tok_embeddings.weight'"_qs;
+        QTest::newRow("data without program")
+            << (base + QStringList { u"--data"_qs, q(etscope::test::testData("runtime/llm_decoder/llm_decoder.ptd")) })
+            << 2 << u"--data requires --program"_qs;
     }
     void errors()
     {

@@ -30,6 +30,8 @@ CASES = {
     "vulkan_stem_backend": (data("backend/vulkan_stem/etdump.etdp"), None, {"shares_by": "backend-operator"}),
     "vgf_conv_backend": (data("backend/vgf_conv/etdump.etdp"), None, {"shares_by": "backend-operator"}),
     "neutron_kernels_backend": (data("backend/neutron_kernels/etdump.etdp"), None, {"shares_by": "backend-operator"}),
+    # The real two-method LLM generation (its weights' .ptd is not needed to attribute runs).
+    "llm_decoder_runtime": (data("runtime/llm_decoder/profile/etdump.etdp"), data("runtime/llm_decoder/llm_decoder.pte"), {}),
 }
 
 

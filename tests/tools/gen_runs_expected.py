@@ -463,6 +463,11 @@ CASES = {
     "vgf_conv_backend": ("data:backend/vgf_conv/etdump.etdp", None, None, {"shares_by": "backend-operator"}),
     "neutron_kernels_backend": ("data:backend/neutron_kernels/etdump.etdp", None, None,
                                 {"shares_by": "backend-operator"}),
+    # The real two-method LLM generation (tests/data/runtime/llm_decoder/profile): the truth is
+    # the runner's log of which method each Method::execute ran.
+    "llm_decoder_runtime": ("data:runtime/llm_decoder/profile/etdump.etdp",
+                            "data:runtime/llm_decoder/llm_decoder.program.json",
+                            "data:runtime/llm_decoder/profile/runs.truth.json", {}),
 }
 
 
