@@ -103,6 +103,7 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
     topLayout->addWidget(m_unaligned);
     // Both graphs side by side, the per-layer gap as overlay, the selection mirrored.
     auto *graphs = new QSplitter(Qt::Horizontal);
+    m_graphs = graphs;
     for (auto [title, view] : { std::pair { m_titleA, m_viewA }, std::pair { m_titleB, m_viewB } }) {
         auto *box = new QWidget;
         auto *boxLayout = new QVBoxLayout(box);
@@ -355,8 +356,10 @@ void GraphDiffPanel::showGraph(
     if (!g || !m_result) {
         view->clear(error);
         title->setText(letter);
+        m_graphs->setVisible(m_graphA || m_graphB);
         return;
     }
+    m_graphs->setVisible(true);
     const std::string &name = side == evalgap::DiffSide::A ? m_result->aGraph : m_result->bGraph;
     const std::size_t unaligned
         = side == evalgap::DiffSide::A ? m_result->unalignedA.size() : m_result->unalignedB.size();

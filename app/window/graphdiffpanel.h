@@ -69,6 +69,7 @@ private:
     GraphView *m_viewB;
     QLabel *m_titleA;
     QLabel *m_titleB;
+    QWidget *m_graphs = nullptr; // both views; hidden until a comparison has something to draw
     std::shared_ptr<const graph::ProgramGraph> m_graphA, m_graphB;
     bool m_syncing = false; // a selection being mirrored to the other side
     QAction *m_action;
