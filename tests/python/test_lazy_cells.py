@@ -189,3 +189,30 @@ def test_exit_with_live_recordings():
     assert p.returncode == 0, p.stderr
     rows = len(etscope.Inspector(etdump_path=FILES["runs_llm"]).to_dataframe())
     assert p.stdout == f"{rows} True\n"
+
+
+def test_pandas_prefetch_is_harmless():
+    """The Inspector imports pandas on a thread while the native load runs (docs/performance.md):
+    a script that exits right after constructing one ends cleanly with pandas fully imported (the
+    thread is joined at exit, before the script's own exit handler registered earlier runs), and
+    with ETSCOPE_NO_PANDAS_PREFETCH=1 no thread is started and pandas stays unimported."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, warnings, atexit; warnings.simplefilter('ignore'); import etscope\n"
+        "assert 'pandas' not in sys.modules\n"
+        "atexit.register(lambda: print(hasattr(sys.modules.get('pandas'), 'DataFrame')))\n"
+        "insp = etscope.Inspector(etdump_path=sys.argv[1])\n"
+        "print(len(insp.event_blocks))\n"
+    )
+    blocks = len(etscope.Inspector(etdump_path=FILES["runs_llm"]).event_blocks)
+    p = subprocess.run([sys.executable, "-c", script, FILES["runs_llm"]], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == ""
+    assert p.stdout.splitlines() == [str(blocks), "True"]
+    env = dict(os.environ, ETSCOPE_NO_PANDAS_PREFETCH="1")
+    p = subprocess.run([sys.executable, "-c", script, FILES["runs_llm"]], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines() == [str(blocks), "False"]

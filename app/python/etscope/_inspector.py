@@ -54,6 +54,32 @@ def _frame(pd, session, blocks, units):
     return pd.DataFrame(cols, copy=False)
 
 
+_prefetch = None  # the thread importing pandas, once started
+
+
+def _prefetch_pandas():
+    """Starts importing pandas on a thread, once per process, while the native load runs with the
+    GIL released: nearly every script asks an Inspector for a DataFrame next, and importing pandas
+    costs about as much CPU as loading a million events (docs/performance.md). The second core
+    overlaps the two; `_pandas()` then finds the module imported, or waits for the import under
+    Python's per-module import lock. ETSCOPE_NO_PANDAS_PREFETCH=1 turns it off (A/B benchmarks)."""
+    global _prefetch
+    if _prefetch is not None or "pandas" in sys.modules or os.environ.get("ETSCOPE_NO_PANDAS_PREFETCH"):
+        return
+    import atexit
+    import threading
+
+    def run():
+        try:
+            import pandas  # noqa: F401
+        except Exception:  # reported by _pandas() when a DataFrame is asked for
+            pass
+
+    _prefetch = threading.Thread(target=run, name="etscope-pandas-prefetch", daemon=True)
+    _prefetch.start()
+    atexit.register(_prefetch.join)  # never leave an import half done at interpreter exit
+
+
 def _pandas():
     try:
         import pandas
@@ -442,6 +468,7 @@ class Inspector:
             debug_buffer=None if debug_buffer_path is None else os.fspath(debug_buffer_path),
             etrecord=self._etrecord.path if self._etrecord else None,
         )
+        _prefetch_pandas()
         self._native = _native.load(
             etdump_path=self._paths["etdump"],
             etdump_data=None if etdump_data is None else bytes(etdump_data),
