@@ -709,6 +709,25 @@ void writeTable(
     });
 }
 
+// The distance a Python caller names ("MSE", "SNR", ...), or ValueError as upstream raises it.
+analysis::Metric metricOrThrow(const std::string &name)
+{
+    const auto metric = analysis::parseMetric(name);
+    if (!metric)
+        throw py::value_error("Unsupported distance metric '" + name + "'");
+    return *metric;
+}
+
+// The evaluator's inputs as the Python keyword arguments give them (empty: representative_inputs).
+eval::InputChoice inputChoice(const std::string &inputsFile, const std::string &bundledProgram, int testCase)
+{
+    eval::InputChoice c;
+    c.inputsFile = inputsFile;
+    c.bundledProgram = bundledProgram;
+    c.testCase = testCase;
+    return c;
+}
+
 // calculate_numeric_gap with etscope's evaluator as the reference: one dict per row, plus the
 // CLI's TSV of the same table (what `etscope-cli gap --tsv` writes).
 py::dict numericGap(const NativeSession &s, const std::string &metricName, const std::string &referenceGraph,
@@ -719,9 +738,7 @@ py::dict numericGap(const NativeSession &s, const std::string &metricName, const
     if (!session.etrecord)
         throw py::value_error("Missing etrecord or missing representative inputs within etrecord, both of which are "
                               "required for calculating numerical gap");
-    const auto metric = analysis::parseMetric(metricName);
-    if (!metric)
-        throw py::value_error("Unsupported distance metric '" + metricName + "'");
+    const analysis::Metric metric = metricOrThrow(metricName);
     analysis::GapTable table;
     std::vector<std::string> warnings;
     {
@@ -729,14 +746,12 @@ py::dict numericGap(const NativeSession &s, const std::string &metricName, const
         evalgap::EvalGapOptions o;
         o.referenceGraph = referenceGraph;
         o.disableHandleValidation = disableValidation;
-        o.inputs.inputsFile = inputsFile;
-        o.inputs.bundledProgram = bundledProgram;
-        o.inputs.testCase = testCase;
+        o.inputs = inputChoice(inputsFile, bundledProgram, testCase);
         o.isolated = isolate;
         auto ref = orThrow(evalgap::referenceFromEvaluator(*session.etrecord, &session, o));
         warnings = ref.warnings;
         analysis::GapOptions opts;
-        opts.metric = *metric;
+        opts.metric = metric;
         table = orThrow(analysis::computeNumericGap(session, isolate ? *ref.isolated : ref.accumulated, opts));
     }
     py::list rows;
@@ -778,19 +793,15 @@ py::dict numericGapDecomposed(const NativeSession &s, const std::string &metricN
     if (!session.etrecord)
         throw py::value_error("Missing etrecord or missing representative inputs within etrecord, both of which are "
                               "required for calculating numerical gap");
-    const auto metric = analysis::parseMetric(metricName);
-    if (!metric)
-        throw py::value_error("Unsupported distance metric '" + metricName + "'");
+    const analysis::Metric metric = metricOrThrow(metricName);
     evalgap::Decomposition d;
     {
         py::gil_scoped_release release;
         evalgap::DecomposeOptions o;
         o.referenceGraph = referenceGraph;
         o.disableHandleValidation = disableValidation;
-        o.inputs.inputsFile = inputsFile;
-        o.inputs.bundledProgram = bundledProgram;
-        o.inputs.testCase = testCase;
-        o.metric = *metric;
+        o.inputs = inputChoice(inputsFile, bundledProgram, testCase);
+        o.metric = metric;
         d = orThrow(evalgap::decomposeGap(*session.etrecord, session, o));
     }
     auto value = [](const evalgap::ErrorPart &p) -> py::object {
@@ -835,20 +846,16 @@ py::dict numericGapDecomposed(const NativeSession &s, const std::string &metricN
 py::dict graphDiff(const NativeETRecord &r, const std::string &a, const std::string &b, const std::string &metricName,
     std::optional<double> threshold, const std::string &inputsFile, const std::string &bundledProgram, int testCase)
 {
-    const auto metric = analysis::parseMetric(metricName);
-    if (!metric)
-        throw py::value_error("Unsupported distance metric '" + metricName + "'");
+    const analysis::Metric metric = metricOrThrow(metricName);
     evalgap::GraphDiff d;
     {
         py::gil_scoped_release release;
         evalgap::GraphDiffOptions o;
         o.a = a;
         o.b = b;
-        o.metric = *metric;
+        o.metric = metric;
         o.threshold = threshold;
-        o.inputs.inputsFile = inputsFile;
-        o.inputs.bundledProgram = bundledProgram;
-        o.inputs.testCase = testCase;
+        o.inputs = inputChoice(inputsFile, bundledProgram, testCase);
         d = orThrow(evalgap::diffGraphs(*r.record, o));
     }
     auto handle = [](const std::optional<std::int64_t> &h) { return h ? py::object(py::int_(*h)) : py::none(); };
@@ -943,9 +950,7 @@ std::string reportHtml(const NativeSession &s, bool decompose, const std::string
     const std::string &inputsFile, const std::string &bundledProgram, int testCase)
 {
     const Session &session = *s.session;
-    const auto metric = analysis::parseMetric(metricName);
-    if (!metric)
-        throw py::value_error("Unsupported distance metric '" + metricName + "'");
+    const analysis::Metric metric = metricOrThrow(metricName);
     if ((decompose || !graphA.empty()) && !session.etrecord)
         throw py::value_error(
             "decompose= and graph_diff= need an ETRecord (etrecord= when constructing the Inspector)");
@@ -958,10 +963,8 @@ std::string reportHtml(const NativeSession &s, bool decompose, const std::string
     if (decompose) {
         evalgap::DecomposeOptions o;
         o.referenceGraph = referenceGraph;
-        o.inputs.inputsFile = inputsFile;
-        o.inputs.bundledProgram = bundledProgram;
-        o.inputs.testCase = testCase;
-        o.metric = *metric;
+        o.inputs = inputChoice(inputsFile, bundledProgram, testCase);
+        o.metric = metric;
         o.threshold = threshold;
         in.decomposition = reportDecomposition(orThrow(evalgap::decomposeGap(*session.etrecord, session, o)));
     }
@@ -969,10 +972,8 @@ std::string reportHtml(const NativeSession &s, bool decompose, const std::string
         evalgap::GraphDiffOptions o;
         o.a = graphA;
         o.b = graphB;
-        o.inputs.inputsFile = inputsFile;
-        o.inputs.bundledProgram = bundledProgram;
-        o.inputs.testCase = testCase;
-        o.metric = *metric;
+        o.inputs = inputChoice(inputsFile, bundledProgram, testCase);
+        o.metric = metric;
         o.threshold = threshold;
         in.graphDiff = reportGraphDiff(orThrow(evalgap::diffGraphs(*session.etrecord, o)));
     }
