@@ -33,8 +33,9 @@ graph::OverlayData graphDiffOverlay(const GraphDiff &d, const graph::ProgramGrap
     o.hasGap = true;
     o.gapHigherIsWorse = d.direction == analysis::Direction::HigherIsWorse;
     o.gapMetric = analysis::metricName(d.metric);
-    o.gapReference = d.aGraph + " vs " + d.bGraph;
-    o.gapLegend = analysis::gapLegend(d.metric, "per layer, " + d.aGraph + " vs " + d.bGraph, d.threshold);
+    o.gapReference.clear(); // the other graph is named in the view's title, not the legend
+    // The graphs are named in each view's title; the legend stays short enough for its column.
+    o.gapLegend = analysis::gapLegend(d.metric, "per layer", d.threshold);
     o.nodeGap.assign(n, kNaN);
     o.nodeGapExcess.assign(n, kNaN);
     o.nodeGapFlagged.assign(n, 0);

@@ -325,8 +325,15 @@ public:
     void setColoring(const graph::Coloring &c)
     {
         m_c = c;
+        // The whole title, however many lines it wraps to (a gap legend names its noise rule).
+        QFont bold = font();
+        bold.setBold(true);
+        m_titleHeight = QFontMetrics(bold)
+                            .boundingRect(QRect(0, 0, width() - 16, 10000), Qt::TextWordWrap | Qt::AlignLeft,
+                                toQString(m_c.title))
+                            .height();
         const int rows = int(m_c.legend.size());
-        setMinimumHeight(40 + (m_c.gradient ? 84 : rows * 20) + (m_c.note.empty() ? 0 : 36));
+        setMinimumHeight(m_titleHeight + 22 + (m_c.gradient ? 84 : rows * 20) + (m_c.note.empty() ? 0 : 36));
         update();
     }
 
@@ -341,7 +348,7 @@ protected:
         QFont f = font();
         f.setBold(true);
         p.setFont(f);
-        QRectF titleRect(8, 6, width() - 16, 60);
+        QRectF titleRect(8, 6, width() - 16, m_titleHeight + 2);
         QRectF used;
         p.drawText(titleRect, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, toQString(m_c.title), &used);
         f.setBold(false);
@@ -379,6 +386,7 @@ protected:
     }
 
 private:
+    int m_titleHeight = 0;
     graph::Coloring m_c;
 };
 
