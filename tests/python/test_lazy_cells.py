@@ -1,7 +1,8 @@
 """The fast paths of Inspector and to_dataframe (docs/inspector-semantics.md §4, docs/performance.md):
-`raw` and `start_time` cells are read-only numpy views of the core's numbers that keep the
-recording alive, Event objects are made only when a block's events are read, empty cells are
-shared, and nothing of that changes a value, a printed table or the TSV.
+`raw` and `start_time` cells are upstream's lists when no row of the frame holds more than 16
+runs, else read-only numpy views of the core's numbers that keep the recording alive; Event
+objects are made only when a block's events are read, empty cells are shared, and nothing of
+that changes a value, a printed table or the TSV.
 
 Expected values come from elsewhere than the cells under test: the statistics and start times
 `etscope-cli tsv` prints (numpy's percentile / mean / min / max recomputed here over `raw`), the
@@ -32,27 +33,58 @@ def cli_rows(path):
     return df
 
 
+# Runs per block, from each file's README / generator: the 50-run CNN merges into one block of 50
+# runs and runs_llm's 49 decode steps into one (views); the XNNPACK fixture ran once (lists).
+CELLS = {"cnn_mlp_50runs": "views", "runs_llm": "views", "xnnpack": "lists"}
+
+
 @pytest.mark.parametrize("name", FILES)
-def test_numpy_cells_against_the_cli_table(name):
-    """Every printed row: raw (float64) gives the CLI's statistics through numpy; start_time
-    (uint64) is the CLI's list of start ticks."""
+def test_cells_against_the_cli_table(name):
+    """Every printed row: raw gives the CLI's statistics through numpy; start_time is the CLI's
+    list of start ticks. The cells are lists of Python numbers (upstream's type) when no row of
+    the frame has more than 16 runs (the longest start_time list the CLI prints), else read-only
+    float64 / uint64 numpy views."""
     insp = etscope.Inspector(etdump_path=FILES[name])
     df = insp.to_dataframe()
     printed = df[~df["event_name"].str.contains("OPERATOR_CALL")].reset_index(drop=True)
     want = cli_rows(FILES[name])
     assert len(printed) == len(want) > 0
+    longest = max(len(ast.literal_eval(t)) for t in want["start_time"])
+    assert CELLS[name] == ("lists" if longest <= 16 else "views")
     for (_, got), (_, exp) in zip(printed.iterrows(), want.iterrows()):
         raw, start = got["raw"], got["start_time"]
-        assert isinstance(raw, np.ndarray) and raw.dtype == np.float64 and raw.ndim == 1
-        assert isinstance(start, np.ndarray) and start.dtype == np.uint64 and start.shape == raw.shape
-        assert not raw.flags.writeable and not start.flags.writeable
-        assert start.tolist() == ast.literal_eval(exp["start_time"])
+        if CELLS[name] == "views":
+            assert isinstance(raw, np.ndarray) and raw.dtype == np.float64 and raw.ndim == 1
+            assert isinstance(start, np.ndarray) and start.dtype == np.uint64 and start.shape == raw.shape
+            assert not raw.flags.writeable and not start.flags.writeable
+            start = start.tolist()
+        else:
+            assert type(raw) is list and all(type(x) is float for x in raw)
+            assert type(start) is list and all(type(x) is int for x in start) and len(start) == len(raw)
+            assert not gc.is_tracked(raw) and not gc.is_tracked(start)
+        assert start == ast.literal_eval(exp["start_time"])
         stats = {
             "p10": np.percentile(raw, 10), "p50": np.percentile(raw, 50), "p90": np.percentile(raw, 90),
-            "avg": np.mean(raw), "min": raw.min(), "max": raw.max(),
+            "avg": np.mean(raw), "min": np.min(raw), "max": np.max(raw),
         }
         for stat, value in stats.items():
             assert repr(float(value)) == repr(float(exp[f"{stat} (ms)"])), (exp["event_name"], stat)
+
+
+def test_one_cell_type_per_frame():
+    """The rule is the frame's, not the row's: the 50-run CNN's `Default` block (Method::init and
+    Program::load_method, one run each) alone gives lists; the Inspector's frame over both blocks
+    gives views in every row, the one-run rows too (never a mix within one column)."""
+    insp = etscope.Inspector(etdump_path=FILES["cnn_mlp_50runs"])
+    default, execute = insp.event_blocks
+    assert default.name == "Default" and execute.name == "Execute"
+    small = default.to_dataframe()
+    assert len(small) == 2 and all(type(c) is list and len(c) == 1 for c in small["raw"])
+    assert all(type(c) is list for c in small["start_time"])
+    whole = insp.to_dataframe()
+    assert {type(c) for c in whole["raw"]} == {np.ndarray} and {type(c) for c in whole["start_time"]} == {np.ndarray}
+    assert list(whole["raw"][0]) == small["raw"][0] and list(whole["start_time"][0]) == small["start_time"][0]
+    assert all(len(c) == 50 for c in execute.to_dataframe()["raw"])
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -70,15 +102,15 @@ def test_events_are_made_lazily_and_agree_with_the_cells(name):
     for e, raw, start in zip(events, df["raw"], df["start_time"]):
         assert type(e.perf_data.raw) is list and type(e.start_time) is list  # upstream's types
         assert list(raw) == e.perf_data.raw  # exact: the same doubles
-        assert start.tolist() == e.start_time
+        assert list(start) == e.start_time
 
 
 def test_views_outlive_the_inspector():
     """The cells hold the recording: deleting the Inspector (and collecting) keeps them valid."""
-    insp = etscope.Inspector(etdump_path=FILES["runs_llm"])
+    insp = etscope.Inspector(etdump_path=FILES["cnn_mlp_50runs"])
     df = insp.to_dataframe()
     copies = [(np.array(r, copy=True), np.array(s, copy=True)) for r, s in zip(df["raw"], df["start_time"])]
-    block_views = insp.event_blocks[2].to_dataframe()["raw"]
+    block_views = insp.event_blocks[-1].to_dataframe()["raw"]
     del insp
     gc.collect()
     _ = [np.ones(1000) for _ in range(1000)]  # reuse freed memory, if any was freed
@@ -124,10 +156,12 @@ def test_linked_cells_are_not_shared():
     assert any(len(s) for s in df["stack_traces"])
 
 
-def test_pandas_rendered_table_prints_start_times_as_lists():
+@pytest.mark.parametrize("name", FILES)
+def test_pandas_rendered_table_prints_start_times_as_lists(name):
     """The pandas route of save_data_to_tsv (delegate metadata columns) prints start_time as
-    upstream's lists: the same bytes as the core's TSV on a 50-run recording."""
-    path = FILES["cnn_mlp_50runs"]
+    upstream's lists, from view cells (50 runs) and list cells (one run) alike: the same bytes as
+    the core's TSV."""
+    path = FILES[name]
     insp = etscope.Inspector(etdump_path=path)
     out = io.StringIO()
     insp._prepare_dataframe().to_csv(out, sep="\t")
