@@ -7,6 +7,7 @@
 #include "analysis/numericgap.h"
 #include "analysis/referenceset.h"
 #include "analysis/runs.h"
+#include "common/memory.h"
 #include "common/error.h"
 #include "common/mappedfile.h"
 #include "etrecord/backendlink.h"
@@ -495,9 +496,12 @@ py::list blockEvents(const NativeSession &s, std::size_t i, py::handle owner)
     return l;
 }
 
+// A fresh column (zeroed, not yet written: huge pages for a large one, see adviseHugePages).
 py::array vectorOf(const char *dtype, std::size_t n)
 {
-    return py::array(py::dtype(dtype), std::vector<py::ssize_t> { static_cast<py::ssize_t>(n) });
+    py::array a(py::dtype(dtype), std::vector<py::ssize_t> { static_cast<py::ssize_t>(n) });
+    adviseHugePages(a.mutable_data(), std::size_t(a.nbytes()));
+    return a;
 }
 
 py::array objectArray(std::size_t n)

@@ -6,6 +6,11 @@
 #include <malloc.h>
 #include <unistd.h>
 #endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include <cstdint>
 
 namespace etscope {
 
@@ -13,6 +18,20 @@ void releaseFreeMemory()
 {
 #if defined(__GLIBC__)
     ::malloc_trim(0);
+#endif
+}
+
+void adviseHugePages(void *data, std::size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1), last = (begin + bytes) & ~(kHuge - 1);
+    if (data && last > first)
+        ::madvise(reinterpret_cast<void *>(first), last - first, MADV_HUGEPAGE); // advice: failure is harmless
+#else
+    (void)data;
+    (void)bytes;
 #endif
 }
 
