@@ -1,7 +1,8 @@
 #!/bin/bash
 # The Python package against the CLI on LLM-shaped recordings of 17,600 runs x 57 events
 # (1,003,202 events; tests/bench/gen_bench_etdump.cpp), whole processes: interpreter start,
-# `import pandas`, Inspector(etdump_path) + to_dataframe(), and runs() (in process and whole),
+# `import pandas`, Inspector(etdump_path) + to_dataframe() (after the script's own `import pandas`,
+# and without one, as upstream's examples run), and runs() (in process and whole),
 # beside `etscope-cli tsv` and `etscope-cli runs`. Two shapes: runs that merge into one
 # EventBlock (57 rows of 17,600 durations) and runs that never merge (a backend names a
 # dispatch after the position: 17,600 blocks, 1M rows). Medians of RUNS; CPU = user + system.
@@ -36,6 +37,10 @@ env = dict(os.environ, PYTHONPATH=os.path.join(build, "app", "python"))
 py = "/usr/bin/python3"
 DF = ("import sys, warnings; warnings.simplefilter('ignore'); import pandas, etscope; "
       "etscope.Inspector(etdump_path=sys.argv[1]).to_dataframe()")
+# As upstream's examples are written (no `import pandas` of their own): the Inspector imports
+# pandas on a thread while its native load runs (etscope._inspector._prefetch_pandas).
+DF_LATE = ("import sys, warnings; warnings.simplefilter('ignore'); import etscope; "
+           "etscope.Inspector(etdump_path=sys.argv[1]).to_dataframe()")
 RUNS = ("import sys, time, warnings; warnings.simplefilter('ignore'); import pandas, etscope; "
         "i = etscope.Inspector(etdump_path=sys.argv[1]); t = time.perf_counter(); c = time.process_time(); "
         "i.runs(); print(time.perf_counter() - t, time.process_time() - c)")
@@ -65,6 +70,7 @@ for f in files:
         ("python: import pandas", [py, "-c", "import pandas"]),
         ("python: import pandas, etscope", [py, "-c", "import pandas, etscope"]),
         ("python: Inspector + to_dataframe (+ pandas)", [py, "-c", DF, f]),
+        ("python: same, pandas imported by etscope", [py, "-c", DF_LATE, f]),
         ("python: Inspector + runs() (+ pandas)", [py, "-c", RUNS, f]),
     ]
     for what, cmd in rows:
