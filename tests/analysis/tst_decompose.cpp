@@ -7,10 +7,10 @@
 // level; noise otherwise).
 
 #include "evalgap/decompose.h"
+#include "quanttruth.h"
 #include "session/session.h"
 #include "testpaths.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -33,14 +33,6 @@ std::shared_ptr<const Session> load(const std::string &stem, const std::string &
     if (!s)
         qFatal("%s", s.error().message().c_str());
     return *s;
-}
-
-QJsonObject expected()
-{
-    QFile f(QString::fromStdString(test::testData("eval/quant_runs_expected.json")));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read quant_runs_expected.json");
-    return QJsonDocument::fromJson(f.readAll()).object();
 }
 
 } // namespace
@@ -69,15 +61,7 @@ private slots:
         auto d = evalgap::decomposeGap(*s->etrecord, *s, o);
         QVERIFY2(d, d ? "" : d.error().message().c_str());
         QVERIFY(d->floatTwinPairs >= 3);
-        const QJsonArray rows = expected()
-                                    .value(u"models"_qs)
-                                    .toObject()
-                                    .value(stem)
-                                    .toObject()
-                                    .value(u"runs"_qs)
-                                    .toObject()
-                                    .value(kind)
-                                    .toArray();
+        const QJsonArray rows = test::quantRunTruth(stem, kind);
         QCOMPARE(int(d->ops.size()), rows.size());
         int kernels = 0, quant = 0;
         for (int i = 0; i < rows.size(); ++i) {

@@ -8,15 +8,14 @@
 #include "decompositionmodel.h"
 #include "decompositionpanel.h"
 #include "mainwindow.h"
+#include "quanttruth.h"
 #include "sessioncontroller.h"
 #include "windowtest.h"
 
 #include <QAbstractProxyModel>
 #include <QAction>
 #include <QDockWidget>
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTableView>
@@ -27,19 +26,7 @@ using namespace etscope;
 namespace {
 QJsonArray truth(const char *kind)
 {
-    QFile f(test::testDataPath("eval/quant_runs_expected.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read quant_runs_expected.json");
-    return QJsonDocument::fromJson(f.readAll())
-        .object()
-        .value(u"models"_qs)
-        .toObject()
-        .value(u"qcnn"_qs)
-        .toObject()
-        .value(u"runs"_qs)
-        .toObject()
-        .value(QLatin1String(kind))
-        .toArray();
+    return test::quantRunTruth(u"qcnn"_qs, QLatin1String(kind));
 }
 
 bool open(MainWindow &w, const char *kind)

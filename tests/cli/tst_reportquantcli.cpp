@@ -16,6 +16,7 @@
 // * the stacked bar's quantization share: q / (q + k) of the JSON's MSEs, computed here.
 #include "clirun.h"
 #include "htmltags.h"
+#include "quanttruth.h"
 #include "testpaths.h"
 
 #include <QFile>
@@ -202,15 +203,7 @@ private slots:
         QVERIFY2(g.code == 0, g.err.constData());
         const QJsonObject j = QJsonDocument::fromJson(g.out).object();
         const QJsonArray ops = j.value(u"ops"_qs).toArray();
-        const QJsonArray truth = readJson(data("eval/quant_runs_expected.json"))
-                                     .value(u"models"_qs)
-                                     .toObject()
-                                     .value(stem)
-                                     .toObject()
-                                     .value(u"runs"_qs)
-                                     .toObject()
-                                     .value(kind)
-                                     .toArray();
+        const QJsonArray truth = etscope::test::quantRunTruth(stem, kind);
 
         // The sentence, at the top of the section and in the page's summary.
         const QString summary = j.value(u"summary"_qs).toString();

@@ -5,13 +5,12 @@
 
 #include "decompositionmodel.h"
 #include "modelroles.h"
+#include "quanttruth.h"
 #include "session/session.h"
 #include "testpaths.h"
 
 #include <QAbstractItemModelTester>
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
 
@@ -42,18 +41,7 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
         model.setDecomposition(std::make_shared<const evalgap::Decomposition>(std::move(*d)));
 
-        QFile f(QString::fromStdString(test::testData("eval/quant_runs_expected.json")));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QJsonArray truth = QJsonDocument::fromJson(f.readAll())
-                                     .object()
-                                     .value(u"models"_qs)
-                                     .toObject()
-                                     .value(u"qcnn"_qs)
-                                     .toObject()
-                                     .value(u"runs"_qs)
-                                     .toObject()
-                                     .value(u"kernel"_qs)
-                                     .toArray();
+        const QJsonArray truth = test::quantRunTruth(u"qcnn"_qs, u"kernel"_qs);
         QCOMPARE(model.rowCount(), truth.size());
         QCOMPARE(model.columnCount(), int(DecompositionModel::NUM_COLUMNS));
         QCOMPARE(
