@@ -11,10 +11,10 @@ void releaseFreeMemory();
 
 // Asks for transparent huge pages behind [data, data + bytes) (madvise MADV_HUGEPAGE on the
 // 2 MiB-aligned part inside it), before it is first written: one fault then zeroes 2 MiB instead
-// of 512 faults zeroing 4 KiB each. For large buffers this process allocates fresh where the
-// heap is not already huge-paged (a Python process: the re-exec below is the programs' only).
-// No-op for small buffers, where the system only grants huge pages on request (THP "madvise")
-// or never, and off Linux.
+// of 512 faults zeroing 4 KiB each. Meant for large fresh buffers in a process whose heap is not
+// huge-paged already (a Python process: the re-exec below serves etscope's own programs only).
+// Matters where the system grants huge pages on request (THP "madvise", Debian's default); a
+// no-op for buffers smaller than two huge pages' span, where THP is "never", and off Linux.
 void adviseHugePages(void *data, std::size_t bytes);
 
 // Re-executes the program once with glibc malloc tunables that suit loading large profiles,
