@@ -14,7 +14,7 @@ void releaseFreeMemory();
 // of 512 faults zeroing 4 KiB each. Meant for large fresh buffers in a process whose heap is not
 // huge-paged already (a Python process: the re-exec below serves etscope's own programs only).
 // Matters where the system grants huge pages on request (THP "madvise", Debian's default); a
-// no-op for buffers smaller than two huge pages' span, where THP is "never", and off Linux.
+// no-op for a buffer holding no whole aligned 2 MiB page, where THP is "never", and off Linux.
 void adviseHugePages(void *data, std::size_t bytes);
 
 // Re-executes the program once with glibc malloc tunables that suit loading large profiles,
