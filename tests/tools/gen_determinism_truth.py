@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Per-tensor determinism truth of a recording with several Execute runs of the same program on
-the same input (tests/data/runtime/determinism_repeat, determinism_corrupt; issue 35-37 work).
+the same input (tests/data/runtime/determinism_repeat, determinism_corrupt).
 
 Independent of etscope: the ETDump is decoded by flatc --json (core/etdump/etdump.fbs, or the
 upstream etdump_schema_flatcc.fbs with --et), each debug event's tensor is read with NumPy from

@@ -1,5 +1,5 @@
-"""Shared pieces of the generators of tests/data/runtime/{determinism_*,xnnpack_int8} (issues
-35-37): authoring a program as program.fbs JSON and laying it out as a .pte with segments, and
+"""Shared pieces of the generators of tests/data/runtime/{determinism_*,xnnpack_int8,
+vulkan_lavapipe}: authoring a program as program.fbs JSON and laying it out as a .pte with segments, and
 decoding what the real runtime wrote (flatc --json of the ETDump, tensors read from the debug
 buffer at the offsets the debug events give). Nothing here is taken from the code under test.
 
