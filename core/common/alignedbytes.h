@@ -15,7 +15,8 @@ class AlignedBytes
 {
 public:
     AlignedBytes(const std::uint8_t *data, std::size_t size)
-        : m_words(std::make_unique_for_overwrite<std::max_align_t[]>(size / sizeof(std::max_align_t) + 1))
+        // (new[] rather than make_unique_for_overwrite, which libc++ has only from LLVM 16 on)
+        : m_words(new std::max_align_t[size / sizeof(std::max_align_t) + 1])
         , m_size(size)
     {
         std::memcpy(m_words.get(), data, size);
