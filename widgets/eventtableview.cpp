@@ -7,6 +7,7 @@
 #include "treeviewutil.h"
 
 #include "events/inspectortable.h"
+#include "savefile.h"
 
 #include <QAction>
 #include <QApplication>
@@ -17,7 +18,6 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPainter>
-#include <QSaveFile>
 #include <QStyledItemDelegate>
 #include <QTimer>
 #include <QToolButton>
@@ -322,11 +322,8 @@ bool EventTableView::exportVisibleRows(const QString &path, QString *error) cons
                 [this](int b, int e) { return m_proxy->mapFromSource(m_model->indexForEvent(b, e)).isValid(); }),
             sep)
         : formatDelimited(m_session->blocks, sep);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(path + QStringLiteral(": ") + file.errorString());
-    if (file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit())
-        return fail(path + QStringLiteral(": ") + file.errorString());
+    if (const QString failed = saveFile(path, text); !failed.isEmpty())
+        return fail(failed);
     return true;
 }
 

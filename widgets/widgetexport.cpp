@@ -1,4 +1,5 @@
 #include "widgetexport.h"
+#include "savefile.h"
 
 #include <QBuffer>
 #include <QChart>
@@ -9,24 +10,10 @@
 #include <QImage>
 #include <QPainter>
 #include <QPixmap>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 
 namespace etscope {
-
-namespace {
-// Written whole or not at all (QSaveFile): a failed export never leaves half a file.
-QString saveBytes(const QString &path, const QByteArray &bytes)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return path + QStringLiteral(": ") + file.errorString();
-    if (file.write(bytes) != bytes.size() || !file.commit())
-        return path + QStringLiteral(": ") + file.errorString();
-    return {};
-}
-} // namespace
 
 QString exportWidgetImage(QWidget *widget, const QString &path, const QString &title)
 {
@@ -48,7 +35,7 @@ QString exportWidgetImage(QWidget *widget, const QString &path, const QString &t
         if (!pixmap.save(&buffer, "PNG"))
             return path + QStringLiteral(": cannot encode PNG");
     }
-    return saveBytes(path, bytes);
+    return saveFile(path, bytes); // whole or not at all
 }
 
 QString exportChartImage(QWidget *chart, const QString &path, QSize size, const QString &title)
@@ -102,7 +89,7 @@ QString exportChartImage(QWidget *chart, const QString &path, QSize size, const 
         if (!image.save(&buffer, "PNG"))
             return path + QStringLiteral(": cannot encode PNG");
     }
-    return saveBytes(path, bytes);
+    return saveFile(path, bytes); // whole or not at all
 }
 
 } // namespace etscope

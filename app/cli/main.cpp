@@ -1,15 +1,12 @@
 // etscope-cli: the headless twin of the etscope GUI, built on core/ only (no Qt).
 #include "command.h"
+#include "common/atomicwrite.h"
 #include "common/memory.h"
 
 #include "etdump/etdumpfile.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
 namespace etscope::cli {
 
@@ -68,44 +65,18 @@ std::shared_ptr<const Session> loadOrReport(const InputOptions &o)
 }
 
 namespace {
-// Regular files are written beside the target and renamed over it, so that a failed run never
-// leaves half a file. Anything else that exists (/dev/null, a FIFO, /dev/stdout) is written in
-// place: renaming over it would replace a device node or a pipe with a regular file.
-bool writesInPlace(const std::string &path)
-{
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    return !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
-}
-
+// "-" (or nothing) is standard output; anything else the one atomic file write of the core.
 Status streamTo(
     const std::string &path, const std::function<Status(const std::function<bool(std::string_view)> &sink)> &produce)
 {
-    const bool toStdout = path.empty() || path == "-";
-    const bool inPlace = !toStdout && writesInPlace(path);
-    const std::string tmp = path + ".tmp-etscope";
-    std::FILE *f = toStdout ? stdout : std::fopen(inPlace ? path.c_str() : tmp.c_str(), "wb");
-    if (!f)
-        return makeError(ErrorCode::Io, path, "cannot open for writing");
+    if (!path.empty() && path != "-")
+        return writeFileAtomically(path, produce);
     const Status st = produce(
-        [f](std::string_view chunk) { return std::fwrite(chunk.data(), 1, chunk.size(), f) == chunk.size(); });
-    if (toStdout) {
-        const bool flushed = std::fflush(stdout) == 0;
-        if (!st)
-            return st;
-        return flushed ? Status(Ok {}) : makeError(ErrorCode::Io, "stdout", "write failed");
-    }
-    const bool closed = std::fclose(f) == 0;
-    if (!st || !closed) {
-        if (!inPlace)
-            std::remove(tmp.c_str());
-        return st ? makeError(ErrorCode::Io, path, "write failed") : st;
-    }
-    if (!inPlace && std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        return makeError(ErrorCode::Io, path, "cannot replace the file");
-    }
-    return Ok {};
+        [](std::string_view chunk) { return std::fwrite(chunk.data(), 1, chunk.size(), stdout) == chunk.size(); });
+    const bool flushed = std::fflush(stdout) == 0;
+    if (!st)
+        return st;
+    return flushed ? Status(Ok {}) : makeError(ErrorCode::Io, "stdout", "write failed");
 }
 } // namespace
 

@@ -354,7 +354,12 @@ struct NativeSession {
     // delays the process's end. Any other time it is freed as usual.
     ~NativeSession()
     {
-        if (_Py_IsFinalizing() && session)
+#if PY_VERSION_HEX >= 0x030D0000
+        const bool finalizing = Py_IsFinalizing(); // public from Python 3.13 on
+#else
+        const bool finalizing = _Py_IsFinalizing(); // its name up to 3.12
+#endif
+        if (finalizing && session)
             new std::shared_ptr<const Session>(std::move(session)); // NOLINT: deliberately never freed
     }
 

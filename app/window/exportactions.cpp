@@ -7,28 +7,24 @@
 #include "export/chrometrace.h"
 #include "export/htmlreport.h"
 #include "export/reportgap.h"
+#include "savefile.h"
 #include "session/session.h"
 
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
-#include <QSaveFile>
 
 namespace etscope {
 
 QString exportTraceFile(const Session &session, const QString &path)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return path + QStringLiteral(": ") + file.errorString();
-    auto r = writeChromeTrace(session, {},
-        [&](std::string_view chunk) { return file.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size()); });
-    if (!r)
-        return path + QStringLiteral(": ") + toQString(r.error().message());
-    if (!file.commit())
-        return path + QStringLiteral(": ") + file.errorString();
-    return {};
+    return saveFile(path, [&](const WriteSink &sink) -> Status {
+        auto r = writeChromeTrace(session, {}, sink);
+        if (!r)
+            return r.error();
+        return Ok {};
+    });
 }
 
 QString exportReportFile(const Session &session, const QString &path, const analysis::GapTable *gap)
@@ -39,12 +35,7 @@ QString exportReportFile(const Session &session, const QString &path, const anal
         in.gap = reportGapFromTable(*gap, session);
     in.generator = QStringLiteral("etscope %1").arg(QStringLiteral(ETSCOPE_APP_VERSION)).toStdString();
     const std::string html = renderHtmlReport(in);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return path + QStringLiteral(": ") + file.errorString();
-    if (file.write(html.data(), qint64(html.size())) != qint64(html.size()) || !file.commit())
-        return path + QStringLiteral(": ") + file.errorString();
-    return {};
+    return saveFile(path, html);
 }
 
 void exportInteractive(QWidget *parent, const Session *session, const QString &title, const QString &suffix,

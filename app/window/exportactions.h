@@ -1,7 +1,7 @@
 #pragma once
 
 // File ▸ Export: the table, charts, and the CLI's `trace` and `report` for the loaded session
-// (core/export), written with QSaveFile.
+// (core/export), written whole or not at all (saveFile, model/savefile.h).
 
 #include <QSize>
 #include <QString>

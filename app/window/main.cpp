@@ -12,13 +12,14 @@
 
 #include "etdump/etdumpfile.h"
 #include "qtstrings.h"
+#include "savefile.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QPixmap>
-#include <QSaveFile>
 #include <QTreeView>
 
 #include <cstdio>
@@ -77,10 +78,13 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     window.graphDock()->view()->waitForLayout(); // the graph lays out in the background
     QApplication::processEvents();
     const QPixmap pixmap = target->grab();
-    QSaveFile file(out);
-    if (!file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") || !file.commit()) {
-        std::fprintf(
-            stderr, "etscope: %s: cannot write the screenshot: %s\n", qPrintable(out), qPrintable(file.errorString()));
+    QByteArray png;
+    QBuffer buffer(&png);
+    const QString failed = buffer.open(QIODevice::WriteOnly) && pixmap.save(&buffer, "PNG")
+        ? saveFile(out, png)
+        : out + QStringLiteral(": cannot encode the screenshot as PNG");
+    if (!failed.isEmpty()) {
+        std::fprintf(stderr, "etscope: cannot write the screenshot: %s\n", qPrintable(failed));
         return 1;
     }
     return 0;

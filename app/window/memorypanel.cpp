@@ -5,6 +5,7 @@
 #include "program/memoryplan.h"
 #include "program/programexport.h"
 #include "qtstrings.h"
+#include "savefile.h"
 #include "sessioncontroller.h"
 
 #include <QAction>
@@ -15,7 +16,6 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -113,14 +113,10 @@ bool MemoryPanel::exportPlan(const QString &path, QString *error) const
     const MemoryPlan plan = analyzeMemoryPlan(m);
     const std::string text
         = path.endsWith(QLatin1String(".tsv"), Qt::CaseInsensitive) ? memoryTsv(m, plan) : memorySvg(m, plan);
-    QSaveFile f(path); // written whole or not at all
-    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !f.commit()) {
-        if (error)
-            *error = path + QStringLiteral(": ") + f.errorString();
-        return false;
-    }
-    return true;
+    const QString failed = saveFile(path, text); // written whole or not at all
+    if (!failed.isEmpty() && error)
+        *error = failed;
+    return failed.isEmpty();
 }
 
 void MemoryPanel::onSessionChanged(std::shared_ptr<const Session> session)

@@ -1,4 +1,5 @@
 #include "etdump/etdumpfile.h"
+#include "common/alignedbytes.h"
 #include "common/littleendian.h"
 
 #include "common/printable.h"
@@ -9,6 +10,7 @@
 
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace etscope {
 
@@ -225,10 +227,24 @@ Result<std::shared_ptr<const ETDumpFile>> readETDump(const MappedFile &file, con
         std::min<std::size_t>(fbSize / 4 + 16, std::numeric_limits<flatbuffers::uoffset_t>::max()));
     flatbuffers::Verifier verifier(fbData, fbSize, 64, maxTables);
     const bool valid = sizePrefixed ? fb::VerifySizePrefixedETDumpBuffer(verifier) : fb::VerifyETDumpBuffer(verifier);
-    if (!valid)
+    std::optional<AlignedBytes> payload;
+    if (!valid && sizePrefixed) {
+        // The other layout of a size-prefixed ETDump: a flatbuffer built for its own start with
+        // the 4-byte prefix put in front afterwards (upstream's Python serializer,
+        // devtools/etdump/serialize.py serialize_to_etdump_flatcc, and `flatc -b` + a prefix):
+        // its 8-byte fields sit 4 bytes off the file's alignment. Upstream reads it with
+        // `flatc --size-prefixed`; here it is checked and read from an aligned copy of the payload.
+        payload.emplace(fbData + 4, fbSize - 4);
+        flatbuffers::Verifier plain(payload->data(), payload->size(), 64, maxTables);
+        if (!fb::VerifyETDumpBuffer(plain))
+            return makeError(ErrorCode::Corrupt, path, "corrupt ETDump: the flatbuffer failed verification");
+    } else if (!valid) {
         return makeError(ErrorCode::Corrupt, path, "corrupt ETDump: the flatbuffer failed verification");
+    }
 
-    const fb::ETDump *root = sizePrefixed ? fb::GetSizePrefixedETDump(fbData) : fb::GetETDump(fbData);
+    const fb::ETDump *root = payload ? fb::GetETDump(payload->data())
+        : sizePrefixed               ? fb::GetSizePrefixedETDump(fbData)
+                                     : fb::GetETDump(fbData);
     auto out = std::make_shared<ETDumpFile>();
     out->path = path;
     out->fileSize = size;

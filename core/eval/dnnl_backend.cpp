@@ -12,9 +12,11 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #endif
 
@@ -79,7 +81,11 @@ memory::format_tag weightTag(int rank, bool grouped)
 
 bool dnnlAvailable()
 {
-    return true;
+    static const bool off = [] {
+        const char *v = std::getenv("ETSCOPE_NO_DNNL");
+        return v && *v && std::string_view(v) != "0";
+    }();
+    return !off;
 }
 
 namespace {
@@ -150,11 +156,20 @@ std::shared_ptr<const ConvPlan> convPlan(const std::vector<std::int64_t> &inSize
     // cheap; forward_inference prefers channels-last kernels whose reorders cost about as much
     // as the convolution. The output is the same.
     const auto prop = dnnl::prop_kind::forward_training;
+#if DNNL_VERSION_MAJOR >= 3
+    // oneDNN 3 (Debian 13) builds the primitive descriptor directly from the shapes.
+    const auto pd = bias ? dnnl::convolution_forward::primitive_desc(
+                        eng, prop, dnnl::algorithm::convolution_direct, srcAny, weiAny, biasMd, dstAny, st, dl, pl, pl)
+                         : dnnl::convolution_forward::primitive_desc(
+                             eng, prop, dnnl::algorithm::convolution_direct, srcAny, weiAny, dstAny, st, dl, pl, pl);
+#else
+    // oneDNN 2 (Debian 12): an operation descriptor first (removed in oneDNN 3), the same shapes.
     auto desc = bias ? dnnl::convolution_forward::desc(
                     prop, dnnl::algorithm::convolution_direct, srcAny, weiAny, biasMd, dstAny, st, dl, pl, pl)
                      : dnnl::convolution_forward::desc(
                          prop, dnnl::algorithm::convolution_direct, srcAny, weiAny, dstAny, st, dl, pl, pl);
-    dnnl::convolution_forward::primitive_desc pd(desc, eng);
+    const dnnl::convolution_forward::primitive_desc pd(desc, eng);
+#endif
     plan->conv = dnnl::convolution_forward(pd);
     plan->src = pd.src_desc();
     plan->wei = pd.weights_desc();
@@ -263,6 +278,8 @@ Result<Tensor> dnnlConvolution(const Tensor &input, const Tensor &weight, const 
 bool dnnlGemm(const float *A, const float *B, float *C, std::int64_t m, std::int64_t k, std::int64_t n, int threads,
     bool accumulate, std::int64_t lda, std::int64_t ldb, bool transB)
 {
+    if (!dnnlAvailable())
+        return false;
     setThreads(threads);
     return dnnl_sgemm('N', transB ? 'T' : 'N', m, n, k, 1.0f, A, lda, B, ldb, accumulate ? 1.0f : 0.0f, C, n)
         == dnnl_success;
@@ -271,7 +288,7 @@ bool dnnlGemm(const float *A, const float *B, float *C, std::int64_t m, std::int
 bool dnnlCopyStrided(const void *src, void *dst, const std::vector<std::int64_t> &sizes,
     const std::vector<std::int64_t> &strides, int threads)
 {
-    if (sizes.empty() || sizes.size() > 6 || sizes.size() != strides.size())
+    if (!dnnlAvailable() || sizes.empty() || sizes.size() > 6 || sizes.size() != strides.size())
         return false;
     try {
         setThreads(threads);

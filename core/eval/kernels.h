@@ -142,7 +142,10 @@ struct EvalThreadsScope {
 void parallelFor(
     std::int64_t n, int threads, std::int64_t grain, const std::function<void(std::int64_t, std::int64_t)> &fn);
 
-// ---- oneDNN (dnnl_backend.cpp); without it dnnlAvailable() is false and the Eigen kernels run
+// ---- oneDNN (dnnl_backend.cpp); without it dnnlAvailable() is false and the Eigen kernels run.
+// The environment variable ETSCOPE_NO_DNNL=1 (read once) turns oneDNN off in a build that has it,
+// so that one build can run and test both paths (the same operators, the same results within
+// float rounding).
 bool dnnlAvailable();
 // Float32 convolution of a [N, C, (D,) (H,) W] input (1-, 2- or 3-d), torch's conventions.
 Result<Tensor> dnnlConvolution(const Tensor &input, const Tensor &weight, const std::optional<Tensor> &bias,

@@ -187,57 +187,71 @@ struct ConvParams {
     std::int64_t groups = 1;
 };
 
-Result<Tensor> conv2d(
+// Convolution over three spatial dimensions (1-d and 2-d arrive with leading extents of 1, which
+// leave the loops and the GEMM's summation order as they are for their own rank).
+Result<Tensor> conv3d(
     const Tensor &input, const Tensor &weight, const std::optional<Tensor> &bias, const ConvParams &p, int threads)
 {
-    // Input [N, C, H, W], weight [Cout, C/groups, kh, kw].
-    const std::int64_t N = input.sizes[0], C = input.sizes[1], H = input.sizes[2], W = input.sizes[3];
-    const std::int64_t Cout = weight.sizes[0], Cg = weight.sizes[1], kh = weight.sizes[2], kw = weight.sizes[3];
+    // Input [N, C, D, H, W], weight [Cout, C/groups, kd, kh, kw].
+    const std::int64_t N = input.sizes[0], C = input.sizes[1], D = input.sizes[2], H = input.sizes[3],
+                       W = input.sizes[4];
+    const std::int64_t Cout = weight.sizes[0], Cg = weight.sizes[1], kd = weight.sizes[2], kh = weight.sizes[3],
+                       kw = weight.sizes[4];
     const std::int64_t G = p.groups;
     if (G <= 0 || C % G || Cout % G || Cg != C / G)
         return kernelError(fmt::format(
             "convolution: input has {} channels, weight [{}] with groups={}", C, fmt::join(weight.sizes, ", "), G));
-    const std::int64_t sh = p.stride[0], sw = p.stride[1], ph = p.padding[0], pw = p.padding[1], dh = p.dilation[0],
-                       dw = p.dilation[1];
-    if (sh <= 0 || sw <= 0 || dh <= 0 || dw <= 0 || ph < 0 || pw < 0)
+    const std::int64_t sd = p.stride[0], sh = p.stride[1], sw = p.stride[2];
+    const std::int64_t pd = p.padding[0], ph = p.padding[1], pw = p.padding[2];
+    const std::int64_t dd = p.dilation[0], dh = p.dilation[1], dw = p.dilation[2];
+    if (sd <= 0 || sh <= 0 || sw <= 0 || dd <= 0 || dh <= 0 || dw <= 0 || pd < 0 || ph < 0 || pw < 0)
         return kernelError("convolution: stride and dilation must be positive, padding non-negative");
+    const std::int64_t Do = (D + 2 * pd - dd * (kd - 1) - 1) / sd + 1;
     const std::int64_t Ho = (H + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
     const std::int64_t Wo = (W + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
-    if (Ho <= 0 || Wo <= 0)
+    if (Do <= 0 || Ho <= 0 || Wo <= 0)
         return kernelError("convolution: kernel larger than the padded input");
-    TRY(out, makeTensor(ScalarType::Float, { N, Cout, Ho, Wo }));
+    TRY(out, makeTensor(ScalarType::Float, { N, Cout, Do, Ho, Wo }));
     std::vector<float> hi, hw, hb;
     const float *in = floatsOf(input, hi), *w = floatsOf(weight, hw);
     const float *b = bias ? floatsOf(*bias, hb) : nullptr;
     if (bias && bias->numel() != Cout)
         return kernelError("convolution: bias size differs from output channels");
     float *o = out->mutableData<float>();
-    const std::int64_t Coutg = Cout / G, K = Cg * kh * kw, P = Ho * Wo;
-    const bool pointwise = kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0;
+    const std::int64_t HW = H * W, DHW = D * HW, HWo = Ho * Wo;
+    const std::int64_t Coutg = Cout / G, kHW = kh * kw, K = Cg * kd * kHW, P = Do * HWo;
+    const bool pointwise
+        = kd == 1 && kh == 1 && kw == 1 && sd == 1 && sh == 1 && sw == 1 && pd == 0 && ph == 0 && pw == 0;
     for (std::int64_t n = 0; n < N; ++n) {
         for (std::int64_t g = 0; g < G; ++g) {
-            const float *src = in + (n * C + g * Cg) * H * W;
+            const float *src = in + (n * C + g * Cg) * DHW;
             const float *wg = w + g * Coutg * K;
             float *dst = o + (n * Cout + g * Coutg) * P;
             if (pointwise) {
                 gemm(wg, src, dst, Coutg, K, P, threads);
             } else if (Cg == 1 && Coutg == 1) {
                 // Depthwise: direct loop (im2col would be all overhead).
-                for (std::int64_t y = 0; y < Ho; ++y)
-                    for (std::int64_t x = 0; x < Wo; ++x) {
-                        float acc = 0;
-                        for (std::int64_t i = 0; i < kh; ++i) {
-                            const std::int64_t iy = y * sh - ph + i * dh;
-                            if (iy < 0 || iy >= H)
-                                continue;
-                            for (std::int64_t j = 0; j < kw; ++j) {
-                                const std::int64_t ix = x * sw - pw + j * dw;
-                                if (ix >= 0 && ix < W)
-                                    acc += wg[i * kw + j] * src[iy * W + ix];
+                for (std::int64_t z = 0; z < Do; ++z)
+                    for (std::int64_t y = 0; y < Ho; ++y)
+                        for (std::int64_t x = 0; x < Wo; ++x) {
+                            float acc = 0;
+                            for (std::int64_t l = 0; l < kd; ++l) {
+                                const std::int64_t iz = z * sd - pd + l * dd;
+                                if (iz < 0 || iz >= D)
+                                    continue;
+                                for (std::int64_t i = 0; i < kh; ++i) {
+                                    const std::int64_t iy = y * sh - ph + i * dh;
+                                    if (iy < 0 || iy >= H)
+                                        continue;
+                                    for (std::int64_t j = 0; j < kw; ++j) {
+                                        const std::int64_t ix = x * sw - pw + j * dw;
+                                        if (ix >= 0 && ix < W)
+                                            acc += wg[(l * kh + i) * kw + j] * src[iz * HW + iy * W + ix];
+                                    }
+                                }
                             }
+                            dst[(z * Ho + y) * Wo + x] = acc;
                         }
-                        dst[y * Wo + x] = acc;
-                    }
             } else {
                 // im2col by column blocks over threads: each block builds its columns and runs
                 // its own GEMM, so memory stays at K x block per thread.
@@ -251,17 +265,19 @@ Result<Tensor> conv2d(
                         const std::int64_t c0 = bi * block, c1 = std::min(P, c0 + block), nc = c1 - c0;
                         col.assign(std::size_t(K * nc), 0.0f);
                         for (std::int64_t c = 0; c < Cg; ++c)
-                            for (std::int64_t i = 0; i < kh; ++i)
-                                for (std::int64_t j = 0; j < kw; ++j) {
-                                    float *row = col.data() + ((c * kh + i) * kw + j) * nc;
-                                    const float *plane = src + c * H * W;
-                                    for (std::int64_t q = c0; q < c1; ++q) {
-                                        const std::int64_t y = q / Wo, x = q % Wo;
-                                        const std::int64_t iy = y * sh - ph + i * dh, ix = x * sw - pw + j * dw;
-                                        if (iy >= 0 && iy < H && ix >= 0 && ix < W)
-                                            row[q - c0] = plane[iy * W + ix];
+                            for (std::int64_t l = 0; l < kd; ++l)
+                                for (std::int64_t i = 0; i < kh; ++i)
+                                    for (std::int64_t j = 0; j < kw; ++j) {
+                                        float *row = col.data() + (((c * kd + l) * kh + i) * kw + j) * nc;
+                                        const float *volume = src + c * DHW;
+                                        for (std::int64_t q = c0; q < c1; ++q) {
+                                            const std::int64_t z = q / HWo, y = (q % HWo) / Wo, x = q % Wo;
+                                            const std::int64_t iz = z * sd - pd + l * dd, iy = y * sh - ph + i * dh,
+                                                               ix = x * sw - pw + j * dw;
+                                            if (iz >= 0 && iz < D && iy >= 0 && iy < H && ix >= 0 && ix < W)
+                                                row[q - c0] = volume[iz * HW + iy * W + ix];
+                                        }
                                     }
-                                }
                         res.resize(std::size_t(Coutg * nc));
                         gemm(wg, col.data(), res.data(), Coutg, K, nc, 1);
                         for (std::int64_t r = 0; r < Coutg; ++r)
@@ -349,9 +365,8 @@ Result<std::vector<Tensor>> convolution(const KernelArgs &a)
     TRY(w, a.tensor(1, "weight"));
     TRY(b, a.optTensor(2, "bias"));
     const int sd = w->dim() - 2;
-    const int maxDims = dnnlAvailable() ? 3 : 2;
-    if (sd < 1 || sd > maxDims || x->dim() != sd + 2)
-        return kernelError(fmt::format("convolution: only 1-d to {}-d are supported (input [{}], weight [{}])", maxDims,
+    if (sd < 1 || sd > 3 || x->dim() != sd + 2)
+        return kernelError(fmt::format("convolution: only 1-d to 3-d are supported (input [{}], weight [{}])",
             fmt::join(x->sizes, ", "), fmt::join(w->sizes, ", ")));
     ConvParams p;
     TRY(st, spatial(a, 3, "stride", sd, { 1 }));
@@ -380,25 +395,34 @@ Result<std::vector<Tensor>> convolution(const KernelArgs &a)
             return std::vector<Tensor> { *r };
         return one(cast(*r, x->dtype));
     }
-    if (sd == 3)
+    if (p.transposed && sd == 3)
         return kernelError("3-d transposed convolution is not supported");
+    // Lifted to the rank of the kernel with leading spatial extents of 1: 1-d and 2-d to 3-d for
+    // the convolution, 1-d to 2-d for the transposed one.
+    const int rank = p.transposed ? 2 : 3;
     Tensor in = *x, wt = *w;
-    if (sd == 1) { // as 2-d with height 1
-        in = reshaped(in, { in.sizes[0], in.sizes[1], 1, in.sizes[2] });
-        wt = reshaped(wt, { wt.sizes[0], wt.sizes[1], 1, wt.sizes[2] });
-        p.stride.insert(p.stride.begin(), 1);
-        p.padding.insert(p.padding.begin(), 0);
-        p.dilation.insert(p.dilation.begin(), 1);
-        p.outputPadding.insert(p.outputPadding.begin(), 0);
+    if (sd < rank) {
+        const auto lift = [&](const Tensor &t) {
+            std::vector<std::int64_t> sizes = t.sizes;
+            sizes.insert(sizes.begin() + 2, std::size_t(rank - sd), 1);
+            return reshaped(t, std::move(sizes));
+        };
+        in = lift(in);
+        wt = lift(wt);
+        for (auto *v : { &p.stride, &p.dilation })
+            v->insert(v->begin(), std::size_t(rank - sd), 1);
+        for (auto *v : { &p.padding, &p.outputPadding })
+            v->insert(v->begin(), std::size_t(rank - sd), 0);
     }
-    if (!floating(in.dtype))
-        return kernelError("convolution needs floating point input");
-    Result<Tensor> r = p.transposed ? convTranspose2d(in, wt, *b, p) : conv2d(in, wt, *b, p, a.threads);
+    Result<Tensor> r = p.transposed ? convTranspose2d(in, wt, *b, p) : conv3d(in, wt, *b, p, a.threads);
     if (!r)
         return r.error();
     Tensor t = *r;
-    if (sd == 1)
-        t = reshaped(t, { t.sizes[0], t.sizes[1], t.sizes[3] });
+    if (sd < rank) {
+        std::vector<std::int64_t> sizes = t.sizes;
+        sizes.erase(sizes.begin() + 2, sizes.begin() + 2 + (rank - sd));
+        t = reshaped(t, std::move(sizes));
+    }
     if (t.dtype != x->dtype) {
         TRY(c, cast(t, x->dtype));
         t = *c;
@@ -893,8 +917,8 @@ Result<std::vector<Tensor>> upsampleBilinear(const KernelArgs &a, bool vec)
 
 void registerNnKernels()
 {
-    registerKernel(
-        { "aten.convolution.default", "aten.conv2d.default", "aten.conv1d.default", "aten._convolution.default" },
+    registerKernel({ "aten.convolution.default", "aten.conv2d.default", "aten.conv1d.default", "aten.conv3d.default",
+                       "aten._convolution.default" },
         [](const KernelArgs &a) { return convolution(a); });
     registerKernel({ "aten.mm.default" }, [](const KernelArgs &a) -> Result<std::vector<Tensor>> {
         TRY(x, a.tensor(0, "self"));

@@ -620,7 +620,7 @@ void registerShapeKernels()
     // val = val below: clang 14 (the fuzz build) cannot capture a structured binding directly.
     for (auto [key, val] :
         { std::pair { "aten.zeros.default", 0 }, { "aten.ones.default", 1 }, { "aten.empty.memory_format", 0 } }) {
-        registerKernel({ key }, [factory, val = val](const KernelArgs &a) -> Result<std::vector<Tensor>> {
+        registerKernel({ key }, [val = val](const KernelArgs &a) -> Result<std::vector<Tensor>> {
             TRY(size, a.ints(0, "size"));
             TRY(dt, a.dtype(-1, "dtype"));
             return one(filled(dt->value_or(defaultFloat()), *size, val, val, false));

@@ -132,8 +132,9 @@ Result<std::shared_ptr<const FlatTensorFile>> FlatTensorFile::fromFile(std::shar
     // The runtime refuses a file without these lists (flat_tensor_data_map.cpp).
     if (!root->segments())
         return corrupt("FlatTensor has no segment list");
-    if (!root->named_data())
-        return corrupt("FlatTensor has no named_data list");
+    if (!root->named_data()) // the list came with ExecuTorch's NamedData (upstream 320d55556f, 2025-03)
+        return corrupt("FlatTensor has no named_data list: a .ptd from before NamedData (ExecuTorch, 2025-03), which "
+                       "the runtime refuses too");
     if (root->segments()->size() > kMaxEntries || root->named_data()->size() > kMaxEntries)
         return makeError(ErrorCode::LimitExceeded, path,
             fmt::format("{} segments and {} names", root->segments()->size(), root->named_data()->size()));

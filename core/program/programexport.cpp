@@ -137,7 +137,12 @@ void appendDelegatesJson(Buf &b, const ProgramMethod &m)
             put(b, "{\"key\":");
             appendJsonString(b, del.compileSpecs[c].key);
             fmt::format_to(
-                std::back_inserter(b), ",\"value_hex\":\"{:02x}\"}}", fmt::join(del.compileSpecs[c].value, ""));
+                std::back_inserter(b), ",\"value_hex\":\"{:02x}\"", fmt::join(del.compileSpecs[c].value, ""));
+            if (const auto text = asText(del.compileSpecs[c].value)) { // beside the hex, when it is text
+                put(b, ",\"value_text\":");
+                appendJsonString(b, *text);
+            }
+            b.push_back('}');
         }
         put(b, "]}");
     }
@@ -304,8 +309,13 @@ std::string programText(const Program &p)
             const ProgramDelegate &del = m.delegates()[d];
             out += fmt::format("    {:>3}  {}: {} bytes ({} {}), {} compile specs\n", d, printable(del.backendId),
                 del.blobBytes, del.inlineData ? "inline data" : "segment", del.dataIndex, del.compileSpecs.size());
-            for (const auto &cs : del.compileSpecs)
-                out += fmt::format("           {} = {:02x}\n", printable(cs.key), fmt::join(cs.value, ""));
+            for (const auto &cs : del.compileSpecs) {
+                // Text in quotes (escaped where not printable on one line), binary as hex.
+                if (const auto text = asText(cs.value))
+                    out += fmt::format("           {} = \"{}\"\n", printable(cs.key), printable(*text, 400));
+                else
+                    out += fmt::format("           {} = {:02x}\n", printable(cs.key), fmt::join(cs.value, ""));
+            }
         }
     }
     if (!p.externalTensors().empty())

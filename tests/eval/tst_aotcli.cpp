@@ -3,6 +3,7 @@
 // graphs node k (1-based, file order) carries debug handle k, so handle k must hold node k's
 // outputs. The op table is checked against the operators the generator recorded.
 
+#include "clirun.h"
 #include "testpaths.h"
 
 #include "etrecord/torchsave.h"
@@ -22,7 +23,7 @@ using namespace etscope;
 
 namespace {
 
-const QString kCli = QStringLiteral(ETSCOPE_BINARY_DIR "/app/cli/etscope-cli");
+const QString kCli = etscope::test::cliPath();
 
 int runCli(const QStringList &args, QByteArray *out = nullptr, QByteArray *err = nullptr)
 {

@@ -4,6 +4,7 @@
 // tests/tools/inspector_reference.py), and that the console stayed silent (Chromium logs every
 // console message and uncaught error as "…:CONSOLE…" with --enable-logging=stderr).
 // Skipped, with a message, only when no chromium binary is installed.
+#include "clirun.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -15,7 +16,7 @@
 #include <QTest>
 
 namespace {
-const QString kCli = QStringLiteral(ETSCOPE_BINARY_DIR "/app/cli/etscope-cli");
+const QString kCli = etscope::test::cliPath();
 
 QString fixture(const std::string &rel)
 {

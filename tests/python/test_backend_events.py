@@ -7,8 +7,6 @@ README (XNNProfiler.cpp names "<operator> (<layout>[, <dtypes>])[ <microkernel>]
 import json
 import math
 
-import pytest
-
 import etscope
 from conftest import cli, data, fixture
 

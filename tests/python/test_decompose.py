@@ -73,7 +73,8 @@ def test_float_twin_reference_gap_is_quantization_error(stem):
     text = cli("gap", "--etdump", etdump, "--debug-buffer", buffer, "--etrecord", etrecord, "--float-twin",
                "--tsv", "-")
     rows = list(csv.DictReader(io.StringIO(text), delimiter="\t"))
-    truth = {r["instruction"]: r for r in json.load(open(data("eval/quant_runs_expected.json")))["models"][stem]["runs"]["healthy"]}
+    truth = {r["instruction"]: r for r in json.load(
+        open(data("eval/quant_runs_expected.json")))["models"][stem]["runs"]["healthy"]}
     assert len(rows) == len(truth)
     for c in rows:
         want = truth[int(c["instruction_id"])]["quant_mse"]

@@ -19,7 +19,9 @@ def cli_rows(*args):
     [
         ("runtime/cnn_mlp_50runs/etdump.etdp", None, None),
         ("runtime/xnnpack_mlp_intermediates/etdump.etdp", "runtime/xnnpack_mlp_intermediates/debug_output.bin", None),
-        ("runtime/cnn_mlp_intermediates/etdump.etdp", "runtime/cnn_mlp_intermediates/debug_output.bin", "etrecord/cnn_mlp_etrecord.bin"),
+        ("runtime/cnn_mlp_intermediates/etdump.etdp",
+         "runtime/cnn_mlp_intermediates/debug_output.bin",
+         "etrecord/cnn_mlp_etrecord.bin"),
     ],
     ids=["cnn", "xnnpack", "cnn_etrecord"],
 )
@@ -183,4 +185,5 @@ def test_reference_output_from_etrecord():
     assert result["mse"][0] == round(float(np.mean((r - o) ** 2)), 2)
     cos = float(np.sum(r * o) / (np.sqrt(np.sum(r * r)) * np.sqrt(np.sum(o * o))))
     assert result["cosine_similarity"][0] == round(cos, 2)
-    assert etscope.Inspector(etdump_path=fixture("runtime/cnn_mlp_50runs/etdump.etdp")).event_blocks[0].reference_output is None
+    assert etscope.Inspector(etdump_path=fixture("runtime/cnn_mlp_50runs/etdump.etdp")
+                             ).event_blocks[0].reference_output is None

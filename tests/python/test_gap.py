@@ -56,7 +56,8 @@ def test_gap_equals_cli_and_numpy(isolate):
 
 def test_l1_snr_and_comparator_object_recomputed_with_numpy():
     """L1/SNR/custom comparators over the same pairs: recomputed here with numpy from the
-    DataFrame's own aot/runtime arrays (upstream's formulas: L1 = sum |a-b| (a sum, not a mean); SNR = 10 log10(P(a)/P(a-b)))."""
+    DataFrame's own aot/runtime arrays (upstream's formulas: L1 = sum |a-b| (a sum, not a mean);
+    SNR = 10 log10(P(a)/P(a-b)))."""
     insp = etscope.Inspector(etdump_path=ETDUMP, debug_buffer_path=PERTURBED, etrecord=ETRECORD)
     l1 = insp.calculate_numeric_gap("l1")
     snr = insp.calculate_numeric_gap(" SNR ")

@@ -20,18 +20,21 @@ CASES = {
     "llm_none": (data("analysis/runs_llm.etdp"), None, {}),
     "llm_prefill_runs": (data("analysis/runs_llm.etdp"), None, {"prefill_runs": 2, "prompt_tokens": 8}),
     "llm_duration": (data("analysis/runs_llm.etdp"), None, {"phase_by": "duration"}),
-    "cnn_mlp_50runs": (fixture("runtime/cnn_mlp_50runs/etdump.etdp"), fixture("runtime/cnn_mlp_50runs/cnn_mlp.pte"), {}),
+    "cnn_mlp_50runs": (fixture("runtime/cnn_mlp_50runs/etdump.etdp"),
+                       fixture("runtime/cnn_mlp_50runs/cnn_mlp.pte"), {}),
     "xnnpack_mlp": (fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
                     fixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"), {}),
     "llm_program_backend": (data("analysis/runs_llm.etdp"), LLM_PTE, {"shares_by": "backend-operator"}),
     "xnnpack_mlp_backend": (fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
-                            fixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"), {"shares_by": "backend-operator"}),
+                            fixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"),
+                            {"shares_by": "backend-operator"}),
     "vulkan_stem": (data("backend/vulkan_stem/etdump.etdp"), None, {}),
     "vulkan_stem_backend": (data("backend/vulkan_stem/etdump.etdp"), None, {"shares_by": "backend-operator"}),
     "vgf_conv_backend": (data("backend/vgf_conv/etdump.etdp"), None, {"shares_by": "backend-operator"}),
     "neutron_kernels_backend": (data("backend/neutron_kernels/etdump.etdp"), None, {"shares_by": "backend-operator"}),
     # The real two-method LLM generation (its weights' .ptd is not needed to attribute runs).
-    "llm_decoder_runtime": (data("runtime/llm_decoder/profile/etdump.etdp"), data("runtime/llm_decoder/llm_decoder.pte"), {}),
+    "llm_decoder_runtime": (data("runtime/llm_decoder/profile/etdump.etdp"),
+                            data("runtime/llm_decoder/llm_decoder.pte"), {}),
 }
 
 

@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from conftest import CLI, SOURCE_DIR, cli, data, fixture, sample
+from conftest import SOURCE_DIR, cli, data, fixture, sample
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLES = os.path.join(SOURCE_DIR, "resources", "samples")
@@ -20,12 +20,13 @@ def run(script, *args, cwd=None):
 def test_model_inspector_page():
     p = run("model_inspector.py", SAMPLES)
     assert p.returncode == 0, p.stderr
-    table = cli("table", "--etdump", sample("cnn_mlp_50runs/etdump.etdp"), "--etrecord", sample("cnn_mlp_50runs/etrecord.bin"))
+    table = cli("table", "--etdump", sample("cnn_mlp_50runs/etdump.etdp"),
+                "--etrecord", sample("cnn_mlp_50runs/etrecord.bin"))
     assert p.stdout.startswith(table)
     rest = p.stdout[len(table):].splitlines()
     float(rest[0])  # find_total_for_module prints a number
     assert rest[1].startswith("edge_dialect_exported_program")
-    raw_lines = [l for l in rest if l.startswith("[")]
+    raw_lines = [line for line in rest if line.startswith("[")]
     assert len(raw_lines) == 1 and len(eval(raw_lines[0])) == 50  # Method::execute over 50 runs
 
 

@@ -61,7 +61,12 @@ def test_dataframe_rows_match_tsv(etdump, expected, target):
     ]
     assert len(df) == sum(len(b.events) for b in insp.event_blocks)
     printed = df[~df["event_name"].str.contains("OPERATOR_CALL")].reset_index(drop=True)
-    expected_df = pd.read_csv(data(f"core/expected/{expected}.tsv"), sep="\t", index_col=0, keep_default_na=False, dtype=str)
+    expected_df = pd.read_csv(
+        data(f"core/expected/{expected}.tsv"),
+        sep="\t",
+        index_col=0,
+        keep_default_na=False,
+        dtype=str)
     assert len(printed) == len(expected_df)
     for col in ("p10", "p50", "p90", "avg", "min", "max"):
         got = [repr(float(x)) for x in printed[col + unit]]

@@ -102,7 +102,8 @@ def main():
                 ours = f.read()
             same = written == ours
             failed |= not same
-            print(f"{name}: {'identical' if same else 'DIFFERS'} ({len(written)} bytes from upstream, {len(ours)} committed)")
+            verdict = "identical" if same else "DIFFERS"
+            print(f"{name}: {verdict} ({len(written)} bytes from upstream, {len(ours)} committed)")
     sys.exit(1 if failed else 0)
 
 

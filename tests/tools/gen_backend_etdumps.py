@@ -241,6 +241,8 @@ def gen_neutron():
 # method's weights are not needed), copied byte for byte (stored, like the original).
 KEEP = ("ETRECORD_V0", "edge_dialect_exported_program/encode", "debug_handle_map", "delegate_map",
         "instruction_id_to_num_outs_map")
+
+
 def gen_vulkan_inexact_etrecord():
     import zipfile
     src = os.path.join(OUT, "..", "etrecord", "cnn_mlp_etrecord.bin")

@@ -90,7 +90,14 @@ def judge(tensors, buf):
             "trailing_nonzero_bytes": trailing_bytes}
 
 
-etdumps = {os.path.basename(os.path.dirname(p)): p for p in sorted(glob.glob(os.path.join(fixtures, "*", "etdump.etdp")))}
+etdumps = {
+    os.path.basename(
+        os.path.dirname(p)): p for p in sorted(
+            glob.glob(
+                os.path.join(
+                    fixtures,
+                    "*",
+                    "etdump.etdp")))}
 buffers = {os.path.basename(os.path.dirname(p)): p
            for p in sorted(glob.glob(os.path.join(fixtures, "*", "debug_output.bin")))}
 rng = np.random.default_rng(20261125)

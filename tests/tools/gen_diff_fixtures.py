@@ -42,7 +42,8 @@ def main():
     with zipfile.ZipFile(os.path.join(OUT, "xnn_mlp_portable_etrecord.bin"), "w", zipfile.ZIP_STORED) as z:
         for name, data in entries:
             z.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data)
-    expected = {"instructions": [{"instruction_id": i, "op": r["op"], "kernel": "native_call_" + r["op"].split(".")[1] + ".out",
+    expected = {"instructions": [{"instruction_id": i, "op": r["op"],
+                                  "kernel": "native_call_" + r["op"].split(".")[1] + ".out",
                                   "handle": r["handle"]} for i, r in enumerate(xrecords)],
                 "debug_handle_map": dhm}
     with open(os.path.join(OUT, "xnn_mlp_portable_expected.json"), "w") as f:

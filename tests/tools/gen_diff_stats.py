@@ -84,8 +84,10 @@ def main():
         ("boot_5v5", [1, 2, 3, 4, 5], [2, 3, 4, 5, 7], 500, 0.95, SEED),
         ("boot_ties", [1, 1, 2, 2, 2, 3], [2, 2, 3, 3, 4, 4, 4], 1000, 0.95, SEED),
         ("boot_1v1", [1.5], [2.5], 50, 0.95, SEED),
-        ("boot_50v50", list(r.normal(1.0, 0.05, 50).round(6)), list(r.normal(1.1, 0.05, 50).round(6)), 2000, 0.95, SEED),
-        ("boot_20v30_seed7_90", list(r.exponential(1.0, 20).round(6)), list(r.exponential(1.3, 30).round(6)), 1000, 0.9, 7),
+        ("boot_50v50", list(r.normal(1.0, 0.05, 50).round(6)), list(r.normal(1.1, 0.05, 50).round(6)),
+         2000, 0.95, SEED),
+        ("boot_20v30_seed7_90", list(r.exponential(1.0, 20).round(6)), list(r.exponential(1.3, 30).round(6)),
+         1000, 0.9, 7),
     ]:
         a = [float(x) for x in a]
         b = [float(x) for x in b]

@@ -13,11 +13,14 @@ import io
 import json
 import os
 import pickle
-import struct
 import sys
+import traceback
 import zipfile
 
 import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.fx.experimental.proxy_tensor import make_fx
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "etrecord")
 
@@ -152,16 +155,9 @@ def gen_hostile():
     assert pkl
 
 
-
 # ---------------------------------------------------------------------------------------------
 # ETRecords (current layout, formats.md §3): real models traced with make_fx, serialized to the
 # exported-program JSON of §3.4 with stack_trace / nn_module_stack / debug_handle / from_node.
-
-import traceback
-import torch.nn as nn
-import torch.nn.functional as F
-from torch.fx.experimental.proxy_tensor import make_fx
-
 THIS_FILE = os.path.abspath(__file__)
 SHOWN_FILE = "/home/dev/models/cnn_mlp.py"  # path shown in stack traces (what a user would see)
 EDGE = "executorch.exir.dialects.edge.ops."
@@ -331,7 +327,7 @@ def serialize(gm, model, dialect, graph_id, method_handles=True):
         if n.op != "call_function" or n.target.__name__ == "getitem":
             continue
         op = n.target  # OpOverload
-        ns, opname = op.__module__.split(".")[-1] if False else "aten", op._schema.name.split("::")[1]
+        opname = op._schema.name.split("::")[1]
         overload = op._overloadname
         if dialect == "edge":
             if opname == "t":
@@ -411,7 +407,8 @@ def serialize(gm, model, dialect, graph_id, method_handles=True):
             md["nn_module_stack"] = ";".join(",".join(e) for e in mstack)
         if dialect == "edge":
             md["debug_handle"] = str(h)
-            md["from_node"] = json.dumps([{"name": n.name, "target": f"aten.{op._schema.name.split('::')[1]}.{op._overloadname}",
+            target = f"aten.{op._schema.name.split('::')[1]}.{op._overloadname}"
+            md["from_node"] = json.dumps([{"name": n.name, "target": target,
                                            "graph_id": graph_id, "pass_name": "to_edge", "action": "create",
                                            "from_node": []}])
         nodes.append({"name": node_name, "target": target, "inputs": ins, "outputs": outs, "metadata": md})
@@ -518,7 +515,8 @@ def gen_etrecords():
     etrecord_zip("xnn_mlp_etrecord.bin", xentries)
     # The same, deflated (readers must accept it), with a pre-2026-03 raw-pickle reference_outputs.
     legacy = pickle.dumps({"forward": [[torch.ones(2)]]}, protocol=4)
-    etrecord_zip("xnn_mlp_etrecord_deflated_legacy.bin", xentries + [("reference_outputs", legacy)], zipfile.ZIP_DEFLATED)
+    etrecord_zip("xnn_mlp_etrecord_deflated_legacy.bin", xentries +
+                 [("reference_outputs", legacy)], zipfile.ZIP_DEFLATED)
 
     expected = {
         "cnn_mlp_etrecord.bin": {

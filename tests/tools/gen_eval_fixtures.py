@@ -36,10 +36,14 @@ JSON_DTYPE = {torch.uint8: 1, torch.int8: 2, torch.int16: 3, torch.int32: 4, tor
 
 # ---- operators torch 1.13 lacks, defined with their reference decompositions -------------------
 qlib = torch.library.Library("quantized_decomposed", "DEF")
-qlib.define("quantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
-qlib.define("dequantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
-qlib.define("quantize_per_channel(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
-qlib.define("dequantize_per_channel(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
+qlib.define("quantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, "
+            "ScalarType dtype) -> Tensor")
+qlib.define("dequantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, "
+            "ScalarType dtype) -> Tensor")
+qlib.define("quantize_per_channel(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min, "
+            "int quant_max, ScalarType dtype) -> Tensor")
+qlib.define("dequantize_per_channel(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min, "
+            "int quant_max, ScalarType dtype) -> Tensor")
 qimpl = torch.library.Library("quantized_decomposed", "IMPL", "CPU")
 
 
@@ -53,7 +57,7 @@ def _dq(input, scale, zero_point, quant_min, quant_max, dtype):
 
 
 def _qc(input, scales, zero_points, axis, quant_min, quant_max, dtype):
-    input, perm = input.transpose(axis, -1), None
+    input = input.transpose(axis, -1)
     res = torch.clamp(torch.round(input * (1.0 / scales)) + zero_points, quant_min, quant_max)
     return res.transpose(axis, -1).to(dtype)
 
@@ -70,7 +74,8 @@ qimpl.impl("quantize_per_channel", _qc)
 qimpl.impl("dequantize_per_channel", _dqc)
 
 slib = torch.library.Library("etscope_test", "DEF")
-slib.define("scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False) -> Tensor")
+slib.define("scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, "
+            "float dropout_p=0.0, bool is_causal=False) -> Tensor")
 
 
 def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False):
@@ -92,8 +97,10 @@ simpl.impl("scaled_dot_product_attention", _sdpa)
 RENAME = {"etscope_test.scaled_dot_product_attention": "aten.scaled_dot_product_attention"}
 
 # Per-token quantization (one scale / zero point per row of the last dim), as in _decomposed.py.
-qlib.define("quantize_per_token(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
-qlib.define("dequantize_per_token(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max, ScalarType dtype, ScalarType output_dtype) -> Tensor")
+qlib.define("quantize_per_token(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max, "
+            "ScalarType dtype) -> Tensor")
+qlib.define("dequantize_per_token(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max, "
+            "ScalarType dtype, ScalarType output_dtype) -> Tensor")
 # input.mul(1.0 / scales).add(zero_points).round().clamp(...), upstream's order of operations.
 qimpl.impl("quantize_per_token", lambda x, s, z, lo, hi, dt: x.mul(1.0 / s).add(z).round().clamp(lo, hi).to(dt))
 qimpl.impl("dequantize_per_token", lambda x, s, z, lo, hi, dt, odt: ((x.to(torch.float32) - z) * s).to(odt))
@@ -104,8 +111,11 @@ qimpl.impl("dequantize_per_token", lambda x, s, z, lo, hi, dt, odt: ((x.to(torch
 # query head h reads kv head h // (H / H_kv); scale defaults to 1/sqrt(D).
 llib = torch.library.Library("llama", "DEF")
 llib.define("update_cache(Tensor value, Tensor(a!) cache, int start_pos) -> Tensor")
-llib.define("custom_sdpa(Tensor query, Tensor key, Tensor value, int start_pos, Tensor? attn_mask=None, float drpout_p=0.0, bool is_causal=False, float? scale=None) -> Tensor")
-llib.define("sdpa_with_kv_cache(Tensor query, Tensor key, Tensor value, Tensor(a!) key_cache, Tensor(b!) value_cache, int start_pos, int seq_len, Tensor? attn_mask=None, float drpout_p=0.0, bool is_causal=False, float? scale=None) -> Tensor")
+llib.define("custom_sdpa(Tensor query, Tensor key, Tensor value, int start_pos, Tensor? attn_mask=None, "
+            "float drpout_p=0.0, bool is_causal=False, float? scale=None) -> Tensor")
+llib.define("sdpa_with_kv_cache(Tensor query, Tensor key, Tensor value, Tensor(a!) key_cache, "
+            "Tensor(b!) value_cache, int start_pos, int seq_len, Tensor? attn_mask=None, float drpout_p=0.0, "
+            "bool is_causal=False, float? scale=None) -> Tensor")
 limpl = torch.library.Library("llama", "IMPL", "CPU")
 
 
@@ -201,20 +211,20 @@ class Llama(nn.Module):
         self.emb = nn.Embedding(vocab, dim)
         self.layers = nn.ModuleList()
         for _ in range(layers):
-            l = nn.Module()
-            l.wq = nn.Linear(dim, heads * self.hd, bias=False)
-            l.wk = nn.Linear(dim, kv_heads * self.hd, bias=False)
-            l.wv = nn.Linear(dim, kv_heads * self.hd, bias=False)
-            l.wo = nn.Linear(heads * self.hd, dim, bias=False)
-            l.w1 = nn.Linear(dim, hidden, bias=False)
-            l.w3 = nn.Linear(dim, hidden, bias=False)
-            l.w2 = nn.Linear(hidden, dim, bias=False)
-            l.n1 = nn.Parameter(torch.rand(dim) + 0.5)
-            l.n2 = nn.Parameter(torch.rand(dim) + 0.5)
+            lyr = nn.Module()
+            lyr.wq = nn.Linear(dim, heads * self.hd, bias=False)
+            lyr.wk = nn.Linear(dim, kv_heads * self.hd, bias=False)
+            lyr.wv = nn.Linear(dim, kv_heads * self.hd, bias=False)
+            lyr.wo = nn.Linear(heads * self.hd, dim, bias=False)
+            lyr.w1 = nn.Linear(dim, hidden, bias=False)
+            lyr.w3 = nn.Linear(dim, hidden, bias=False)
+            lyr.w2 = nn.Linear(hidden, dim, bias=False)
+            lyr.n1 = nn.Parameter(torch.rand(dim) + 0.5)
+            lyr.n2 = nn.Parameter(torch.rand(dim) + 0.5)
             shape = (1, kv_heads, max_seq, self.hd) if attention == "aten" else (1, max_seq, kv_heads, self.hd)
-            l.register_buffer("k_cache", torch.randn(shape) * 0.5)  # earlier tokens' keys
-            l.register_buffer("v_cache", torch.randn(shape) * 0.5)
-            self.layers.append(l)
+            lyr.register_buffer("k_cache", torch.randn(shape) * 0.5)  # earlier tokens' keys
+            lyr.register_buffer("v_cache", torch.randn(shape) * 0.5)
+            self.layers.append(lyr)
         self.norm = nn.Parameter(torch.rand(dim) + 0.5)
         self.out = nn.Linear(dim, vocab, bias=False)
         freqs = 1.0 / (10000 ** (torch.arange(0, self.hd, 2).float() / self.hd))
@@ -237,32 +247,35 @@ class Llama(nn.Module):
         B, S = tokens.shape
         x = self.emb(tokens)
         cos, sin = self.cos[input_pos], self.sin[input_pos]
-        for l in self.layers:
-            h = self.rms(x, l.n1)
-            q = self.rope(l.wq(h).view(B, S, self.heads, self.hd), cos, sin)
-            k = self.rope(l.wk(h).view(B, S, self.kv_heads, self.hd), cos, sin)
-            v = l.wv(h).view(B, S, self.kv_heads, self.hd)
+        for lyr in self.layers:
+            h = self.rms(x, lyr.n1)
+            q = self.rope(lyr.wq(h).view(B, S, self.heads, self.hd), cos, sin)
+            k = self.rope(lyr.wk(h).view(B, S, self.kv_heads, self.hd), cos, sin)
+            v = lyr.wv(h).view(B, S, self.kv_heads, self.hd)
             if self.attention == "aten":
-                l.k_cache[:, :, input_pos] = k.transpose(1, 2)
-                l.v_cache.index_copy_(2, input_pos, v.transpose(1, 2))
+                lyr.k_cache[:, :, input_pos] = k.transpose(1, 2)
+                lyr.v_cache.index_copy_(2, input_pos, v.transpose(1, 2))
                 n = self.start + S
                 rep = self.heads // self.kv_heads
-                kk = l.k_cache[:, :, :n].unsqueeze(2).expand(B, self.kv_heads, rep, n, self.hd).reshape(B, self.heads, n, self.hd)
-                vv = l.v_cache[:, :, :n].unsqueeze(2).expand(B, self.kv_heads, rep, n, self.hd).reshape(B, self.heads, n, self.hd)
+                kk = lyr.k_cache[:, :, :n].unsqueeze(2).expand(
+                    B, self.kv_heads, rep, n, self.hd).reshape(B, self.heads, n, self.hd)
+                vv = lyr.v_cache[:, :, :n].unsqueeze(2).expand(
+                    B, self.kv_heads, rep, n, self.hd).reshape(B, self.heads, n, self.hd)
                 mask = self.mask[input_pos][:, :n]
                 a = torch.ops.etscope_test.scaled_dot_product_attention(q.transpose(1, 2), kk, vv, mask)
                 a = a.transpose(1, 2).reshape(B, S, -1)
             elif self.attention == "kv":
-                a = torch.ops.llama.sdpa_with_kv_cache(q, k, v, l.k_cache, l.v_cache, self.start, S, None, 0.0, True)
+                a = torch.ops.llama.sdpa_with_kv_cache(q, k, v, lyr.k_cache, lyr.v_cache, self.start, S, None, 0.0,
+                                                       True)
                 a = a.view(B, S, -1)
             else:
-                torch.ops.llama.update_cache(k, l.k_cache, self.start)
-                torch.ops.llama.update_cache(v, l.v_cache, self.start)
-                a = torch.ops.llama.custom_sdpa(q, l.k_cache, l.v_cache, self.start, None, 0.0, True)
+                torch.ops.llama.update_cache(k, lyr.k_cache, self.start)
+                torch.ops.llama.update_cache(v, lyr.v_cache, self.start)
+                a = torch.ops.llama.custom_sdpa(q, lyr.k_cache, lyr.v_cache, self.start, None, 0.0, True)
                 a = a.view(B, S, -1)
-            x = x + l.wo(a)
-            h = self.rms(x, l.n2)
-            x = x + l.w2(F.silu(l.w1(h)) * l.w3(h))
+            x = x + lyr.wo(a)
+            h = self.rms(x, lyr.n2)
+            x = x + lyr.w2(F.silu(lyr.w1(h)) * lyr.w3(h))
         return self.out(self.rms(x, self.norm))
 
 
@@ -286,7 +299,8 @@ class EdgeOps(nn.Module):
         tv, ti = torch.topk(v, 3, dim=-1)
         tv2, ti2 = torch.topk(v, 2, dim=0, largest=False)
         sv, si = torch.sort(v, dim=-1, descending=True)
-        ip = torch.zeros(4, 5).index_put((torch.tensor([0, 2, 2]), torch.tensor([1, 3, 3])), torch.tensor([1.0, 2.0, 3.0]), accumulate=True)
+        ip = torch.zeros(4, 5).index_put((torch.tensor([0, 2, 2]), torch.tensor(
+            [1, 3, 3])), torch.tensor([1.0, 2.0, 3.0]), accumulate=True)
         vid = x[:2, :4].reshape(1, 2, 1, 4, 1).expand(1, 2, 4, 4, 6).contiguous() * torch.linspace(0.1, 1.0, 6)
         y = F.relu(self.bn3(self.c3(vid)))
         m = F.max_pool3d(y, (1, 2, 2), stride=(1, 2, 2))
@@ -384,7 +398,8 @@ class QuantChain(nn.Module):
     def forward(self, x):
         q = torch.ops.quantized_decomposed.quantize_per_tensor(x, 0.05, 3, -128, 127, torch.int8)
         d = torch.ops.quantized_decomposed.dequantize_per_tensor(q, 0.05, 3, -128, 127, torch.int8)
-        wq = torch.ops.quantized_decomposed.quantize_per_channel(self.fc.weight, self.scales, self.zps, 0, -127, 127, torch.int8)
+        wq = torch.ops.quantized_decomposed.quantize_per_channel(
+            self.fc.weight, self.scales, self.zps, 0, -127, 127, torch.int8)
         wd = torch.ops.quantized_decomposed.dequantize_per_channel(wq, self.scales, self.zps, 0, -127, 127, torch.int8)
         y = F.linear(d, wd, self.fc.bias)
         qu = torch.ops.quantized_decomposed.quantize_per_tensor(y, 0.1, 128, 0, 255, torch.uint8)
@@ -520,8 +535,8 @@ def serialize(gm, model, inputs, dialect):
             return {"as_memory_format": 0}
         if isinstance(a, (list, tuple)):
             if any(x is None for x in a) or "?" in str(schema_type):
-                return {"as_optional_tensors": [({"as_tensor": {"name": names[x]}} if x is not None else {"as_none": []})
-                                                for x in a]}
+                return {"as_optional_tensors": [
+                    ({"as_tensor": {"name": names[x]}} if x is not None else {"as_none": []}) for x in a]}
             if all(isinstance(x, torch.fx.Node) for x in a):
                 return {"as_tensors": [{"name": names[x]} for x in a]}
             if all(isinstance(x, bool) for x in a):
@@ -573,7 +588,8 @@ def serialize(gm, model, inputs, dialect):
             st = [s.type for s in sargs if s.name == k]
             ins.append({"name": k, "arg": arg(a, st[0] if st else None), "kind": 2})
         handle += 1
-        md = {"stack_trace": f'  File "/home/dev/models/{type(model).__name__.lower()}.py", line {10 + handle}, in forward\n    x\n',
+        source = f"/home/dev/models/{type(model).__name__.lower()}.py"
+        md = {"stack_trace": f'  File "{source}", line {10 + handle}, in forward\n    x\n',
               "debug_handle": str(handle)}
         nodes.append({"name": name, "target": target, "inputs": ins, "outputs": outs, "metadata": md})
         expected[name] = [t.detach().clone() if isinstance(t, torch.Tensor) else torch.tensor(t) for t in outs_t]
@@ -630,7 +646,8 @@ def cases():
     def llama(attention, layers):
         def build():
             torch.manual_seed(22)
-            return Llama(layers=layers, attention=attention), [torch.tensor([[5, 17, 42, 9]]), torch.arange(3, 7)], "edge"
+            return Llama(layers=layers, attention=attention), [
+                         torch.tensor([[5, 17, 42, 9]]), torch.arange(3, 7)], "edge"
         return build
 
     def vit():

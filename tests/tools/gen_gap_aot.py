@@ -20,6 +20,7 @@ runtime's whole debug_data list pairwise; AOT tensor with several runtime values
 Writes tests/data/analysis/cnn_mlp_aot_outputs.pt and cnn_mlp_aot_expected.json.
 Run: /usr/bin/python3 tests/tools/gen_gap_aot.py
 """
+import io
 import json
 import os
 import subprocess
@@ -99,7 +100,6 @@ for h, val in sorted(expected_aot.items()):
     rows.append({"handle": h, "instruction": instr, "gap_mse": gaps, "perturbed": h in (10, 14)})
 # compare_results (§10) of the run outputs against the ETRecord's reference_outputs (the last
 # set): both cast to float32, metrics in float64 over those float32 values.
-import io
 ref_out = torch.load(io.BytesIO(zipfile.ZipFile(etrecord).read("reference_outputs")))["forward"][-1]
 run_out = []
 for e in dump["run_data"][1]["events"]:

@@ -106,7 +106,14 @@ def xnn_constants(pte, segment_base, segment, graph):
         idx = v["constant_buffer_idx"]
         if idx > 0:
             cd = graph["constant_data"][idx]
-            out[idx] = np.frombuffer(payload, np.float32, cd["size"] // 4, const_off + cd["offset"]).reshape(v["dims"]).copy()
+            out[idx] = np.frombuffer(
+                payload,
+                np.float32,
+                cd["size"] //
+                4,
+                const_off +
+                cd["offset"]).reshape(
+                v["dims"]).copy()
     return out
 
 
@@ -129,7 +136,8 @@ def rewrite_etrecord(src, dst, replace):
         names = zin.namelist()
         for name in names:
             data = replace.pop(name, None)
-            zout.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data if data is not None else zin.read(name))
+            zout.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)),
+                          data if data is not None else zin.read(name))
         for name, data in replace.items():  # new entries
             zout.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), data)
 
@@ -217,16 +225,28 @@ def main():
     model = g.CnnMlp().eval()
     load_params(model, {name: consts[i + 1] for i, name in enumerate(order)})
     probs, cls = model(x)
-    runtime_probs = [0.100996, 0.0917227, 0.104787, 0.106185, 0.0974972, 0.0923113, 0.105854, 0.0964812, 0.101155, 0.103011]
+    runtime_probs = [
+        0.100996,
+        0.0917227,
+        0.104787,
+        0.106185,
+        0.0974972,
+        0.0923113,
+        0.105854,
+        0.0964812,
+        0.101155,
+        0.103011]
     assert np.allclose(probs.detach().numpy()[0], runtime_probs, atol=2e-6), probs
     gm = g.trace(model, x)
     _, records = g.serialize(gm, model, "edge", 0)
     sd = {k: v.detach().clone() for k, v in model.state_dict().items()}
     stem_sd = {k: v.detach().clone() for k, v in torch.nn.Sequential(model.stem).state_dict().items()}
     src = zipfile.ZipFile(os.path.join(etrdir, "cnn_mlp_etrecord.bin"))
-    rewrite_etrecord(os.path.join(etrdir, "cnn_mlp_etrecord.bin"), os.path.join(outdir, "cnn_mlp_runtime_etrecord.bin"), {
+    rewrite_etrecord(os.path.join(etrdir, "cnn_mlp_etrecord.bin"),
+                     os.path.join(outdir, "cnn_mlp_runtime_etrecord.bin"), {
         "exported_program": with_gelu_approximate(src.read("exported_program")),
-        "edge_dialect_exported_program/forward": with_gelu_approximate(src.read("edge_dialect_exported_program/forward")),
+        "edge_dialect_exported_program/forward":
+            with_gelu_approximate(src.read("edge_dialect_exported_program/forward")),
         "exported_program_state_dict": torch_bytes(sd),
         "edge_dialect_exported_program/forward_state_dict": torch_bytes(sd),
         "edge_dialect_exported_program/encode_state_dict": torch_bytes(stem_sd),
@@ -299,7 +319,8 @@ def main():
     xgm = g.trace(xmodel, xx)
     _, xrecords = g.serialize(xgm, xmodel, "edge", 0)
     xsd = {k: v.detach().clone() for k, v in xmodel.state_dict().items()}
-    rewrite_etrecord(os.path.join(etrdir, "xnn_mlp_etrecord.bin"), os.path.join(outdir, "xnn_mlp_runtime_etrecord.bin"), {
+    rewrite_etrecord(os.path.join(etrdir, "xnn_mlp_etrecord.bin"),
+                     os.path.join(outdir, "xnn_mlp_runtime_etrecord.bin"), {
         "edge_dialect_exported_program/forward_state_dict": torch_bytes(xsd),
     })  # no representative_inputs: the tests give them with --inputs
     with open(os.path.join(outdir, "xnn_mlp_inputs.pt"), "wb") as f:

@@ -34,12 +34,14 @@ def tensor(dtype, sizes, stored, strides=()):
 
 ref = []
 ref.append({"op": "conv.out", "tensors": [tensor("float32", [1, 4, 3, 3], rng.standard_normal(36).astype(np.float32))]})
-ref.append({"op": "relu.out", "tensors": [tensor("float32", [1, 36], np.maximum(rng.standard_normal(36), 0).astype(np.float32))]})
+ref.append({"op": "relu.out", "tensors": [tensor("float32", [1, 36],
+           np.maximum(rng.standard_normal(36), 0).astype(np.float32))]})
 ref.append({"op": "addmm.out", "tensors": [tensor("float32", [2, 8], rng.standard_normal(16).astype(np.float32))]})
 ref.append({"op": "split.out", "list": True,
             "tensors": [tensor("float32", [3], rng.standard_normal(3).astype(np.float32)),
                         tensor("float32", [5], rng.standard_normal(5).astype(np.float32))]})
-ref.append({"op": "transpose_copy.out", "tensors": [tensor("float32", [2, 3], rng.standard_normal(6).astype(np.float32), (1, 2))]})
+ref.append({"op": "transpose_copy.out", "tensors": [tensor(
+    "float32", [2, 3], rng.standard_normal(6).astype(np.float32), (1, 2))]})
 ref.append({"op": "gelu.out", "tensors": [tensor("float32", [4, 4], rng.standard_normal(16).astype(np.float32))]})
 ref.append({"op": "mean.out", "tensors": [tensor("float64", [4], rng.standard_normal(4))]})
 ref.append({"op": "argmax.out", "tensors": [tensor("int64", [2], [3, 1])]})

@@ -180,13 +180,15 @@ def main():
                 new = edge_name[f] if same else "aten_" + n["name"]
                 final_of[f] = new
                 n["metadata"]["debug_handle"] = str(edge_handle[f])
-                n["metadata"]["from_node"] = from_node([(new, aten_target[f], EDGE_GID), (f, aten_target[f], EXPORT_GID)])
+                n["metadata"]["from_node"] = from_node(
+                    [(new, aten_target[f], EDGE_GID), (f, aten_target[f], EXPORT_GID)])
             else:
                 extra += 1
                 new = "aten_" + n["name"] + "_fq"
                 n["metadata"]["debug_handle"] = str(extra)
             for t in produced(n):
-                vmap[t] = new if t == n["name"] else new + t[len(n["name"]):] if t.startswith(n["name"]) else "aten_" + t + "_v"
+                vmap[t] = new if t == n["name"] else new + \
+                    t[len(n["name"]):] if t.startswith(n["name"]) else "aten_" + t + "_v"
         names_before = {n["name"]: n["name"] for n in nodes}
         doc = rename(doc, vmap)
         return doc, final_of, [vmap[i] for i in inserted], {vmap[k]: v for k, v in names_before.items()}

@@ -110,7 +110,7 @@ def reference_logits(w, tokens):
         return v / np.sqrt(np.mean(v * v, axis=-1, keepdims=True) + EPS) * g
 
     def rope(v):  # v [T, H, hd]; pairs (i, i + hd/2) rotated by angle pos * inv_i
-        a, b = v[..., : HEAD_DIM // 2], v[..., HEAD_DIM // 2 :]
+        a, b = v[..., : HEAD_DIM // 2], v[..., HEAD_DIM // 2:]
         c, s = cos[:, None, :], sin[:, None, :]
         return np.concatenate([a * c - b * s, b * c + a * s], axis=-1)
 
@@ -240,8 +240,10 @@ class Plan:
     def rope(self, x, cos3, sin3):
         s = self.sizes[x]
         half = HEAD_DIM // 2
-        x1 = self.call("slice_copy.Tensor_out", [x, self.int(2), self.int(0), self.int(half), self.int(1)], s[:2] + [half])
-        x2 = self.call("slice_copy.Tensor_out", [x, self.int(2), self.int(half), self.int(HEAD_DIM), self.int(1)], s[:2] + [half])
+        x1 = self.call("slice_copy.Tensor_out", [x, self.int(2), self.int(0),
+                       self.int(half), self.int(1)], s[:2] + [half])
+        x2 = self.call("slice_copy.Tensor_out", [x, self.int(2), self.int(
+            half), self.int(HEAD_DIM), self.int(1)], s[:2] + [half])
         n2 = self.call("neg.out", [x2], s[:2] + [half])
         lst = self.add({"val_type": "TensorList", "val": {"items": [n2, x1]}})
         rot = self.call("cat.out", [lst, self.int(2)], s)

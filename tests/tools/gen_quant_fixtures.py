@@ -47,12 +47,17 @@ OUT = G.OUT
 qlib, qimpl = G.qlib, G.qimpl
 
 # ---- operators, as upstream defines them -----------------------------------------------------------
-qlib.define("quantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
-qlib.define("dequantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor")
-qlib.define("choose_qparams.tensor(Tensor input, int quant_min, int quant_max, float eps, ScalarType dtype) -> (Tensor, Tensor)")
+qlib.define("quantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, "
+            "int quant_max, ScalarType dtype) -> Tensor")
+qlib.define("dequantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, "
+            "int quant_max, ScalarType dtype) -> Tensor")
+qlib.define("choose_qparams.tensor(Tensor input, int quant_min, int quant_max, float eps, "
+            "ScalarType dtype) -> (Tensor, Tensor)")
 qlib.define("choose_qparams_per_token_asymmetric(Tensor input, ScalarType dtype) -> (Tensor, Tensor)")
-qlib.define("quantize_per_channel_group(Tensor input, Tensor scales, Tensor zero_points, int quant_min, int quant_max, ScalarType dtype, int group_size) -> Tensor")
-qlib.define("dequantize_per_channel_group(Tensor input, Tensor scales, Tensor? zero_points, int quant_min, int quant_max, ScalarType dtype, int group_size, ScalarType output_dtype) -> Tensor")
+qlib.define("quantize_per_channel_group(Tensor input, Tensor scales, Tensor zero_points, int quant_min, "
+            "int quant_max, ScalarType dtype, int group_size) -> Tensor")
+qlib.define("dequantize_per_channel_group(Tensor input, Tensor scales, Tensor? zero_points, int quant_min, "
+            "int quant_max, ScalarType dtype, int group_size, ScalarType output_dtype) -> Tensor")
 
 
 def _q_tensor(x, scale, zp, lo, hi, dt):
@@ -105,9 +110,16 @@ qimpl.impl("quantize_per_channel_group", _q_group)
 qimpl.impl("dequantize_per_channel_group", _dq_group)
 
 alib = torch.library.Library("torchao", "DEF")
-alib.define("quantize_affine(Tensor input, int[] block_size, Tensor scale, Tensor? zero_point, ScalarType output_dtype, int? quant_min=None, int? quant_max=None, str zero_point_domain=\"INT\") -> Tensor")
-alib.define("dequantize_affine(Tensor input, int[] block_size, Tensor scale, Tensor? zero_point, ScalarType input_dtype, int? quant_min, int? quant_max, str zero_point_domain, ScalarType output_dtype) -> Tensor")
-alib.define("choose_qparams_affine(Tensor input, str mapping_type, int[] block_size, ScalarType target_dtype, int? quant_min=None, int? quant_max=None, float? eps=None, ScalarType? scale_dtype=None, ScalarType? zero_point_dtype=None, bool preserve_zero=True, str? zero_point_domain=\"INT\") -> (Tensor, Tensor)")
+alib.define("quantize_affine(Tensor input, int[] block_size, Tensor scale, Tensor? zero_point, "
+            "ScalarType output_dtype, int? quant_min=None, int? quant_max=None, "
+            "str zero_point_domain=\"INT\") -> Tensor")
+alib.define("dequantize_affine(Tensor input, int[] block_size, Tensor scale, Tensor? zero_point, "
+            "ScalarType input_dtype, int? quant_min, int? quant_max, str zero_point_domain, "
+            "ScalarType output_dtype) -> Tensor")
+alib.define("choose_qparams_affine(Tensor input, str mapping_type, int[] block_size, ScalarType target_dtype, "
+            "int? quant_min=None, int? quant_max=None, float? eps=None, ScalarType? scale_dtype=None, "
+            "ScalarType? zero_point_dtype=None, bool preserve_zero=True, "
+            "str? zero_point_domain=\"INT\") -> (Tensor, Tensor)")
 aimpl = torch.library.Library("torchao", "IMPL", "CPU")
 
 
@@ -150,7 +162,8 @@ def _dequantize_affine(q, block, scale, zp, dt, lo, hi, domain, odt):
     return (d.to(odt) * scale.view(sa)).view(q.shape).to(odt)
 
 
-def _choose_affine(x, mapping, block, dt, lo=None, hi=None, eps=None, sdt=None, zdt=None, preserve_zero=True, domain="INT"):
+def _choose_affine(x, mapping, block, dt, lo=None, hi=None, eps=None,
+                   sdt=None, zdt=None, preserve_zero=True, domain="INT"):
     assert mapping == "ASYMMETRIC" and preserve_zero and domain == "INT"
     shape, dims = _reduction(block, x.shape)
     xs = x.view(shape)
@@ -199,7 +212,10 @@ class QCnn(torch.nn.Module):
 
     def __init__(self, x):
         super().__init__()
-        c1, c2, fc = torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.Conv2d(8, 16, 3, stride=2, padding=1), torch.nn.Linear(64, 10)
+        c1, c2, fc = torch.nn.Conv2d(
+            3, 8, 3, padding=1), torch.nn.Conv2d(
+            8, 16, 3, stride=2, padding=1), torch.nn.Linear(
+            64, 10)
         self.deq = {}
         for name, m in (("c1", c1), ("c2", c2), ("fc", fc)):
             q, s, z, d = per_channel_int8(m.weight.detach())

@@ -46,7 +46,7 @@ def T(a):
     return {"t": {"dtype": NAMES[a.dtype], "sizes": list(a.shape), "data": data}}
 
 
-def I(v):
+def Int(v):
     return {"i": int(v)}
 
 
@@ -303,7 +303,8 @@ def check_against_torch():
     assert n.to(torch.int8).item() == 0 and n.to(torch.uint8).item() == 0
     assert n.to(torch.int32).item() == np.iinfo(np.int32).min and n.to(torch.int64).item() == np.iinfo(np.int64).min
     # half-to-even rounding
-    assert torch.round(torch.tensor([0.5, 1.5, 2.5, -0.5, -2.5])).tolist() == list(np.round([0.5, 1.5, 2.5, -0.5, -2.5]))
+    assert torch.round(torch.tensor([0.5, 1.5, 2.5, -0.5, -2.5])
+                       ).tolist() == list(np.round([0.5, 1.5, 2.5, -0.5, -2.5]))
 
 
 # ---- cases ---------------------------------------------------------------------------------------
@@ -328,21 +329,21 @@ def cases():
                                      ("uint4", 0.3, 8, 0, 15, np.uint8, "uint8")]:
         q = q_per_tensor(x, s, z, lo, hi, dt)
         add(f"q_per_tensor_{nm}", QD + "quantize_per_tensor.default",
-            [("input", T(x)), ("scale", Fl(s)), ("zero_point", I(z)), ("quant_min", I(lo)), ("quant_max", I(hi)),
+            [("input", T(x)), ("scale", Fl(s)), ("zero_point", Int(z)), ("quant_min", Int(lo)), ("quant_max", Int(hi)),
              ("dtype", DT(dn))], [q])
         add(f"dq_per_tensor_{nm}", QD + "dequantize_per_tensor.default",
-            [("input", T(q)), ("scale", Fl(s)), ("zero_point", I(z)), ("quant_min", I(lo)), ("quant_max", I(hi)),
+            [("input", T(q)), ("scale", Fl(s)), ("zero_point", Int(z)), ("quant_min", Int(lo)), ("quant_max", Int(hi)),
              ("dtype", DT(dn))], [dq_per_tensor(q, s, z)])
     q = q_per_tensor(x, 0.5, -3, -128, 127, np.int8)
     add("q_per_tensor_tensor_overload", QD + "quantize_per_tensor.tensor",
         [("input", T(x)), ("scale", T(np.array([0.5], F64))), ("zero_point", T(np.array([-3], np.int64))),
-         ("quant_min", I(-128)), ("quant_max", I(127)), ("dtype", DT("int8"))], [q])
+         ("quant_min", Int(-128)), ("quant_max", Int(127)), ("dtype", DT("int8"))], [q])
     add("q_per_tensor_bad_range", QD + "quantize_per_tensor.default",
-        [("input", T(x)), ("scale", Fl(0.5)), ("zero_point", I(0)), ("quant_min", I(-129)), ("quant_max", I(127)),
+        [("input", T(x)), ("scale", Fl(0.5)), ("zero_point", Int(0)), ("quant_min", Int(-129)), ("quant_max", Int(127)),
          ("dtype", DT("int8"))], error="does not fit int8")
     add("q_per_tensor_scale_tensor_len", QD + "quantize_per_tensor.tensor",
         [("input", T(x)), ("scale", T(np.array([0.5, 0.2], F64))), ("zero_point", T(np.array([0], np.int64))),
-         ("quant_min", I(-128)), ("quant_max", I(127)), ("dtype", DT("int8"))], error="must hold one value")
+         ("quant_min", Int(-128)), ("quant_max", Int(127)), ("dtype", DT("int8"))], error="must hold one value")
 
     # per channel, float32 and float64 scales, axis 1 and -1, zero points negative
     w = (rng.standard_normal((4, 3, 5)) * 0.7).astype(F32)
@@ -353,17 +354,17 @@ def cases():
         zp = rng.integers(-6, 6, C).astype(np.int64)
         q = q_per_channel(w, sc, zp, axis if axis >= 0 else w.ndim + axis, -127, 127, np.int8)
         add(f"q_per_channel_{nm}", QD + "quantize_per_channel.default",
-            [("input", T(w)), ("scales", T(sc)), ("zero_points", T(zp)), ("axis", I(axis)), ("quant_min", I(-127)),
-             ("quant_max", I(127)), ("dtype", DT("int8"))], [q])
+            [("input", T(w)), ("scales", T(sc)), ("zero_points", T(zp)), ("axis", Int(axis)), ("quant_min", Int(-127)),
+             ("quant_max", Int(127)), ("dtype", DT("int8"))], [q])
         add(f"dq_per_channel_{nm}", QD + "dequantize_per_channel.default",
-            [("input", T(q)), ("scales", T(sc)), ("zero_points", T(zp)), ("axis", I(axis)), ("quant_min", I(-127)),
-             ("quant_max", I(127)), ("dtype", DT("int8"))], [dq_per_channel(q, sc, zp, axis)])
+            [("input", T(q)), ("scales", T(sc)), ("zero_points", T(zp)), ("axis", Int(axis)), ("quant_min", Int(-127)),
+             ("quant_max", Int(127)), ("dtype", DT("int8"))], [dq_per_channel(q, sc, zp, axis)])
     add("q_per_channel_bad_axis", QD + "quantize_per_channel.default",
-        [("input", T(w)), ("scales", T(np.ones(3, F32))), ("zero_points", T(np.zeros(3, np.int64))), ("axis", I(3)),
-         ("quant_min", I(-127)), ("quant_max", I(127)), ("dtype", DT("int8"))], error="axis 3 out of range")
+        [("input", T(w)), ("scales", T(np.ones(3, F32))), ("zero_points", T(np.zeros(3, np.int64))), ("axis", Int(3)),
+         ("quant_min", Int(-127)), ("quant_max", Int(127)), ("dtype", DT("int8"))], error="axis 3 out of range")
     add("q_per_channel_scale_count", QD + "quantize_per_channel.default",
-        [("input", T(w)), ("scales", T(np.ones(4, F32))), ("zero_points", T(np.zeros(3, np.int64))), ("axis", I(1)),
-         ("quant_min", I(-127)), ("quant_max", I(127)), ("dtype", DT("int8"))], error="3 channels along axis 1")
+        [("input", T(w)), ("scales", T(np.ones(4, F32))), ("zero_points", T(np.zeros(3, np.int64))), ("axis", Int(1)),
+         ("quant_min", Int(-127)), ("quant_max", Int(127)), ("dtype", DT("int8"))], error="3 channels along axis 1")
 
     # per token with choose_qparams_per_token_asymmetric (float64 scales, int64 zero points)
     a = (rng.standard_normal((2, 3, 9)) * 1.5).astype(F32)
@@ -375,10 +376,10 @@ def cases():
         [("input", T(a)), ("dtype", DT("int8"))], [s, z])
     q = q_per_token(a, s, z, -128, 127, np.int8)
     add("q_per_token", QD + "quantize_per_token.default",
-        [("input", T(a)), ("scales", T(s)), ("zero_points", T(z)), ("quant_min", I(-128)), ("quant_max", I(127)),
+        [("input", T(a)), ("scales", T(s)), ("zero_points", T(z)), ("quant_min", Int(-128)), ("quant_max", Int(127)),
          ("dtype", DT("int8"))], [q])
     add("dq_per_token", QD + "dequantize_per_token.default",
-        [("input", T(q)), ("scales", T(s)), ("zero_points", T(z)), ("quant_min", I(-128)), ("quant_max", I(127)),
+        [("input", T(q)), ("scales", T(s)), ("zero_points", T(z)), ("quant_min", Int(-128)), ("quant_max", Int(127)),
          ("dtype", DT("int8")), ("output_dtype", DT("float32"))], [dq_per_token(q, s, z)])
     an = a.copy()
     an[0, 2, 3] = np.nan
@@ -386,25 +387,27 @@ def cases():
     add("choose_qparams_per_token_asymmetric_nan", QD + "choose_qparams_per_token_asymmetric.default",
         [("input", T(an)), ("dtype", DT("int8"))], [sn, zn])
     add("q_per_token_count", QD + "quantize_per_token.default",
-        [("input", T(a)), ("scales", T(s[:1])), ("zero_points", T(z)), ("quant_min", I(-128)), ("quant_max", I(127)),
-         ("dtype", DT("int8"))], error="6 tokens, 3 scales")
+        [("input", T(a)), ("scales", T(s[:1])), ("zero_points", T(z)), ("quant_min", Int(-128)),
+         ("quant_max", Int(127)), ("dtype", DT("int8"))], error="6 tokens, 3 scales")
 
     # choose_qparams.tensor (affine) and choose_qparams_symmetric.tensor
     c = (rng.standard_normal((5, 3)) * 2 + 0.7).astype(F32)
-    for nm, lo, hi, dn, dt, sym in [("int8", -128, 127, "int8", np.int8, False), ("uint8", 0, 255, "uint8", np.uint8, False),
-                                    ("sym_uint8", 0, 255, "uint8", np.uint8, True), ("sym_int8", -128, 127, "int8", np.int8, True)]:
+    for nm, lo, hi, dn, dt, sym in [("int8", -128, 127, "int8", np.int8, False),
+                                    ("uint8", 0, 255, "uint8", np.uint8, False),
+                                    ("sym_uint8", 0, 255, "uint8", np.uint8, True),
+                                    ("sym_int8", -128, 127, "int8", np.int8, True)]:
         sc, zp = choose_qparams_tensor(c, lo, hi, 1.1920928955078125e-07, sym, dt)
         add(f"choose_qparams_{nm}", QD + ("choose_qparams_symmetric.tensor" if sym else "choose_qparams.tensor"),
-            [("input", T(c)), ("quant_min", I(lo)), ("quant_max", I(hi)), ("eps", Fl(1.1920928955078125e-07)),
+            [("input", T(c)), ("quant_min", Int(lo)), ("quant_max", Int(hi)), ("eps", Fl(1.1920928955078125e-07)),
              ("dtype", DT(dn))], [sc, zp])
     sc, zp = choose_qparams_tensor(np.zeros((2, 2), F32), -128, 127, 1e-5)
     add("choose_qparams_zeros_eps", QD + "choose_qparams.tensor",
-        [("input", T(np.zeros((2, 2), F32))), ("quant_min", I(-128)), ("quant_max", I(127)), ("eps", Fl(1e-5)),
+        [("input", T(np.zeros((2, 2), F32))), ("quant_min", Int(-128)), ("quant_max", Int(127)), ("eps", Fl(1e-5)),
          ("dtype", DT("int8"))], [sc, zp])
     cn = c.copy()
     cn[1, 1] = np.nan
     add("choose_qparams_nan", QD + "choose_qparams.tensor",
-        [("input", T(cn)), ("quant_min", I(-128)), ("quant_max", I(127)), ("eps", Fl(1e-5)), ("dtype", DT("int8"))],
+        [("input", T(cn)), ("quant_min", Int(-128)), ("quant_max", Int(127)), ("eps", Fl(1e-5)), ("dtype", DT("int8"))],
         error="NaN")
 
     # per channel group: 4-bit values in int8, [-8, 7] and [0, 15], float32 scales, int zero points
@@ -415,30 +418,30 @@ def cases():
         zp = (rng.integers(-3, 3, ng) if lo < 0 else rng.integers(6, 10, ng)).astype(np.int64)
         q = q_group(wg, sc, zp, lo, hi, np.int8, g)
         add(f"q_group_{nm}", QD + "quantize_per_channel_group.default",
-            [("input", T(wg)), ("scales", T(sc)), ("zero_points", T(zp)), ("quant_min", I(lo)), ("quant_max", I(hi)),
-             ("dtype", DT("int8")), ("group_size", I(g))], [q])
+            [("input", T(wg)), ("scales", T(sc)), ("zero_points", T(zp)), ("quant_min", Int(lo)),
+             ("quant_max", Int(hi)), ("dtype", DT("int8")), ("group_size", Int(g))], [q])
         add(f"dq_group_{nm}", QD + "dequantize_per_channel_group.default",
-            [("input", T(q)), ("scales", T(sc)), ("zero_points", T(zp)), ("quant_min", I(lo)), ("quant_max", I(hi)),
-             ("dtype", DT("int8")), ("group_size", I(g)), ("output_dtype", DT("float32"))], [dq_group(q, sc, zp, g)])
+            [("input", T(q)), ("scales", T(sc)), ("zero_points", T(zp)), ("quant_min", Int(lo)), ("quant_max", Int(hi)),
+             ("dtype", DT("int8")), ("group_size", Int(g)), ("output_dtype", DT("float32"))], [dq_group(q, sc, zp, g)])
     sc1 = (rng.random(3) * 0.1 + 0.02).astype(F32).reshape(3, 1)
     zp1 = np.zeros((3, 1), np.int64)
     add("q_group_wider_than_row", QD + "quantize_per_channel_group.default",
-        [("input", T(wg)), ("scales", T(sc1)), ("zero_points", T(zp1)), ("quant_min", I(-8)), ("quant_max", I(7)),
-         ("dtype", DT("int8")), ("group_size", I(32))], [q_group(wg, sc1, zp1, -8, 7, np.int8, 32)])
+        [("input", T(wg)), ("scales", T(sc1)), ("zero_points", T(zp1)), ("quant_min", Int(-8)), ("quant_max", Int(7)),
+         ("dtype", DT("int8")), ("group_size", Int(32))], [q_group(wg, sc1, zp1, -8, 7, np.int8, 32)])
     add("dq_group_no_zero_points", QD + "dequantize_per_channel_group.default",
-        [("input", T(q)), ("scales", T(np.full(6, 0.125, F32))), ("zero_points", NONE), ("quant_min", I(0)),
-         ("quant_max", I(15)), ("dtype", DT("int8")), ("group_size", I(8)), ("output_dtype", DT("float32"))],
+        [("input", T(q)), ("scales", T(np.full(6, 0.125, F32))), ("zero_points", NONE), ("quant_min", Int(0)),
+         ("quant_max", Int(15)), ("dtype", DT("int8")), ("group_size", Int(8)), ("output_dtype", DT("float32"))],
         [dq_group(q, np.full(6, 0.125, F32), None, 8)])
     bad = [("group_uneven", 6, "16 columns do not split into groups of 6"), ("group_zero", 0, "group_size must be > 1")]
     for nm, g, msg in bad:
         add(nm, QD + "quantize_per_channel_group.default",
             [("input", T(wg)), ("scales", T(np.ones(8, F32))), ("zero_points", T(np.zeros(8, np.int64))),
-             ("quant_min", I(-8)), ("quant_max", I(7)), ("dtype", DT("int8")), ("group_size", I(g))], error=msg)
+             ("quant_min", Int(-8)), ("quant_max", Int(7)), ("dtype", DT("int8")), ("group_size", Int(g))], error=msg)
     wn = wg.copy()
     wn[2, 5] = np.nan
     add("group_nan", QD + "quantize_per_channel_group.default",
         [("input", T(wn)), ("scales", T(np.ones(12, F32))), ("zero_points", T(np.zeros(12, np.int64))),
-         ("quant_min", I(-8)), ("quant_max", I(7)), ("dtype", DT("int8")), ("group_size", I(4))], error="NaN")
+         ("quant_min", Int(-8)), ("quant_max", Int(7)), ("dtype", DT("int8")), ("group_size", Int(4))], error="NaN")
 
     # torchao affine: per group (block [1, 8]), per axis, per tensor, 4-bit in int8 / uint8,
     # zero point domains INT / FLOAT / NONE, symmetric and asymmetric choose_qparams
@@ -457,64 +460,71 @@ def cases():
             ("none_domain_int8", "ASYMMETRIC", [1, 3, 2], -128, 127, "int8", np.int8, "NONE")]:
         sc, zp = choose_qparams_affine(xc, mapping, block, lo, hi, eps, True, domain)
         args = [("input", T(xc)), ("mapping_type", S(mapping)), ("block_size", L(block)), ("target_dtype", DT(dn)),
-                ("quant_min", I(lo)), ("quant_max", I(hi)), ("eps", Fl(eps)), ("scale_dtype", NONE),
+                ("quant_min", Int(lo)), ("quant_max", Int(hi)), ("eps", Fl(eps)), ("scale_dtype", NONE),
                 ("zero_point_dtype", NONE), ("preserve_zero", B(True)), ("zero_point_domain", S(domain))]
         add(f"choose_affine_{nm}", TA + "choose_qparams_affine.default", args, [sc, zp])
         zpa = zp if domain != "NONE" else None
         q = quantize_affine(xa, block, sc, zpa, dt, lo, hi, domain)
         add(f"q_affine_{nm}", TA + "quantize_affine.default",
-            [("input", T(xa)), ("block_size", L(block)), ("scale", T(sc)), ("zero_point", T(zpa) if zpa is not None else NONE),
-             ("output_dtype", DT(dn)), ("quant_min", I(lo)), ("quant_max", I(hi)), ("zero_point_domain", S(domain))], [q])
+            [("input", T(xa)), ("block_size", L(block)), ("scale", T(sc)),
+             ("zero_point", T(zpa) if zpa is not None else NONE), ("output_dtype", DT(dn)), ("quant_min", Int(lo)),
+             ("quant_max", Int(hi)), ("zero_point_domain", S(domain))], [q])
         add(f"dq_affine_{nm}", TA + "dequantize_affine.default",
-            [("input", T(q)), ("block_size", L(block)), ("scale", T(sc)), ("zero_point", T(zpa) if zpa is not None else NONE),
-             ("input_dtype", DT(dn)), ("quant_min", I(lo)), ("quant_max", I(hi)), ("zero_point_domain", S(domain)),
+            [("input", T(q)), ("block_size", L(block)), ("scale", T(sc)),
+             ("zero_point", T(zpa) if zpa is not None else NONE),
+             ("input_dtype", DT(dn)), ("quant_min", Int(lo)), ("quant_max", Int(hi)), ("zero_point_domain", S(domain)),
              ("output_dtype", DT("float32"))], [dequantize_affine(q, block, sc, zpa, lo, hi, domain)])
     # the newer schema: no zero_point_domain, keepdim, default eps (smallest normal)
     sc, zp = choose_qparams_affine(xc, "ASYMMETRIC", [1, 1, 8], -8, 7, float(np.finfo(np.float32).tiny), keepdim=True)
     add("choose_affine_keepdim_schema", TA + "choose_qparams_affine.default",
-        [("input", T(xc)), ("mapping_type", S("ASYMMETRIC")), ("block_size", L([1, 1, 8])), ("target_dtype", DT("int8")),
-         ("quant_min", I(-8)), ("quant_max", I(7)), ("eps", NONE), ("scale_dtype", NONE), ("zero_point_dtype", NONE),
+        [("input", T(xc)), ("mapping_type", S("ASYMMETRIC")), ("block_size", L([1, 1, 8])),
+         ("target_dtype", DT("int8")), ("quant_min", Int(-8)), ("quant_max", Int(7)), ("eps", NONE),
+         ("scale_dtype", NONE), ("zero_point_dtype", NONE),
          ("keepdim", B(True))], [sc, zp])
     q = quantize_affine(xa, [1, 1, 8], sc, zp, np.int8, -8, 7)
     add("q_affine_keepdim_schema", TA + "quantize_affine.default",
         [("input", T(xa)), ("block_size", L([1, 1, 8])), ("scale", T(sc)), ("zero_point", T(zp)),
-         ("output_dtype", DT("int8")), ("quant_min", I(-8)), ("quant_max", I(7))], [q])
+         ("output_dtype", DT("int8")), ("quant_min", Int(-8)), ("quant_max", Int(7))], [q])
     add("q_affine_default_bounds", TA + "quantize_affine.default",
         [("input", T(xa)), ("block_size", L([1, 1, 8])), ("scale", T(sc)), ("zero_point", T(zp)),
          ("output_dtype", DT("int8")), ("quant_min", NONE), ("quant_max", NONE)],
         [quantize_affine(xa, [1, 1, 8], sc, zp, np.int8, -128, 127)])
     add("affine_block_uneven", TA + "quantize_affine.default",
         [("input", T(xa)), ("block_size", L([1, 1, 5])), ("scale", T(sc)), ("zero_point", T(zp)),
-         ("output_dtype", DT("int8")), ("quant_min", I(-8)), ("quant_max", I(7))],
+         ("output_dtype", DT("int8")), ("quant_min", Int(-8)), ("quant_max", Int(7))],
         error="dim 2 of size 16 does not split into blocks of 5")
     add("affine_block_rank", TA + "quantize_affine.default",
         [("input", T(xa)), ("block_size", L([1, 8])), ("scale", T(sc)), ("zero_point", T(zp)),
-         ("output_dtype", DT("int8")), ("quant_min", I(-8)), ("quant_max", I(7))], error="block_size has 2 entries")
+         ("output_dtype", DT("int8")), ("quant_min", Int(-8)), ("quant_max", Int(7))], error="block_size has 2 entries")
     add("affine_scale_count", TA + "quantize_affine.default",
         [("input", T(xa)), ("block_size", L([1, 1, 4])), ("scale", T(sc)), ("zero_point", T(zp)),
-         ("output_dtype", DT("int8")), ("quant_min", I(-8)), ("quant_max", I(7))], error="48 blocks, but 24 scales")
+         ("output_dtype", DT("int8")), ("quant_min", Int(-8)), ("quant_max", Int(7))], error="48 blocks, but 24 scales")
 
     # repeat_interleave.Tensor
     r = np.array([2, 0, 3, 1], np.int64)
     add("repeat_interleave", "aten.repeat_interleave.Tensor", [("repeats", T(r))], [repeat_interleave(r)])
     add("repeat_interleave_output_size", "aten.repeat_interleave.Tensor",
-        [("repeats", T(np.full(4, 2, np.int64))), ("output_size", I(8))], [repeat_interleave(np.full(4, 2))])
+        [("repeats", T(np.full(4, 2, np.int64))), ("output_size", Int(8))], [repeat_interleave(np.full(4, 2))])
     add("repeat_interleave_bad_output_size", "aten.repeat_interleave.Tensor",
-        [("repeats", T(r)), ("output_size", I(5))], error="output_size 5 differs")
+        [("repeats", T(r)), ("output_size", Int(5))], error="output_size 5 differs")
     add("repeat_interleave_negative", "aten.repeat_interleave.Tensor",
         [("repeats", T(np.array([1, -1], np.int64)))], error="non-negative")
     # repeat_interleave.self_int / self_Tensor (np.repeat; checked against torch below)
     xr = (rng.standard_normal((2, 3, 4))).astype(F32)
     add("repeat_interleave_self_int_dim1", "aten.repeat_interleave.self_int",
-        [("self", T(xr)), ("repeats", I(2)), ("dim", I(1))], [np.repeat(xr, 2, axis=1)])
+        [("self", T(xr)), ("repeats", Int(2)), ("dim", Int(1))], [np.repeat(xr, 2, axis=1)])
     add("repeat_interleave_self_int_flat", "aten.repeat_interleave.self_int",
-        [("self", T(xr)), ("repeats", I(3)), ("dim", NONE)], [np.repeat(xr.reshape(-1), 3)])
+        [("self", T(xr)), ("repeats", Int(3)), ("dim", NONE)], [np.repeat(xr.reshape(-1), 3)])
     rr = np.array([1, 0, 2], np.int64)
     add("repeat_interleave_self_tensor", "aten.repeat_interleave.self_Tensor",
-        [("self", T(xr)), ("repeats", T(rr)), ("dim", I(-2)), ("output_size", I(3))], [np.repeat(xr, rr, axis=1)])
+        [("self", T(xr)), ("repeats", T(rr)), ("dim", Int(-2)), ("output_size", Int(3))], [np.repeat(xr, rr, axis=1)])
     add("repeat_interleave_self_tensor_bad_len", "aten.repeat_interleave.self_Tensor",
-        [("self", T(xr)), ("repeats", T(np.array([1, 2], np.int64))), ("dim", I(1))], error="integer tensor of 1 or 3")
-    assert np.array_equal(np.repeat(xr, rr, axis=1), torch.from_numpy(xr).repeat_interleave(torch.from_numpy(rr), 1).numpy())
+        [("self", T(xr)), ("repeats", T(np.array([1, 2], np.int64))), ("dim", Int(1))],
+        error="integer tensor of 1 or 3")
+    assert np.array_equal(
+        np.repeat(
+            xr, rr, axis=1), torch.from_numpy(xr).repeat_interleave(
+            torch.from_numpy(rr), 1).numpy())
     assert np.array_equal(np.repeat(xr, 2, axis=1), torch.from_numpy(xr).repeat_interleave(2, 1).numpy())
     return out
 

@@ -24,7 +24,6 @@ the debug buffer at 64-byte aligned offsets.
 
 Run: /usr/bin/python3 tests/tools/gen_quant_runs.py   (after gen_quant_fixtures.py; needs flatc)
 """
-import io
 import json
 import math
 import os
@@ -121,7 +120,7 @@ def main():
             dhm[str(instr)] = [handle]
             op = n["target"].split(".")[-2]
             logged.append((instr, n["name"], op, vals[0].numpy(), twin[n["name"]][0].numpy()))
-        assert all(any(l[1] == name for l in logged) for name in inject), (stem, inject)
+        assert all(any(entry[1] == name for entry in logged) for name in inject), (stem, inject)
         add_maps(stem, dhm)
         model = {"logged": len(logged), "runs": {}}
         for kind in ("healthy", "kernel"):
@@ -144,7 +143,7 @@ def main():
             model["runs"][kind] = rows
         summary["models"][stem] = model
         print(stem, len(logged), "logged ops;", {k: sum(r["dominant"] == "quantization" for r in v)
-                                                  for k, v in model["runs"].items()}, "quantization rows")
+                                                 for k, v in model["runs"].items()}, "quantization rows")
     with open(os.path.join(OUT, "quant_runs_expected.json"), "w") as f:
         json.dump(summary, f, indent=1)
         f.write("\n")

@@ -6,7 +6,11 @@ Inspector computes them ((end - start) / 1e6), and print numpy's statistics.
 
   python3 tests/tools/gen_recordings_expected.py SHARED_DIR > tests/data/export/add_pte_pooled.json
 """
-import json, os, subprocess, sys, tempfile
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import numpy as np
 
 SCHEMA = os.path.join(os.path.dirname(__file__), "..", "..", "core", "etdump", "etdump.fbs")

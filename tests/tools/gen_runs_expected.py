@@ -269,7 +269,6 @@ def expect(args):
     rule = args.phase_by or ("prefill-runs" if args.prefill_runs is not None else None)
     if rule is None:
         rule = "method" if plans and any(method_phase(r) for r in rows) else "none"
-    notes = []
     if rule == "method":
         for r in rows:
             r["phase"] = method_phase(r) or "other"
@@ -375,7 +374,8 @@ def expect(args):
                 continue
             plan = next((p for p in plans if p["name"] == r["method"]), None) if plans and r["method"] else None
             ps = [p for p in r["profiles"] if p["chain_index"] >= 0]
-            kernels = {p["instruction_id"] for p in ps if not delegated(p) and (p.get("name") or "").startswith("native_call_")}
+            kernels = {p["instruction_id"] for p in ps if not delegated(
+                p) and (p.get("name") or "").startswith("native_call_")}
             inner = {p["instruction_id"] for p in ps if delegated(p)}
             decoded = {id(p): backend_event(p) for p in ps if delegated(p)}
             calls = {}
@@ -448,8 +448,8 @@ CASES = {
     "llm_none": ("data:analysis/runs_llm.etdp", None, None, {}),
     "llm_prefill_runs": ("data:analysis/runs_llm.etdp", None, None, {"prefill_runs": 2, "prompt_tokens": 8}),
     "llm_duration": ("data:analysis/runs_llm.etdp", None, None, {"phase_by": "duration"}),
-    "cnn_mlp_50runs": ("shared:runtime/cnn_mlp_50runs/etdump.etdp", "shared:runtime/cnn_mlp_50runs/cnn_mlp.program.json",
-                       None, {}),
+    "cnn_mlp_50runs": ("shared:runtime/cnn_mlp_50runs/etdump.etdp",
+                       "shared:runtime/cnn_mlp_50runs/cnn_mlp.program.json", None, {}),
     "xnnpack_mlp": ("shared:runtime/xnnpack_mlp_intermediates/etdump.etdp",
                     "shared:runtime/xnnpack_mlp_intermediates/xnn_mlp.program.json", None, {}),
     # Share rows by backend operator, and the host phases that wrap counted events left out.

@@ -11,7 +11,11 @@ two-block file; tid by the documented track rule), ts/dur from the raw nanosecon
 
   python3 tests/tools/gen_trace_expected.py SHARED_DIR tests/data/export
 """
-import json, os, subprocess, sys, tempfile
+import json
+import os
+import subprocess
+import sys
+import tempfile
 
 SCHEMA = os.path.join(os.path.dirname(__file__), "..", "..", "core", "etdump", "etdump.fbs")
 FIXTURES = ["add_pte_50runs", "add_pte_intermediates", "bundled_program_50runs", "bundled_program_intermediates",

@@ -97,7 +97,7 @@ def event_blocks(doc, scale):
     for rsig, grp in groups.items():
         evs = []
         for s, runs in grp.items():
-            name, ident, delegated = "", None, None
+            name, delegated = "", None
             for part in (s[1], s[2]):
                 if part is None:
                     continue
@@ -106,7 +106,7 @@ def event_blocks(doc, scale):
                 n = str(pid) if d else part[0]
                 if n:
                     name = n
-                ident, delegated = pid, d
+                delegated = d
             raw, start = [], []
             for pe, _ in runs:
                 if pe is None:

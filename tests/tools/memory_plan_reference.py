@@ -118,7 +118,7 @@ def analyse(plan):
             "planned_bytes": planned, "peak_live_bytes": peak, "peak_instruction": peak_instruction,
             "live_at_peak": [t["value"] for t in ts if t["first"] >= 0 and t["first"] <= peak_instruction <= t["last"]],
             "wasted_bytes": max(planned - peak, 0),
-            "loops": [list(l) for l in sorted(set(loops))]}
+            "loops": [list(loop) for loop in sorted(set(loops))]}
 
 
 def main():

@@ -7,6 +7,7 @@
 #include "difftreemodel.h"
 #include "modelroles.h"
 #include "qtstrings.h"
+#include "savefile.h"
 #include "treeviewutil.h"
 #include "widgetexport.h"
 
@@ -21,7 +22,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QToolButton>
@@ -395,11 +395,7 @@ QString CompareView::exportTable(const QString &path) const
         return tr("%1: nothing to export (no comparison)").arg(path);
     const std::string text
         = formatDiffDelimited(*m_diff, path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive) ? ',' : '\t');
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !f.commit())
-        return tr("%1: cannot write: %2").arg(path, f.errorString());
-    return {};
+    return saveFile(path, text);
 }
 
 void CompareView::exportTableInteractive()

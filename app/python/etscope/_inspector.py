@@ -11,9 +11,12 @@ import os
 import sys
 import warnings
 from enum import Enum
-from typing import Any, Callable, Dict, IO, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, IO, List, Optional, Union
 
 from . import _native
+
+if TYPE_CHECKING:  # the annotation's class, without importing _graph at run time
+    from ._graph import ExportedProgram
 
 __all__ = ["Event", "EventBlock", "Inspector", "PerfData", "TimeScale", "ETRecord", "parse_etrecord"]
 
@@ -403,7 +406,8 @@ class ETRecord:
     def exported_program(self):
         from ._graph import ExportedProgram
 
-        return ExportedProgram(self._native, "exported_program") if "exported_program" in self._native.programs() else None
+        return ExportedProgram(
+            self._native, "exported_program") if "exported_program" in self._native.programs() else None
 
     def graph_diff(self, a="exported_program", b="edge_dialect_exported_program", distance="MSE", *,
                    threshold=None, inputs=None, bundled_program=None, test_case=0):
@@ -441,7 +445,8 @@ class Inspector:
         target_time_scale: TimeScale = TimeScale.MS,
         debug_buffer_path: Optional[str] = None,
         delegate_metadata_parser: Optional[Callable[[List[str]], Dict[str, Any]]] = None,
-        delegate_time_scale_converter: Optional[Callable[[Union[int, str], Union[int, float]], Union[int, float]]] = None,
+        delegate_time_scale_converter: Optional[Callable[[
+            Union[int, str], Union[int, float]], Union[int, float]]] = None,
         enable_module_hierarchy: bool = False,
     ) -> None:
         source, target = _scale_value(source_time_scale), _scale_value(target_time_scale)
@@ -501,7 +506,8 @@ class Inspector:
             if include_delegate_debug_data:
                 df = _with_delegate_columns(pd, df, [e for b in blocks for e in b.events])
             return df
-        return pd.concat([b.to_dataframe(include_units, include_delegate_debug_data) for b in blocks], ignore_index=True)
+        return pd.concat([b.to_dataframe(include_units, include_delegate_debug_data)
+                         for b in blocks], ignore_index=True)
 
     def _prepare_dataframe(self, include_units=True, include_delegate_debug_data=False):
         df = self.to_dataframe(include_units, include_delegate_debug_data)
@@ -535,7 +541,8 @@ class Inspector:
             return
         self._native.write_table(True, "\t", include_units, False, file.write)
 
-    def save_data_to_tsv(self, file: IO[str], include_units: bool = True, include_delegate_debug_data: bool = False) -> None:
+    def save_data_to_tsv(self, file: IO[str], include_units: bool = True,
+                         include_delegate_debug_data: bool = False) -> None:
         """df.to_csv(file, sep='\\t') of the printed rows: `etscope-cli tsv`'s bytes."""
         if self._needs_pandas_table(include_delegate_debug_data):
             self._prepare_dataframe(include_units, include_delegate_debug_data).to_csv(file, sep="\t")
@@ -599,7 +606,8 @@ class Inspector:
         from ._gap import numeric_gap
 
         return numeric_gap(
-            self, distance, disable_debug_handle_valdiation, reference_graph, isolate, inputs, bundled_program, test_case
+            self, distance, disable_debug_handle_valdiation, reference_graph, isolate, inputs, bundled_program,
+            test_case,
         )
 
     def graph_diff(

@@ -75,7 +75,7 @@ def read_recordings(paths_or_globs, jobs=None, etrecord=None, source_time_scale=
     listed in df.attrs["errors"]."""
     from ._inspector import _pandas
 
-    pd = _pandas()
+    _pandas()  # before any file is read: without pandas, the ImportError comes first
     if isinstance(paths_or_globs, (str, os.PathLike)):
         paths_or_globs = [paths_or_globs]
     inputs = _native.expand_recordings([os.fspath(p) for p in paths_or_globs])
