@@ -4,6 +4,8 @@
 #include "backgroundjob.h"
 #include "decompositionchart.h"
 #include "decompositionmodel.h"
+#include "evaluatorcontrols.h"
+#include "evaluatorsettings.h"
 #include "gapreferencedialog.h"
 #include "modelroles.h"
 #include "qtstrings.h"
@@ -25,7 +27,6 @@
 namespace etscope {
 
 namespace {
-const analysis::Metric kMetrics[] = { analysis::Metric::MSE, analysis::Metric::SNR, analysis::Metric::MaxAbs };
 
 struct DecompositionOutcome {
     std::shared_ptr<const evalgap::Decomposition> result;
@@ -35,9 +36,9 @@ struct DecompositionOutcome {
 
 DecompositionPanel::DecompositionPanel(SessionController *controller, EventSelection *selection, QObject *parent)
     : Panel(controller, selection, parent)
-    , m_metric(new QComboBox)
+    , m_metric(new gapui::MetricBox(controller->evaluatorSettings()))
     , m_run(new QPushButton(tr("Decompose")))
-    , m_inputs(new QPushButton(tr("Inputs…")))
+    , m_inputs(new EvaluatorInputsButton(controller->evaluatorSettings()))
     , m_summary(new QLabel)
     , m_warnings(new QLabel)
     , m_chart(new gapui::DecompositionChart)
@@ -51,8 +52,6 @@ DecompositionPanel::DecompositionPanel(SessionController *controller, EventSelec
     layout->setContentsMargins(4, 4, 4, 4);
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Metric:")));
-    for (analysis::Metric m : kMetrics)
-        m_metric->addItem(QString::fromLatin1(analysis::metricName(m)), int(m));
     bar->addWidget(m_metric);
     bar->addStretch(1);
     bar->addWidget(m_inputs);
@@ -94,10 +93,6 @@ DecompositionPanel::DecompositionPanel(SessionController *controller, EventSelec
     layout->addWidget(split, 1);
     m_dock = makeDock(page, tr("Quantization or kernel"), QStringLiteral("DecompositionDock"));
 
-    m_metric->setToolTip(tr("The metric each error is measured and judged in (the noise rule, as in the gap views)"));
-    m_inputs->setToolTip(
-        tr("Inputs: a torch.save'd tuple of tensors (.pt) or a BundledProgram test case; without one, the ETRecord's "
-           "representative_inputs"));
     m_run->setToolTip(tr("Run the ETRecord's graph twice (fake-quantized and its float twin) and split each op's "
                          "error into quantization and kernel"));
     m_action->setToolTip(tr("Where a quantized model's accuracy goes, per op: quantization or the kernels"));
@@ -110,16 +105,9 @@ DecompositionPanel::DecompositionPanel(SessionController *controller, EventSelec
             m_controller->notify(MessageKind::Info,
                 tr("Quantization or kernel: open the recording with its debug buffer and its ETRecord."));
         else if (!m_result && !isRunning())
-            decompose(analysis::Metric(m_metric->currentData().toInt()));
+            decompose();
     });
-    connect(
-        m_run, &QPushButton::clicked, this, [this] { decompose(analysis::Metric(m_metric->currentData().toInt())); });
-    connect(m_inputs, &QPushButton::clicked, this, [this] {
-        if (auto chosen = askEvaluatorInputs(m_dock->window())) {
-            m_inputChoice = *chosen;
-            m_inputs->setText(tr("Inputs: %1").arg(inputChoiceLabel(m_inputChoice)));
-        }
-    });
+    connect(m_run, &QPushButton::clicked, this, [this] { decompose(); });
     connect(m_chart, &gapui::DecompositionChart::opClicked, this,
         [this, proxy](int row) { m_table->selectRow(proxy->mapFromSource(m_model->index(row, 0)).row()); });
     connect(m_chart, &gapui::DecompositionChart::eventSelected, m_selection, &EventSelection::selectEvent);
@@ -189,15 +177,16 @@ void DecompositionPanel::onSessionChanged(std::shared_ptr<const Session> session
                                   "whether its accuracy is lost to quantization or in the kernels."));
 }
 
-void DecompositionPanel::decompose(analysis::Metric metric)
+void DecompositionPanel::decompose()
 {
+    const analysis::Metric metric = m_controller->evaluatorSettings()->metric();
     if (!m_session || !m_session->etrecord || !m_session->debugBuffer) {
         Q_EMIT finished(false, tr("needs the recording's debug buffer and ETRecord"));
         return;
     }
     evalgap::DecomposeOptions opts;
     opts.metric = metric;
-    opts.inputs = m_inputChoice;
+    opts.inputs = m_controller->evaluatorSettings()->inputs();
     auto session = m_session;
     m_run->setEnabled(false);
     m_summary->setText(tr("Running the fake-quantized graph and its float twin…"));

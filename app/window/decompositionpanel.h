@@ -16,10 +16,12 @@ class QTableView;
 namespace etscope {
 
 class BackgroundJob;
+class EvaluatorInputsButton;
 class DecompositionModel;
 namespace gapui {
+class MetricBox;
 class DecompositionChart;
-}
+} // namespace gapui
 
 // "Quantization or kernel?": the numeric gap of a quantized model's runtime run split per op into
 // the error quantization introduces (float twin against the fake-quantized graph) and the error
@@ -35,8 +37,9 @@ public:
     QList<QAction *> menuActions(Menu menu) const override;
     QList<Chart> charts() const override;
 
-    // Decomposes the current session's gap in the background; finished() reports.
-    void decompose(analysis::Metric metric = analysis::Metric::MSE);
+    // Decomposes the current session's gap in the background, in the metric and on the inputs of
+    // the window's EvaluatorSettings; finished() reports.
+    void decompose();
     bool isRunning() const;
     const std::shared_ptr<const evalgap::Decomposition> &result() const { return m_result; }
     QString summaryText() const;
@@ -53,9 +56,9 @@ private:
 
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const evalgap::Decomposition> m_result;
-    QComboBox *m_metric;
+    gapui::MetricBox *m_metric;
     QPushButton *m_run;
-    QPushButton *m_inputs;
+    EvaluatorInputsButton *m_inputs;
     QLabel *m_summary;
     QLabel *m_warnings;
     gapui::DecompositionChart *m_chart;
@@ -64,7 +67,6 @@ private:
     QDockWidget *m_dock;
     QAction *m_action;
     BackgroundJob *m_job;
-    eval::InputChoice m_inputChoice; // empty: the ETRecord's representative_inputs
 };
 
 } // namespace etscope

@@ -11,21 +11,19 @@
 #include <optional>
 
 class QAction;
-class QComboBox;
 class QDockWidget;
-class QLabel;
-class QLineEdit;
 class QProgressDialog;
-class QRadioButton;
 
 namespace etscope {
 namespace analysis {
 struct GapTable;
 }
 
-class BackgroundJob;
+class EvaluatorSettings;
+class GapReference;
 namespace gapui {
-class CompareResultsChart;
+class CaveatFrame;
+class GapTrendPage;
 class DelegateTriageView;
 class GapHeatmapWidget;
 class GapTrendChart;
@@ -57,16 +55,8 @@ public:
     void compareWithEvaluator(const eval::InputChoice &inputs = {}, const QString &referenceGraph = {});
     bool evaluatorRunning() const;
     void cancelEvaluator();
-    // Accumulated (the Inspector's gap) or isolated (each op from the runtime's inputs) in the
-    // heatmap and the delegate triage.
-    void setIsolated(bool isolated);
-    bool isolated() const { return m_isolated; }
-    // The metric that leads (triage, gap chart, graph overlay, first heatmap column) and the
-    // threshold it is judged by (unset: the noise level of analysis/noise.h).
-    void setPrimaryMetric(analysis::Metric m);
-    analysis::Metric primaryMetric() const { return m_primary; }
-    void setThreshold(std::optional<double> threshold);
-    std::optional<double> threshold() const { return m_threshold; }
+    // The metric, threshold and accumulated/isolated switch are the window's EvaluatorSettings
+    // (SessionController::evaluatorSettings()), shared with the other evaluator panels.
     gapui::GapTrendChart *trendChart() const { return m_trend; }
 
     // The gap table of the active reference (first metric; accumulated or isolated as
@@ -82,12 +72,10 @@ Q_SIGNALS:
 public:
     gapui::GapHeatmapWidget *heatmap() const { return m_heatmap; }
     gapui::DelegateTriageView *triage() const { return m_triage; }
-    gapui::CompareResultsChart *compareChart() const { return m_compare; }
     gapui::TensorInspectorWidget *tensorInspector() const { return m_tensor; }
-    // The reference the gap views compare against (kept and recomputed across reloads).
-    QStringList referenceFiles() const { return m_referenceFiles; }
-    // The comparison's warnings (as `etscope-cli gap` prints them), also shown in the window.
-    QStringList referenceWarnings() const { return m_warnings; }
+    // The reference the gap views compare against (kept and recomputed across reloads), its
+    // tables and its warnings (as `etscope-cli gap` prints them).
+    GapReference *reference() const { return m_reference; }
     // The warning every gap view shows above its figures while the session's inputs are doubtful
     // (a debug buffer that is probably not the run's); "" when there is none.
     QString caveatText() const;
@@ -98,43 +86,33 @@ private:
     void chooseFiles();
     void showRow(int blockIndex, int eventIndex);
     void showTables();
-    struct Outcome;
-    static std::shared_ptr<Outcome> computeFileGap(const Session &session, const QStringList &referenceFiles);
-    void applyFileGap(const QStringList &referenceFiles, const Outcome &outcome);
+    void clearViews();
+    void onReferenceFinished(bool ok, const QString &message, bool evaluator);
+    void notifyWarnings(const QString &against);
     void emitGapChanged();
     void updateCaveats();
-    void arrangeTables();
+    void showProgress();
+    void closeProgress();
 
     QWidget *dialogParent() const;
 
     std::shared_ptr<const Session> m_session;
+    EvaluatorSettings *m_settings;
+    GapReference *m_reference;
     QAction *m_compareAction = nullptr;
     gapui::GapHeatmapWidget *m_heatmap = nullptr;
     gapui::DelegateTriageView *m_triage = nullptr;
     gapui::TensorInspectorWidget *m_tensor = nullptr;
-    gapui::CompareResultsChart *m_compare = nullptr;
     QDockWidget *m_heatmapDock = nullptr;
     QDockWidget *m_triageDock = nullptr;
     QDockWidget *m_tensorDock = nullptr;
-    QDockWidget *m_compareDock = nullptr;
     gapui::GapTrendChart *m_trend = nullptr;
     QDockWidget *m_trendDock = nullptr;
-    QRadioButton *m_accumulatedButton = nullptr;
-    QRadioButton *m_isolatedButton = nullptr;
+    gapui::GapTrendPage *m_trendPage = nullptr;
     QProgressDialog *m_progress = nullptr;
-    bool m_isolated = false;
-    QComboBox *m_metricBox = nullptr;
-    QLineEdit *m_thresholdEdit = nullptr;
-    analysis::Metric m_primary;
-    std::optional<double> m_threshold;
-    struct Tables;
-    std::shared_ptr<Tables> m_tables;
-    QStringList m_referenceFiles;
-    QStringList m_warnings;
-    QList<QLabel *> m_caveats; // one above each gap view
+    QList<gapui::CaveatFrame *> m_caveats; // one around each gap view
     int m_tensorBlock = -1, m_tensorEvent = -1; // row shown in the tensor inspector
-    std::optional<eval::InputChoice> m_evaluatorReference; // the ETRecord graph is the reference
-    BackgroundJob *m_job = nullptr;
+    bool m_restoreTensor = false; // a recompute for a reload shows the same tensor row again
     bool m_evaluatorCancelled = false; // the last evaluation was cancelled (no warning dialog)
 };
 

@@ -1,4 +1,5 @@
 #include "gapreferencedialog.h"
+#include "evaluatorsettings.h"
 #include "filedialogs.h"
 #include "filesniffer.h"
 #include "qtstrings.h"
@@ -46,6 +47,25 @@ QString inputChoiceLabel(const eval::InputChoice &choice)
             .arg(QFileInfo(toQString(choice.bundledProgram)).fileName())
             .arg(choice.testCase);
     return QFileInfo(toQString(choice.inputsFile)).fileName();
+}
+
+EvaluatorInputsButton::EvaluatorInputsButton(EvaluatorSettings *settings, QWidget *parent)
+    : QPushButton(parent)
+    , m_settings(settings)
+{
+    setToolTip(tr("Inputs: a torch.save'd tuple of tensors (.pt) or a BundledProgram test case; without one, the "
+                  "ETRecord's representative_inputs"));
+    showChoice();
+    connect(this, &QPushButton::clicked, this, [this] {
+        if (auto chosen = askEvaluatorInputs(window()))
+            m_settings->setInputs(*chosen);
+    });
+    connect(settings, &EvaluatorSettings::inputsChanged, this, &EvaluatorInputsButton::showChoice);
+}
+
+void EvaluatorInputsButton::showChoice()
+{
+    setText(m_settings->inputsChosen() ? tr("Inputs: %1").arg(inputChoiceLabel(m_settings->inputs())) : tr("Inputs…"));
 }
 
 std::optional<GapReferenceChoice> askGapReference(QWidget *parent, bool inputsGiven)

@@ -2,6 +2,7 @@
 
 #include "eval/evaluator.h"
 
+#include <QPushButton>
 #include <QString>
 
 #include <optional>
@@ -9,6 +10,8 @@
 class QWidget;
 
 namespace etscope {
+
+class EvaluatorSettings;
 
 // What Analysis ▸ Numeric gap compares against, when the session's ETRecord graph can be the
 // reference: that graph evaluated by etscope (with the inputs chosen here), or files.
@@ -22,6 +25,19 @@ struct GapReferenceChoice {
 std::optional<eval::InputChoice> askEvaluatorInputs(QWidget *parent);
 // "inputs.pt", "bundled.bpte #2": what a button shows once inputs are chosen.
 QString inputChoiceLabel(const eval::InputChoice &choice);
+
+// "Inputs…" of every evaluator panel, bound to the window's EvaluatorSettings: asks with
+// askEvaluatorInputs and shows the inputs chosen (in any panel) as "Inputs: inputs.pt".
+class EvaluatorInputsButton : public QPushButton
+{
+    Q_OBJECT
+public:
+    explicit EvaluatorInputsButton(EvaluatorSettings *settings, QWidget *parent = nullptr);
+
+private:
+    void showChoice();
+    EvaluatorSettings *m_settings;
+};
 
 // Asks which reference; `inputsGiven`: the ETRecord carries representative_inputs. Empty when the
 // user cancels.

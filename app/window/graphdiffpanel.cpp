@@ -3,6 +3,8 @@
 #include "analysis/noise.h"
 #include "backgroundjob.h"
 #include "common/numberformat.h"
+#include "evaluatorcontrols.h"
+#include "evaluatorsettings.h"
 #include "gapreferencedialog.h"
 #include "graph/programgraph.h"
 #include "graphview.h"
@@ -27,8 +29,6 @@
 namespace etscope {
 
 namespace {
-const analysis::Metric kMetrics[]
-    = { analysis::Metric::MSE, analysis::Metric::SNR, analysis::Metric::MaxAbs, analysis::Metric::Cosine };
 
 struct SideGraph {
     std::shared_ptr<const graph::ProgramGraph> graph;
@@ -58,9 +58,9 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
     : Panel(controller, selection, parent)
     , m_a(new QComboBox)
     , m_b(new QComboBox)
-    , m_metric(new QComboBox)
+    , m_metric(new gapui::MetricBox(controller->evaluatorSettings()))
     , m_run(new QPushButton(tr("Compare")))
-    , m_inputs(new QPushButton(tr("Inputs…")))
+    , m_inputs(new EvaluatorInputsButton(controller->evaluatorSettings()))
     , m_verdict(new QLabel)
     , m_table(new QTreeWidget)
     , m_unaligned(new QLabel)
@@ -80,8 +80,6 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
     bar->addWidget(new QLabel(tr("B:")));
     bar->addWidget(m_b, 1);
     bar->addWidget(new QLabel(tr("Metric:")));
-    for (analysis::Metric m : kMetrics)
-        m_metric->addItem(QString::fromLatin1(analysis::metricName(m)), int(m));
     bar->addWidget(m_metric);
     bar->addWidget(m_inputs);
     bar->addWidget(m_run);
@@ -136,9 +134,6 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
         });
     m_a->setToolTip(tr("The reference graph"));
     m_b->setToolTip(tr("The graph compared with it, layer by layer, on the same inputs"));
-    m_inputs->setToolTip(
-        tr("Inputs: a torch.save'd tuple of tensors (.pt) or a BundledProgram test case; without one, the ETRecord's "
-           "representative_inputs"));
 
     m_action->setToolTip(tr("Compare two graphs of the ETRecord layer by layer (e.g. the float program and "
                             "the quantized one)"));
@@ -149,14 +144,7 @@ GraphDiffPanel::GraphDiffPanel(SessionController *controller, EventSelection *se
         if (!m_session || !m_session->etrecord)
             m_controller->notify(MessageKind::Info, tr("Graph against graph: open an ETRecord with the recording."));
     });
-    connect(m_run, &QPushButton::clicked, this,
-        [this] { compare(m_a->currentText(), m_b->currentText(), analysis::Metric(m_metric->currentData().toInt())); });
-    connect(m_inputs, &QPushButton::clicked, this, [this] {
-        if (auto chosen = askEvaluatorInputs(m_dock->window())) {
-            m_inputChoice = *chosen;
-            m_inputs->setText(tr("Inputs: %1").arg(inputChoiceLabel(m_inputChoice)));
-        }
-    });
+    connect(m_run, &QPushButton::clicked, this, [this] { compare(m_a->currentText(), m_b->currentText()); });
     connect(m_table, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         // The runtime events of the A node's debug handle, when the recording has them.
         if (!item || !m_session || !m_result)
@@ -240,8 +228,9 @@ void GraphDiffPanel::onSessionChanged(std::shared_ptr<const Session> session)
     m_verdict->setText(tr("Choose two graphs and Compare: both run on the same inputs, aligned node by node."));
 }
 
-void GraphDiffPanel::compare(const QString &a, const QString &b, analysis::Metric metric)
+void GraphDiffPanel::compare(const QString &a, const QString &b)
 {
+    const analysis::Metric metric = m_controller->evaluatorSettings()->metric();
     if (!m_session || !m_session->etrecord) {
         Q_EMIT finished(false, tr("no ETRecord open"));
         return;
@@ -257,7 +246,7 @@ void GraphDiffPanel::compare(const QString &a, const QString &b, analysis::Metri
     opts.a = a.toStdString();
     opts.b = b.toStdString();
     opts.metric = metric;
-    opts.inputs = m_inputChoice;
+    opts.inputs = m_controller->evaluatorSettings()->inputs();
     auto record = m_session->etrecord;
     m_verdict->setText(tr("Evaluating %1 and %2…").arg(a, b));
     m_run->setEnabled(false);

@@ -17,6 +17,10 @@ class QTreeWidget;
 namespace etscope {
 
 class BackgroundJob;
+namespace gapui {
+class MetricBox;
+}
+class EvaluatorInputsButton;
 class GraphView;
 
 // "Graph against graph": two graphs of the session's ETRecord (the ATen exported_program, the
@@ -33,8 +37,9 @@ public:
     QList<Dock> docks() const override;
     QList<QAction *> menuActions(Menu menu) const override;
 
-    // Compares graph `a` with graph `b` in the background; finished() reports.
-    void compare(const QString &a, const QString &b, analysis::Metric metric = analysis::Metric::MSE);
+    // Compares graph `a` with graph `b` in the background, in the metric and on the inputs of the
+    // window's EvaluatorSettings; finished() reports.
+    void compare(const QString &a, const QString &b);
     const std::shared_ptr<const evalgap::GraphDiff> &result() const { return m_result; }
     QTreeWidget *table() const { return m_table; }
     GraphView *graphView(evalgap::DiffSide side) const { return side == evalgap::DiffSide::A ? m_viewA : m_viewB; }
@@ -58,9 +63,9 @@ private:
     std::shared_ptr<const evalgap::GraphDiff> m_result;
     QComboBox *m_a;
     QComboBox *m_b;
-    QComboBox *m_metric;
+    gapui::MetricBox *m_metric;
     QPushButton *m_run;
-    QPushButton *m_inputs;
+    EvaluatorInputsButton *m_inputs;
     QLabel *m_verdict;
     QTreeWidget *m_table;
     QLabel *m_unaligned;
@@ -74,7 +79,6 @@ private:
     bool m_syncing = false; // a selection being mirrored to the other side
     QAction *m_action;
     BackgroundJob *m_job;
-    eval::InputChoice m_inputChoice; // empty: the ETRecord's representative_inputs
 };
 
 } // namespace etscope

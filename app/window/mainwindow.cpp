@@ -12,6 +12,7 @@
 #include "graphdock.h"
 #include "memorypanel.h"
 #include "messagebar.h"
+#include "outputqualitypanel.h"
 #include "qtstrings.h"
 #include "runspanel.h"
 #include "timecontrols.h"
@@ -123,11 +124,12 @@ void MainWindow::createPanels()
     addPanel(m_topEvents = new TopEventsDock(m_controller, m_selection, this));
     addPanel(m_modules = new ModulesDock(m_controller, m_selection, this));
     addPanel(m_gap = new GapDocks(m_controller, m_selection, this));
+    addPanel(new OutputQualityPanel(m_controller, m_selection, this));
     addPanel(m_compare = new CompareDocks(m_controller, m_selection, this));
     addPanel(m_graph = new GraphDock(m_controller, m_selection, this));
-    addPanel(m_memory = new MemoryPanel(m_controller, m_selection, this));
-    addPanel(m_graphDiff = new GraphDiffPanel(m_controller, m_selection, this));
-    addPanel(m_decomposition = new DecompositionPanel(m_controller, m_selection, this));
+    addPanel(new MemoryPanel(m_controller, m_selection, this));
+    addPanel(new GraphDiffPanel(m_controller, m_selection, this));
+    addPanel(new DecompositionPanel(m_controller, m_selection, this));
     addPanel(m_runs = new RunsPanel(m_controller, m_selection, this));
     connect(m_runs, &RunsPanel::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_details, &EventDetailsDocks::runsSelected, m_timeline, &TimelineDock::showRuns);

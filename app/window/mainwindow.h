@@ -20,24 +20,16 @@ namespace etscope {
 
 class ChartExports;
 class CompareDocks;
-class DetailsPanel;
 class DockLayout;
 class EventDetailsDocks;
 class EventTableView;
 class GapDocks;
-class GraphDiffPanel;
-class DecompositionPanel;
 class RunsPanel;
 class GraphDock;
-class MemoryPanel;
-class HistogramWidget;
 class MessageBar;
-class ModuleRollupView;
 class ModulesDock;
 class TimeControls;
 class TimelineDock;
-class TimelineWidget;
-class TopEventsChart;
 class TopEventsDock;
 
 // The window (after hotspot's MainWindow): menus, toolbar, docks, settings and the message bar.
@@ -60,17 +52,6 @@ public:
     GapDocks *gapDocks() const { return m_gap; }
     CompareDocks *compareDocks() const { return m_compare; }
     GraphDock *graphDock() const { return m_graph; }
-    MemoryPanel *memoryPanel() const { return m_memory; }
-    GraphDiffPanel *graphDiffPanel() const { return m_graphDiff; }
-    DecompositionPanel *decompositionPanel() const { return m_decomposition; }
-    RunsPanel *runsPanel() const { return m_runs; }
-    DetailsPanel *detailsPanel() const { return m_details->details(); }
-    HistogramWidget *histogram() const { return m_details->histogram(); }
-    TopEventsChart *topEventsChart() const { return m_topEvents->chart(); }
-    TimelineWidget *timeline() const { return m_timeline->timeline(); }
-    ModuleRollupView *moduleRollup() const { return m_modules->view(); }
-    QMenu *helpMenu() const { return m_helpMenu; }
-    MessageBar *messageBar() const { return m_messageBar; }
 
     QString lastError() const { return m_lastError; } // the error in the message bar, if any
     QString messageText() const { return m_messageBar->text(); }
@@ -130,9 +111,6 @@ private:
     GapDocks *m_gap = nullptr;
     CompareDocks *m_compare = nullptr;
     GraphDock *m_graph = nullptr;
-    MemoryPanel *m_memory = nullptr;
-    GraphDiffPanel *m_graphDiff = nullptr;
-    DecompositionPanel *m_decomposition = nullptr;
     RunsPanel *m_runs = nullptr;
 };
 

@@ -1,4 +1,5 @@
 #include "sessioncontroller.h"
+#include "evaluatorsettings.h"
 
 #include "backgroundjob.h"
 #include "etdump/debugbuffer.h"
@@ -36,6 +37,7 @@ SessionController::SessionController(bool persistSettings, QObject *parent)
     : QObject(parent)
     , m_persistSettings(persistSettings)
     , m_job(new BackgroundJob(this))
+    , m_evaluatorSettings(new EvaluatorSettings(this))
 {
     if (m_persistSettings)
         m_recentFiles = QSettings().value(QStringLiteral("recentFiles")).toStringList();

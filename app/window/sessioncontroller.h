@@ -12,6 +12,7 @@
 namespace etscope {
 
 class BackgroundJob;
+class EvaluatorSettings;
 
 // How loud a message is: Info/Warning/Error go to the window's message bar, Status to its status
 // bar for a while.
@@ -52,6 +53,9 @@ public:
     bool isLoading() const;
 
     const std::shared_ptr<const Session> &session() const { return m_session; }
+    // What the evaluator views (numeric gap, decomposition, graph against graph) share: the
+    // metric, threshold, accumulated or isolated, the inputs the ETRecord's graphs run on.
+    EvaluatorSettings *evaluatorSettings() const { return m_evaluatorSettings; }
     // Companions opened before their ETDump, paired with the next ETDump opened.
     QString pendingDebugBuffer() const { return m_waitingDebugBuffer; }
     QString pendingETRecord() const { return m_waitingETRecord; }
@@ -105,6 +109,7 @@ private:
 
     bool m_persistSettings;
     BackgroundJob *m_job;
+    EvaluatorSettings *m_evaluatorSettings;
     std::shared_ptr<const Session> m_session;
     TimeConversion m_time;
     QString m_waitingDebugBuffer;

@@ -7,7 +7,11 @@
 #include "decompositionchart.h"
 #include "decompositionmodel.h"
 #include "decompositionpanel.h"
+#include "evaluatorcontrols.h"
+#include "evaluatorsettings.h"
+#include "gapreferencedialog.h"
 #include "mainwindow.h"
+#include "panelhost.h"
 #include "quanttruth.h"
 #include "sessioncontroller.h"
 #include "windowtest.h"
@@ -53,7 +57,7 @@ private Q_SLOTS:
         MainWindow w(test::quietWindow());
         w.resize(size);
         w.show();
-        DecompositionPanel *panel = w.decompositionPanel();
+        DecompositionPanel *panel = test::part<DecompositionPanel>(w);
         QVERIFY(!panel->menuActions(Panel::Menu::Analysis).first()->isEnabled()); // nothing open
         QVERIFY(open(w, "kernel"));
         QAction *action = panel->menuActions(Panel::Menu::Analysis).first();
@@ -109,11 +113,14 @@ private Q_SLOTS:
 
     void healthyRunBlamesQuantizationOnly()
     {
-        MainWindow w(test::quietWindow());
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(open(w, "healthy"));
-        DecompositionPanel *panel = w.decompositionPanel();
+        // The panel alone: built from a controller and a selection in a plain host window.
+        test::PanelHost<DecompositionPanel> host;
+        host.host.resize(1280, 720);
+        host.host.show();
+        const QString stem = u"eval/qcnn_healthy"_qs;
+        QVERIFY(host.open({ test::testDataPath(qPrintable(stem + u".etdp"_qs)),
+            test::testDataPath(qPrintable(stem + u".bin"_qs)), test::testDataPath("eval/qcnn_etrecord.bin") }));
+        DecompositionPanel *panel = host.panel;
         QSignalSpy done(panel, &DecompositionPanel::finished);
         panel->decompose();
         QVERIFY(done.wait(60000));
@@ -123,9 +130,41 @@ private Q_SLOTS:
         QVERIFY2(panel->summaryText().contains(u"kernels agree with the fake-quantized model within noise"_qs),
             qPrintable(panel->summaryText()));
         // Reopening other files drops the result.
-        QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/add_pte_50runs/etdump.etdp") }));
+        QVERIFY(host.open({ test::fixturePath("runtime/add_pte_50runs/etdump.etdp") }));
         QVERIFY(!panel->result());
         QVERIFY(!panel->menuActions(Panel::Menu::Analysis).first()->isEnabled());
+    }
+
+    void evaluatorPanelsShareOneSetting()
+    {
+        // The numeric gap, the decomposition and graph against graph judge by one metric and run
+        // on one choice of inputs: choosing SNR in one chooser shows SNR in all three, and the
+        // decomposition then runs in SNR (its result says which metric it used).
+        MainWindow w(test::quietWindow());
+        QVERIFY(open(w, "healthy"));
+        const auto boxes = w.findChildren<gapui::MetricBox *>();
+        QCOMPARE(boxes.size(), 3);
+        boxes.back()->setCurrentIndex(boxes.back()->findText(u"SNR"_qs));
+        for (gapui::MetricBox *box : boxes)
+            QCOMPARE(box->currentText(), u"SNR"_qs);
+        QCOMPARE(w.controller()->evaluatorSettings()->metric(), analysis::Metric::SNR);
+        auto *panel = test::part<DecompositionPanel>(w);
+        QSignalSpy done(panel, &DecompositionPanel::finished);
+        panel->decompose();
+        QVERIFY(done.wait(60000));
+        QCOMPARE(panel->result()->metric, analysis::Metric::SNR);
+        // A threshold belongs to its metric: choosing another one clears it.
+        w.controller()->evaluatorSettings()->setThreshold(20.0);
+        boxes.front()->setCurrentIndex(boxes.front()->findText(u"MSE"_qs));
+        QVERIFY(!w.controller()->evaluatorSettings()->threshold());
+        // Inputs chosen in one panel are every panel's: each "Inputs" button names them.
+        eval::InputChoice inputs;
+        inputs.inputsFile = "/tmp/inputs.pt";
+        w.controller()->evaluatorSettings()->setInputs(inputs);
+        const auto buttons = w.findChildren<EvaluatorInputsButton *>();
+        QCOMPARE(buttons.size(), 2);
+        for (EvaluatorInputsButton *b : buttons)
+            QCOMPARE(b->text(), u"Inputs: inputs.pt"_qs);
     }
 };
 

@@ -5,6 +5,7 @@
 // and a click must select the event in the main window.
 #include "analysis/numericgap.h"
 #include "delegatetriageview.h"
+#include "evaluatorsettings.h"
 #include "eventtableview.h"
 #include "gapdocks.h"
 #include "gapheatmapwidget.h"
@@ -109,18 +110,18 @@ private slots:
                     out.insert(instructionOf(r));
             return out;
         };
-        QVERIFY(!gap->isolated());
+        QVERIFY(!window.controller()->evaluatorSettings()->isolated());
         QCOMPARE(flaggedRows(), (std::set<int> { 3, 14, 25 }));
 
         // The switch in the "Gap along execution" dock: isolated mode in heatmap and triage.
         auto *isoButton = window.findChild<QRadioButton *>(u"GapIsolatedButton"_qs);
         QVERIFY(isoButton && isoButton->isEnabled());
         isoButton->click();
-        QVERIFY(gap->isolated());
+        QVERIFY(window.controller()->evaluatorSettings()->isolated());
         QCOMPARE(flaggedRows(), (std::set<int> { 3, 4, 14, 15, 25, 26 }));
         auto *accButton = window.findChild<QRadioButton *>(u"GapAccumulatedButton"_qs);
         accButton->click();
-        QVERIFY(!gap->isolated());
+        QVERIFY(!window.controller()->evaluatorSettings()->isolated());
         QCOMPARE(flaggedRows(), (std::set<int> { 3, 14, 25 }));
 
         // Both curves; the worst isolated gap (the 0.5 spike on the classifier addmm) is where
@@ -230,9 +231,9 @@ private slots:
 
         // SNR leads; a threshold of 28 dB leaves the rows below it: 25 (-9.8 dB) and 3 (26.8 dB),
         // numpy's SNRs in cnn_mlp_perturbed_expected.json; 14 (29.2 dB) and the exact rows are above.
-        gap->setPrimaryMetric(analysis::Metric::SNR);
+        window.controller()->evaluatorSettings()->setMetric(analysis::Metric::SNR);
         QCOMPARE(gap->activeTable()->metric, analysis::Metric::SNR);
-        gap->setThreshold(28.0);
+        window.controller()->evaluatorSettings()->setThreshold(28.0);
         std::set<int> below;
         for (const analysis::GapRow &r : gap->activeTable()->rows)
             if (r.flagged)
@@ -241,7 +242,7 @@ private slots:
         // The threshold is the primary metric's; the others stay at the noise level.
         QVERIFY(heatmap->legend().startsWith(
             u"SNR, accumulated, flagged above the threshold SNR 28; MSE · MAXABS, accumulated, flagged above the noise level"_qs));
-        gap->setThreshold(std::nullopt);
+        window.controller()->evaluatorSettings()->setThreshold(std::nullopt);
         QVERIFY(heatmap->legend().startsWith(u"SNR · MSE · MAXABS, accumulated, flagged above the noise level"_qs));
 
         // The XNNPACK run's buffer with this ETDump: accepted after the question, with the warning.

@@ -30,7 +30,7 @@ private Q_SLOTS:
         QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/cnn_mlp_intermediates/etdump.etdp"),
             test::fixturePath("runtime/cnn_mlp_intermediates/debug_output.bin"),
             test::testDataPath("analysis/cnn_mlp_runtime_etrecord.bin") }));
-        GraphDiffPanel *panel = w.graphDiffPanel();
+        GraphDiffPanel *panel = test::part<GraphDiffPanel>(w);
         QVERIFY(panel->graphChoices().contains(u"exported_program"_qs));
         QVERIFY(panel->graphChoices().contains(u"edge_dialect_exported_program"_qs));
         QSignalSpy done(panel, &GraphDiffPanel::finished);
@@ -54,7 +54,7 @@ private Q_SLOTS:
         // The ETRecord's own graphs are compared: any recording carries it into the session.
         QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/add_pte_50runs/etdump.etdp"),
             test::testDataPath("analysis/graphdiff_etrecord.bin") }));
-        GraphDiffPanel *panel = w.graphDiffPanel();
+        GraphDiffPanel *panel = test::part<GraphDiffPanel>(w);
         QVERIFY(panel->graphChoices().contains(u"edge_after_transform"_qs)
             || panel->graphChoices().contains(u"edge_after_transform/forward"_qs));
         QSignalSpy done(panel, &GraphDiffPanel::finished);

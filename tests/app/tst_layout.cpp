@@ -51,7 +51,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/cnn_mlp_alloc_events/cnn_mlp.pte"),
             test::fixturePath("runtime/cnn_mlp_alloc_events/etdump.etdp") }));
-        MemoryView *view = w.memoryPanel()->view();
+        MemoryView *view = test::part<MemoryPanel>(w)->view();
         QTRY_VERIFY(view->isVisible());
         QTRY_VERIFY2(view->canvas()->height() >= 150, qPrintable(QString::number(view->canvas()->height())));
         QTRY_VERIFY2(visibleRows(view->table()) >= 3, qPrintable(QString::number(visibleRows(view->table()))));

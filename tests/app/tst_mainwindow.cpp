@@ -4,6 +4,7 @@
 // and the fixture READMEs (run counts, instruction lists, output shapes).
 #include "detailspanel.h"
 #include "eventfilterproxy.h"
+#include "eventpanels.h"
 #include "eventtableview.h"
 #include "eventtreemodel.h"
 #include "graphdock.h"
@@ -17,6 +18,7 @@
 #include "timecontrols.h"
 #include "timelinewidget.h"
 #include "topeventschart.h"
+#include "windowtest.h"
 
 #include "events/inspectortable.h"
 
@@ -114,7 +116,8 @@ private Q_SLOTS:
         QCOMPARE(m->index(0, EventTreeModel::AvgColumn, m->index(1, 0)).data().toString(), QStringLiteral("0.544783"));
         QVERIFY(w.windowTitle().contains(QStringLiteral("docs_tutorial.etdp")));
         // The slowest kernel is selected on open: convolution #2, 1.031719 ms (§12 row 5).
-        QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_convolution.out")));
+        QVERIFY(test::part<EventDetailsDocks>(w)->details()->title().contains(
+            QStringLiteral("native_call_convolution.out")));
         QCOMPARE(w.table()->tree()->currentIndex().siblingAtColumn(EventTreeModel::AvgColumn).data().toString(),
             QStringLiteral("1.03172"));
     }
@@ -148,20 +151,22 @@ private Q_SLOTS:
         QVERIFY(w.controller()->openFilesSync({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") }));
         QVERIFY(w.table()->selectEventByName(QStringLiteral("native_call_mm.out")));
         // README: 50 executions → 50 raw values for every event of the Execute block.
-        QCOMPARE(w.histogram()->totalCount(), 50);
-        QCOMPARE(w.detailsPanel()->rawValueCount(), 50);
-        QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_mm.out")));
-        QVERIFY(w.histogram()->chart()->series().size() >= 2); // bars + percentile markers
+        QCOMPARE(test::part<EventDetailsDocks>(w)->histogram()->totalCount(), 50);
+        QCOMPARE(test::part<EventDetailsDocks>(w)->details()->rawValueCount(), 50);
+        QVERIFY(test::part<EventDetailsDocks>(w)->details()->title().contains(QStringLiteral("native_call_mm.out")));
+        QVERIFY(
+            test::part<EventDetailsDocks>(w)->histogram()->chart()->series().size() >= 2); // bars + percentile markers
 
         // The public slot selects everywhere (Execute is block 1; event 0 is the first conv).
         w.table()->selectEvent(1, 0);
         QCOMPARE(w.table()->tree()->currentIndex().data().toString(), QStringLiteral("native_call_convolution.out"));
-        QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_convolution.out")));
-        QCOMPARE(w.timeline()->currentBlock(), 1);
+        QVERIFY(test::part<EventDetailsDocks>(w)->details()->title().contains(
+            QStringLiteral("native_call_convolution.out")));
+        QCOMPARE(test::part<TimelineDock>(w)->timeline()->currentBlock(), 1);
         // 28 kernels + 28 OPERATOR_CALL + Method::execute in run 0.
-        QCOMPARE(int(w.timeline()->layout().bars.size()), 57);
+        QCOMPARE(int(test::part<TimelineDock>(w)->timeline()->layout().bars.size()), 57);
         // Top events exclude framework and OPERATOR_CALL rows; 28 kernels > default top 12.
-        QCOMPARE(w.topEventsChart()->barCount(), 12);
+        QCOMPARE(test::part<TopEventsDock>(w)->chart()->barCount(), 12);
     }
 
     void timelineInFrontAtFirstStart()
@@ -172,11 +177,11 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.controller()->openFilesSync({ fixture("runtime/cnn_mlp_50runs/etdump.etdp") }));
-        QVERIFY(w.timeline()->isVisible());
+        QVERIFY(test::part<TimelineDock>(w)->timeline()->isVisible());
         // Qt keeps a tab behind another "visible" but moves it off the window.
         QVERIFY(w.graphDock()->view()->visibleRegion().isEmpty());
-        QVERIFY(!w.timeline()->visibleRegion().isEmpty());
-        QTRY_VERIFY(!w.timeline()->layoutPending()); // painted, so laid out
+        QVERIFY(!test::part<TimelineDock>(w)->timeline()->visibleRegion().isEmpty());
+        QTRY_VERIFY(!test::part<TimelineDock>(w)->timeline()->layoutPending()); // painted, so laid out
     }
 
     void graphGetsRoomWhenFirstShown()
@@ -190,7 +195,7 @@ private Q_SLOTS:
         const QString sample = QStringLiteral(ETSCOPE_SOURCE_DIR "/resources/samples/xnnpack_mlp/");
         QVERIFY(w.controller()->openFilesSync({ sample + u"etdump.etdp"_qs, sample + u"etrecord.bin"_qs }));
         QDockWidget *graph = w.graphDock()->dock();
-        const int before = w.timeline()->parentWidget()->height(); // the tabs' area
+        const int before = test::part<TimelineDock>(w)->timeline()->parentWidget()->height(); // the tabs' area
         // The bottom tabs start with about 300 px at 1500×920 (38 % of the height at 1280×720:
         // issue 28 asked for room at that size), the table keeps the rest.
         QVERIFY2(before < w.height() * 2 / 5, qPrintable(QString::number(before)));
@@ -218,15 +223,16 @@ private Q_SLOTS:
 
         // README: native_layer_norm has 3 outputs; h is [1, 128].
         QVERIFY(w.table()->selectEventByName(QStringLiteral("native_call_native_layer_norm.out")));
-        QTreeWidget *debug = w.detailsPanel()->debugTree();
+        QTreeWidget *debug = test::part<EventDetailsDocks>(w)->details()->debugTree();
         QCOMPARE(debug->topLevelItemCount(), 3);
         QCOMPARE(debug->topLevelItem(0)->text(1), QStringLiteral("float32[1, 128]"));
         QVERIFY(!debug->topLevelItem(0)->text(2).isEmpty()); // min computed from the buffer
-        auto *tabs = w.detailsPanel()->findChild<QTabWidget *>();
+        auto *tabs = test::part<EventDetailsDocks>(w)->details()->findChild<QTabWidget *>();
         tabs->setCurrentIndex(3);
-        w.detailsPanel()->resize(700, 360);
+        test::part<EventDetailsDocks>(w)->details()->resize(700, 360);
         QApplication::processEvents();
-        QVERIFY(w.detailsPanel()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-debugdata.png")));
+        QVERIFY(test::part<EventDetailsDocks>(w)->details()->grab().save(
+            QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-debugdata.png")));
         // Delegated operators live under their DELEGATE_CALL in the tree.
         const QAbstractItemModel *m = w.table()->tree()->model();
         const QModelIndex execute = childNamed(m, {}, QStringLiteral("Execute"));
@@ -300,7 +306,7 @@ private Q_SLOTS:
         QVERIFY(!waitLoaded(w));
         QVERIFY(w.lastError().startsWith(broken + QStringLiteral(": ")));
         QVERIFY(!w.lastError().contains(QLatin1Char('\n')));
-        QVERIFY(w.messageBar()->isVisible());
+        QVERIFY(test::part<MessageBar>(w)->isVisible());
         QVERIFY(!w.controller()->session());
 
         dropFiles(&w, { fixture("upstream/docs_tutorial.etdp") });
@@ -337,21 +343,25 @@ private Q_SLOTS:
             = w.table()->model()->eventAt(w.table()->proxy()->mapToSource(w.table()->tree()->currentIndex()));
         QVERIFY(e);
         QVERIFY(!e->linkedNodes().empty());
-        QVERIFY(w.detailsPanel()->frameCount() > 0);
-        auto *tabs = w.detailsPanel()->findChild<QTabWidget *>();
+        QVERIFY(test::part<EventDetailsDocks>(w)->details()->frameCount() > 0);
+        auto *tabs = test::part<EventDetailsDocks>(w)->details()->findChild<QTabWidget *>();
         QVERIFY(tabs);
         tabs->setCurrentIndex(1);
         QApplication::processEvents();
-        QVERIFY(w.detailsPanel()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-stacktrace.png")));
+        QVERIFY(test::part<EventDetailsDocks>(w)->details()->grab().save(
+            QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-stacktrace.png")));
         tabs->setCurrentIndex(2);
         QApplication::processEvents();
-        QVERIFY(w.detailsPanel()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-modules.png")));
+        QVERIFY(test::part<EventDetailsDocks>(w)->details()->grab().save(
+            QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/details-modules.png")));
         // Module roll-up: top-level modules of the CNN+MLP sorted by total latency.
-        QVERIFY(w.moduleRollup()->model()->rowCount() > 0);
-        w.moduleRollup()->resize(800, 300);
-        w.topEventsChart()->resize(800, 400);
-        QVERIFY(w.moduleRollup()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/module-rollup.png")));
-        QVERIFY(w.topEventsChart()->grab().save(QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/top-events.png")));
+        QVERIFY(test::part<ModulesDock>(w)->view()->model()->rowCount() > 0);
+        test::part<ModulesDock>(w)->view()->resize(800, 300);
+        test::part<TopEventsDock>(w)->chart()->resize(800, 400);
+        QVERIFY(test::part<ModulesDock>(w)->view()->grab().save(
+            QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/module-rollup.png")));
+        QVERIFY(test::part<TopEventsDock>(w)->chart()->grab().save(
+            QStringLiteral(ETSCOPE_BINARY_DIR "/tests/app/top-events.png")));
     }
 
     void supersededLoadIsDropped()

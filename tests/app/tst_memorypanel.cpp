@@ -35,7 +35,7 @@ private Q_SLOTS:
         const QString etdump = test::fixturePath("runtime/cnn_mlp_alloc_events/etdump.etdp");
         QVERIFY(w.controller()->openFilesSync({ pte, etdump }));
         QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.program), pte);
-        MemoryView *view = w.memoryPanel()->view();
+        MemoryView *view = test::part<MemoryPanel>(w)->view();
         QCOMPARE(view->model()->rowCount(), 32);
         QVERIFY2(view->figuresText().contains(QStringLiteral("ETDump planned_memory: 1 allocations, 133840 B")),
             qPrintable(view->figuresText()));
@@ -81,7 +81,7 @@ private Q_SLOTS:
                     "there"));
         QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.etdump), etdump);
         QVERIFY(!w.controller()->session()->program);
-        QCOMPARE(w.memoryPanel()->view()->model()->rowCount(), 0);
+        QCOMPARE(test::part<MemoryPanel>(w)->view()->model()->rowCount(), 0);
     }
 
     // Issue 28, problem 6: a .pte opened alone is a window of its own — named in the title and the
@@ -100,14 +100,14 @@ private Q_SLOTS:
             w.summaryText().contains(QStringLiteral("two_methods.pte · program · 2 methods · forward: 7 instructions")),
             qPrintable(w.summaryText()));
         QVERIFY2(!w.messageText().contains(QStringLiteral("Drop an ETDump")), qPrintable(w.messageText()));
-        QComboBox *box = w.memoryPanel()->methodBox();
+        QComboBox *box = test::part<MemoryPanel>(w)->methodBox();
         QCOMPARE(box->count(), 2);
         QVERIFY(box->isEnabled());
         QCOMPARE(box->currentText(), QStringLiteral("forward"));
-        QVERIFY(w.memoryPanel()->overviewText().contains(QStringLiteral("step")));
-        QVERIFY2(!w.memoryPanel()->view()->figuresText().contains(QStringLiteral("instruction -1")),
-            qPrintable(w.memoryPanel()->view()->figuresText()));
-        QVERIFY(w.memoryPanel()->pairingText().contains(QStringLiteral("no ETDump")));
+        QVERIFY(test::part<MemoryPanel>(w)->overviewText().contains(QStringLiteral("step")));
+        QVERIFY2(!test::part<MemoryPanel>(w)->view()->figuresText().contains(QStringLiteral("instruction -1")),
+            qPrintable(test::part<MemoryPanel>(w)->view()->figuresText()));
+        QVERIFY(test::part<MemoryPanel>(w)->pairingText().contains(QStringLiteral("no ETDump")));
         // The instruction graph of the method shown.
         GraphView *graph = w.graphDock()->view();
         QVERIFY(graph->waitForLayout());
@@ -143,7 +143,7 @@ private Q_SLOTS:
         QVERIFY(!w.controller()->session()->program);
         QVERIFY2(w.messageText().contains(pte + QStringLiteral(": program does not match ") + etdump),
             qPrintable(w.messageText()));
-        QVERIFY(w.memoryPanel()->pairingText().contains(QStringLiteral("program does not match")));
+        QVERIFY(test::part<MemoryPanel>(w)->pairingText().contains(QStringLiteral("program does not match")));
     }
 
     // No ETRecord: the Graph dock draws the paired .pte's instruction graph (4 instructions of

@@ -3,6 +3,7 @@
 // the raw events by tests/tools/gen_runs_expected.py (time to first token 1.956287 ms; decode:
 // 49 runs, 1 warm-up, 1 outlier, 2591.74 tokens/s at the median; 52 runs in all), and the
 // cnn_mlp_50runs fixture README (50 executions, one phase "all").
+#include "eventpanels.h"
 #include "mainwindow.h"
 #include "runschart.h"
 #include "runsmodel.h"
@@ -30,7 +31,7 @@ private Q_SLOTS:
         MainWindow w(test::quietWindow());
         w.resize(1280, 720);
         w.show();
-        RunsPanel *panel = w.runsPanel();
+        RunsPanel *panel = test::part<RunsPanel>(w);
         QSignalSpy ready(panel, &RunsPanel::reportReady);
         QVERIFY(w.controller()->openFilesSync(
             { test::testDataPath("analysis/runs_llm.etdp"), QStringLiteral(ETSCOPE_RUNS_PROGRAM) }));
@@ -52,8 +53,8 @@ private Q_SLOTS:
         const QPointF at = panel->chart()->pointOf(run);
         QCOMPARE(panel->chart()->runAt(at), int(run));
         panel->selectRun(int(run));
-        QCOMPARE(w.timeline()->markedRuns(), QList<int> { int(row.runInBlock) });
-        QCOMPARE(w.timeline()->currentBlock(), int(row.block));
+        QCOMPARE(test::part<TimelineDock>(w)->timeline()->markedRuns(), QList<int> { int(row.runInBlock) });
+        QCOMPARE(test::part<TimelineDock>(w)->timeline()->currentBlock(), int(row.block));
         // The runs table follows, and a row of it selects its run: sorted by duration, the
         // longest run is the prefill (llm_program.json: 1.956287 ms, the longest of the 52).
         auto *proxy = qobject_cast<QSortFilterProxyModel *>(panel->runsTable()->model());
@@ -65,8 +66,8 @@ private Q_SLOTS:
         QCOMPARE(proxy->index(0, RunsTableModel::PhaseColumn).data().toString(), u"prefill"_qs);
         panel->runsTable()->setCurrentIndex(proxy->index(0, 0));
         const int longest = proxy->mapToSource(proxy->index(0, 0)).row();
-        QCOMPARE(
-            w.timeline()->markedRuns(), QList<int> { int(panel->report()->runs[std::size_t(longest)].runInBlock) });
+        QCOMPARE(test::part<TimelineDock>(w)->timeline()->markedRuns(),
+            QList<int> { int(panel->report()->runs[std::size_t(longest)].runInBlock) });
         if (const QByteArray shot = qgetenv("ETSCOPE_RUNS_SHOT"); !shot.isEmpty()) {
             w.findChild<QDockWidget *>(u"RunsDock"_qs)->raise();
             QTest::qWait(50);
@@ -77,7 +78,7 @@ private Q_SLOTS:
     void oneMethodRecordingHasOnePhase()
     {
         MainWindow w(test::quietWindow());
-        RunsPanel *panel = w.runsPanel();
+        RunsPanel *panel = test::part<RunsPanel>(w);
         QSignalSpy ready(panel, &RunsPanel::reportReady);
         QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/cnn_mlp_50runs/etdump.etdp") }));
         QVERIFY(ready.wait(20000));
@@ -92,7 +93,7 @@ private Q_SLOTS:
     void backendOperatorToggle()
     {
         MainWindow w(test::quietWindow());
-        RunsPanel *panel = w.runsPanel();
+        RunsPanel *panel = test::part<RunsPanel>(w);
         QSignalSpy ready(panel, &RunsPanel::reportReady);
         QVERIFY(w.controller()->openFilesSync({ test::testDataPath("backend/vulkan_stem/etdump.etdp") }));
         QVERIFY(ready.wait(20000));

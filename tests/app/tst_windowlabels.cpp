@@ -10,10 +10,12 @@
 #include "detailspanel.h"
 #include "dialogs.h"
 #include "eventfilterproxy.h"
+#include "eventpanels.h"
 #include "eventtableview.h"
 #include "eventtreemodel.h"
 #include "gapdocks.h"
 #include "gapheatmapwidget.h"
+#include "gapreference.h"
 #include "histogramwidget.h"
 #include "mainwindow.h"
 #include "messagebar.h"
@@ -25,6 +27,7 @@
 #include "theme.h"
 #include "timecontrols.h"
 #include "timelinewidget.h"
+#include "windowtest.h"
 
 #include <QAbstractSeries>
 #include <QAction>
@@ -254,13 +257,13 @@ private Q_SLOTS:
 
         w.timeControls()->setTargetUnit(TimeScale::US);
         QVERIFY(waitLoaded(w));
-        QCOMPARE(gaps->referenceFiles(), reference);
+        QCOMPARE(gaps->reference()->files(), reference);
         QCOMPARE(gaps->heatmap()->rowCount(), rows);
         QCOMPARE(gaps->heatmap()->value(3, 0), mse3);
         QVERIFY(heatmapDock->isVisible());
         // Another run is another comparison: the reference is dropped then.
         QVERIFY(w.controller()->openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
-        QVERIFY(gaps->referenceFiles().isEmpty());
+        QVERIFY(gaps->reference()->files().isEmpty());
     }
 
     // 4. Hide OPERATOR_CALL / Hide framework keep the expansion and the selection.
@@ -284,7 +287,7 @@ private Q_SLOTS:
             QVERIFY2(tree->isExpanded(execute), qPrintable(toggle));
             QCOMPARE(tree->currentIndex().data().toString(), u"native_call_addmm.out"_qs);
             QVERIFY(tree->selectionModel()->isRowSelected(tree->currentIndex().row(), tree->currentIndex().parent()));
-            QVERIFY(w.detailsPanel()->title().contains(u"native_call_addmm.out"_qs));
+            QVERIFY(test::part<EventDetailsDocks>(w)->details()->title().contains(u"native_call_addmm.out"_qs));
         }
         // Showing the framework events again: Default comes back folded, as the user left it.
         actionNamed(w, u"Hide framework"_qs)->trigger();
@@ -317,9 +320,9 @@ private Q_SLOTS:
         auto table = analysis::computeNumericGap(*w.controller()->session(), *set, {});
         QVERIFY(table);
         QVERIFY(!table->warnings.empty());
-        QCOMPARE(gaps->referenceWarnings().size(), qsizetype(table->warnings.size()));
+        QCOMPARE(gaps->reference()->warnings().size(), qsizetype(table->warnings.size()));
         const QString shown = w.messageText();
-        QVERIFY(w.messageBar()->isVisible());
+        QVERIFY(test::part<MessageBar>(w)->isVisible());
         bool noCounterpart = false;
         for (const std::string &line : table->warnings) {
             QVERIFY2(shown.contains(QString::fromStdString(line)), line.c_str());
@@ -335,11 +338,11 @@ private Q_SLOTS:
         w.show();
         QVERIFY(w.controller()->openFilesSync(
             { fixture(kRun + u"etdump.etdp"_qs), testData(u"etrecord/xnn_mlp_etrecord.bin"_qs) }));
-        QVERIFY(w.messageBar()->isVisible());
+        QVERIFY(test::part<MessageBar>(w)->isVisible());
         // README: 28 instructions; etrecord_expected.json: 4 debug_handle_map entries.
         QVERIFY2(w.messageText().contains(u"ETRecord does not match this ETDump"_qs), qPrintable(w.messageText()));
         QVERIFY(w.messageText().contains(u"24 of 28 runtime instructions have no debug_handle_map entry"_qs));
-        QVERIFY(w.messageBar()->styleSheet().contains(u"#fff3cd"_qs)); // warning colours, not info
+        QVERIFY(test::part<MessageBar>(w)->styleSheet().contains(u"#fff3cd"_qs)); // warning colours, not info
         // Its own ETRecord: no such warning.
         QVERIFY(w.controller()->openFilesSync(goodRun()));
         QVERIFY(!w.messageText().contains(u"does not match"_qs));
@@ -403,7 +406,7 @@ private Q_SLOTS:
         QVERIFY(!w.controller()->openFilesSync({ broken }));
         QTest::qWait(100);
         QVERIFY(!sawDialog);
-        QVERIFY(w.messageBar()->isVisible());
+        QVERIFY(test::part<MessageBar>(w)->isVisible());
         QVERIFY(w.messageText().startsWith(broken));
         QVERIFY(w.statusBar()->currentMessage().isEmpty());
         QVERIFY(w.controller()->openFilesSync(goodRun()));
@@ -439,8 +442,8 @@ private Q_SLOTS:
         QVERIFY(block.data(Qt::ToolTipRole).toString().contains(text));
 
         w.table()->tree()->setCurrentIndex(block);
-        QVERIFY(w.detailsPanel()->title().contains(name));
-        QTreeWidget *props = w.detailsPanel()->propertiesTree();
+        QVERIFY(test::part<EventDetailsDocks>(w)->details()->title().contains(name));
+        QTreeWidget *props = test::part<EventDetailsDocks>(w)->details()->propertiesTree();
         QStringList keys;
         QString allocationEvents, maxBytes;
         for (int i = 0; i < props->topLevelItemCount(); ++i) {
@@ -586,8 +589,8 @@ private Q_SLOTS:
         std::vector<double> values;
         for (int i = 0; i < 200; ++i)
             values.push_back(0.3313 + 0.0394 * i / 199.0); // the issue's 0.3313 … 0.3707 range
-        w.histogram()->setValues(u"conv"_qs, values, 0.335, 0.351, 0.367, u"ms"_qs);
-        const QStringList labels = w.histogram()->tickLabels();
+        test::part<EventDetailsDocks>(w)->histogram()->setValues(u"conv"_qs, values, 0.335, 0.351, 0.367, u"ms"_qs);
+        const QStringList labels = test::part<EventDetailsDocks>(w)->histogram()->tickLabels();
         QVERIFY(labels.size() >= 3);
         const double step = labels[1].toDouble() - labels[0].toDouble();
         const double mag = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
@@ -645,7 +648,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.controller()->openFilesSync({ fixture(u"runtime/cnn_mlp_50runs/etdump.etdp"_qs) }));
         QVERIFY(w.table()->selectEventByName(u"native_call_mm.out"_qs));
-        HistogramWidget *h = w.histogram();
+        HistogramWidget *h = test::part<EventDetailsDocks>(w)->histogram();
         int bar = 0;
         for (int i = 0; i < h->bins().counts.size(); ++i)
             if (h->bins().counts[i] > h->bins().counts[bar])
@@ -660,18 +663,19 @@ private Q_SLOTS:
             = h->chart()->mapToScene(h->chart()->mapToPosition(QPointF(bar, h->bins().counts[bar] / 2.0), series));
         const QPoint viewPos = view->mapFromScene(scenePos);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, viewPos);
-        QTRY_COMPARE(w.timeline()->markedRuns(), runs);
-        QCOMPARE(w.timeline()->currentRun(), runs.first());
-        QVERIFY(w.timeline()->infoText().startsWith(u"histogram bar "_qs));
+        QTRY_COMPARE(test::part<TimelineDock>(w)->timeline()->markedRuns(), runs);
+        QCOMPARE(test::part<TimelineDock>(w)->timeline()->currentRun(), runs.first());
+        QVERIFY(test::part<TimelineDock>(w)->timeline()->infoText().startsWith(u"histogram bar "_qs));
         // Jumping to a run outside the bar forgets the bar's text (issue 23).
         int outside = 0;
         while (runs.contains(outside))
             ++outside;
-        auto *runBox = w.timeline()->findChild<QSpinBox *>();
+        auto *runBox = test::part<TimelineDock>(w)->timeline()->findChild<QSpinBox *>();
         QVERIFY(runBox);
         runBox->setValue(outside);
-        QVERIFY2(!w.timeline()->infoText().contains(u"histogram bar"_qs), qPrintable(w.timeline()->infoText()));
-        QVERIFY(w.timeline()->markedRuns().isEmpty());
+        QVERIFY2(!test::part<TimelineDock>(w)->timeline()->infoText().contains(u"histogram bar"_qs),
+            qPrintable(test::part<TimelineDock>(w)->timeline()->infoText()));
+        QVERIFY(test::part<TimelineDock>(w)->timeline()->markedRuns().isEmpty());
     }
 
     // What users of hotspot / Perfetto expect (the issue's last list).
@@ -729,7 +733,7 @@ private Q_SLOTS:
         Q_UNUSED(gaps);
         QCoreApplication::processEvents(); // Help moves behind Analysis (queued)
         const auto menus = w.menuBar()->actions();
-        QCOMPARE(menus.last()->menu(), w.helpMenu());
+        QCOMPARE(menus.last()->text(), u"&Help"_qs);
         QVERIFY(menus[menus.size() - 2]->text().contains(u"Analysis"_qs));
         const QString shortcuts = shortcutsText(&w);
         for (const QString &s : { u"Ctrl+O"_qs, u"Ctrl+F"_qs, u"Ctrl+E"_qs, u"Ctrl+C"_qs, u"Ctrl+G"_qs, u"Esc"_qs,
@@ -815,11 +819,11 @@ private Q_SLOTS:
         QVERIFY(w.controller()->openFilesSync(
             { fixture(kRun + u"etdump.etdp"_qs), fixture(kRun + u"debug_output.bin"_qs) }));
         QVERIFY(w.table()->selectEventByName(u"native_call_convolution.out"_qs));
-        QTreeWidget *debug = w.detailsPanel()->debugTree();
+        QTreeWidget *debug = test::part<EventDetailsDocks>(w)->details()->debugTree();
         QVERIFY(debug->topLevelItemCount() >= 1);
         QTreeWidgetItem *item = debug->topLevelItem(0);
         QCOMPARE(item->text(1), u"float32[1, 8, 16, 16]"_qs); // conv3x3(8) on 16×16 (README)
-        QDialog *dialog = w.detailsPanel()->openTensorValues(item);
+        QDialog *dialog = test::part<EventDetailsDocks>(w)->details()->openTensorValues(item);
         QVERIFY(dialog);
         auto *table = dialog->findChild<QTableWidget *>(u"values"_qs);
         auto *page = dialog->findChild<QSpinBox *>(u"page"_qs);
@@ -853,7 +857,7 @@ private Q_SLOTS:
             QVERIFY(item->text(c).isEmpty());
         QVERIFY(!item->text(5).contains(u'0'));
         QVERIFY(item->text(5).contains(u"no debug buffer"_qs));
-        QVERIFY(!w.detailsPanel()->openTensorValues(item));
+        QVERIFY(!test::part<EventDetailsDocks>(w)->details()->openTensorValues(item));
     }
 
     // Not a check: with ETSCOPE_SCREENSHOT_DIR set, writes the window at 1500×920 with each

@@ -20,7 +20,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTabWidget>
@@ -405,7 +404,7 @@ void CompareView::exportTableInteractive()
     if (path.isEmpty())
         return;
     if (const QString err = exportTable(path); !err.isEmpty())
-        QMessageBox::warning(this, tr("Export failed"), err);
+        Q_EMIT actionFailed(tr("Export comparison: %1").arg(err));
 }
 
 void CompareView::exportChartInteractive(QWidget *chart, const QString &name)
@@ -414,7 +413,7 @@ void CompareView::exportChartInteractive(QWidget *chart, const QString &name)
     if (!target)
         return;
     if (const QString err = exportChartImage(chart, target->path, target->size, name); !err.isEmpty())
-        QMessageBox::warning(this, tr("Export failed"), err);
+        Q_EMIT actionFailed(tr("Export chart: %1").arg(err));
 }
 
 } // namespace etscope

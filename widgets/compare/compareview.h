@@ -70,6 +70,9 @@ protected:
 Q_SIGNALS:
     // The selected row's first event in A and in B (-1, -1 when that side has none).
     void rowSelected(int diffRow, int blockA, int eventA, int blockB, int eventB);
+    // An action of the view (an export) failed: one line, the action and the reason; the panel
+    // reports it where every GUI action's error goes (SessionController::notify).
+    void actionFailed(const QString &message);
 
 private:
     void onCurrentChanged();

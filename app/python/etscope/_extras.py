@@ -5,6 +5,8 @@ import io
 import os
 import tempfile
 
+from ._process import _pandas
+
 
 def _write_atomically(path, text_producer):
     """Writes through a temporary file renamed over `path`, so that a failed export leaves no
@@ -44,7 +46,6 @@ def save_report(inspector, path, decompose=False, graph_diff=None, distance="MSE
 
 
 def diff(a, b, alpha=0.01, min_change=0.02, all=False):
-    from ._inspector import _pandas
 
     pd = _pandas()
     tsv = a._native.diff_tsv(b._native, alpha, min_change, all)

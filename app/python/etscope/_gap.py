@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ._process import _pandas
+
 
 def _log():
     import logging  # on first warning: `import etscope` stays light
@@ -83,7 +85,6 @@ def _compare_with(comparator, rows):
 
 
 def numeric_gap(inspector, distance, disable_validation, reference_graph, isolate, inputs, bundled_program, test_case):
-    from ._inspector import _pandas
 
     pd = _pandas()
     if isinstance(distance, str):
@@ -128,7 +129,6 @@ _DECOMPOSED = ["aot_ops", "runtime_ops", "quant_error", "kernel_error", "total_e
 def numeric_gap_decomposed(inspector, distance, disable_validation, reference_graph, inputs, bundled_program,
                            test_case):
     """Quantization / kernel / total error per op (core/evalgap/decompose.h)."""
-    from ._inspector import _pandas
 
     pd = _pandas()
     if not isinstance(distance, str):

@@ -4,6 +4,8 @@ graph-diff`)."""
 
 import logging
 
+from ._process import _pandas
+
 _log = logging.getLogger("etscope")
 
 _COLUMNS = [
@@ -16,7 +18,6 @@ def graph_diff(native_etrecord, a, b, distance, threshold, inputs, bundled_progr
     """One row per aligned layer in graph a's execution order. df.attrs holds the verdict
     (where the graphs part, or that they agree within noise), first_parting (the layer number,
     None when none), the unaligned nodes of each graph, and the CLI's TSV and JSON."""
-    from ._inspector import _pandas
 
     pd = _pandas()
     if not isinstance(distance, str):

@@ -5,15 +5,14 @@ from etscope's C++ core (the same code as `etscope-cli`), so a script switches b
 import line.
 """
 
-import contextlib
-import gc
 import os
 import sys
 import warnings
-from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Dict, IO, List, Optional, Union
 
 from . import _native
+from ._process import _no_gc, _pandas, _prefetch_pandas  # noqa: F401 (re-exported for old imports)
+from ._units import _SCALES, _TIME_FACTOR, TimeScale, _scale_value  # noqa: F401
 
 if TYPE_CHECKING:  # the annotation's class, without importing _graph at run time
     from ._graph import ExportedProgram
@@ -21,32 +20,7 @@ if TYPE_CHECKING:  # the annotation's class, without importing _graph at run tim
 __all__ = ["Event", "EventBlock", "Inspector", "PerfData", "TimeScale", "ETRecord", "parse_etrecord"]
 
 
-class TimeScale(Enum):
-    """Units of the ETDump's timestamps and of the durations shown (upstream's members)."""
-
-    NS = "ns"
-    US = "us"
-    MS = "ms"
-    S = "s"
-    CYCLES = "cycles"
-
-
-_TIME_FACTOR = {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1, "cycles": 1}
-_SCALES = {t.value: t for t in TimeScale}
 _UNREAD = object()  # a lazily read attribute not read yet
-
-
-@contextlib.contextmanager
-def _no_gc():
-    """Millions of fresh lists and dicts (one per cell) would run the cyclic collector over and
-    over while they are made; none of them can form a cycle, so it is paused meanwhile."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _frame(pd, session, blocks, units):
@@ -55,40 +29,6 @@ def _frame(pd, session, blocks, units):
     if units:
         cols = {(k + units if k in _STAT_NAMES else k): v for k, v in cols.items()}
     return pd.DataFrame(cols, copy=False)
-
-
-_prefetch = None  # the thread importing pandas, once started
-
-
-def _prefetch_pandas():
-    """Starts importing pandas on a thread, once per process, while the native load runs with the
-    GIL released: nearly every script asks an Inspector for a DataFrame next, and importing pandas
-    costs about as much CPU as loading a million events (docs/performance.md). The second core
-    overlaps the two; `_pandas()` then finds the module imported, or waits for the import under
-    Python's per-module import lock. ETSCOPE_NO_PANDAS_PREFETCH=1 turns it off (A/B benchmarks)."""
-    global _prefetch
-    if _prefetch is not None or "pandas" in sys.modules or os.environ.get("ETSCOPE_NO_PANDAS_PREFETCH"):
-        return
-    import atexit
-    import threading
-
-    def run():
-        try:
-            import pandas  # noqa: F401
-        except Exception:  # reported by _pandas() when a DataFrame is asked for
-            pass
-
-    _prefetch = threading.Thread(target=run, name="etscope-pandas-prefetch", daemon=True)
-    _prefetch.start()
-    atexit.register(_prefetch.join)  # never leave an import half done at interpreter exit
-
-
-def _pandas():
-    try:
-        import pandas
-    except ImportError as e:  # pragma: no cover - pandas is a Depends of the package
-        raise ImportError("this method returns a pandas DataFrame; install python3-pandas") from e
-    return pandas
 
 
 class PerfData:
@@ -423,14 +363,6 @@ class ETRecord:
 def parse_etrecord(etrecord_path: str) -> ETRecord:
     """Reads an ETRecord (OSError when unreadable, ValueError when not an ETRecord)."""
     return ETRecord(_native.parse_etrecord(os.fspath(etrecord_path)))
-
-
-def _scale_value(s) -> str:
-    if isinstance(s, TimeScale):
-        return s.value
-    if isinstance(s, str) and s.lower() in _TIME_FACTOR:
-        return s.lower()
-    raise ValueError(f"unknown time scale {s!r}; one of {[t.value for t in TimeScale]}")
 
 
 class Inspector:

@@ -4,6 +4,8 @@ and pooled statistics (per key the runs of every file, then numpy's percentiles)
 import os
 
 from . import _native
+from ._process import _pandas
+from ._units import _scale_value
 
 _COLUMNS = [
     "file",
@@ -32,7 +34,6 @@ _COLUMNS = [
 def read_recording(etdump, debug_buffer="", etrecord=None, source_time_scale="ns", target_time_scale="ms"):
     """One recording summarised as a plain dict (picklable: ship it through any pool or
     scheduler). A file that cannot be read has `error` set and no events."""
-    from ._inspector import _scale_value
 
     return _native.summarize_recording(
         os.fspath(etdump),
@@ -73,7 +74,6 @@ def read_recordings(paths_or_globs, jobs=None, etrecord=None, source_time_scale=
     block, event, occurrence): the `--format jsonl` columns plus `raw` (per-run durations).
     Files are read on `jobs` threads (the core releases the GIL). Files that cannot be read are
     listed in df.attrs["errors"]."""
-    from ._inspector import _pandas
 
     _pandas()  # before any file is read: without pandas, the ImportError comes first
     if isinstance(paths_or_globs, (str, os.PathLike)):
@@ -90,7 +90,6 @@ def read_recordings(paths_or_globs, jobs=None, etrecord=None, source_time_scale=
 
 def recordings_dataframe(summaries):
     """The DataFrame of read_recordings from per-file summaries (e.g. gathered from a cluster)."""
-    from ._inspector import _pandas
 
     pd = _pandas()
     df = pd.DataFrame([r for s in summaries for r in _rows(s)], columns=_COLUMNS)
@@ -102,7 +101,6 @@ def pooled_statistics(df):
     """Per (block, event, occurrence): the per-run durations of every file concatenated in file
     order, then the Inspector's statistics over them (what `etscope-cli tsv DIR` writes in its
     `(all N files)` rows)."""
-    from ._inspector import _pandas
 
     pd = _pandas()
     pooled = {}
