@@ -169,7 +169,8 @@ def main():
     ap.add_argument("--et", help="ExecuTorch checkout (schemas)")
     ap.add_argument("--out", default=OUT)
     ap.add_argument("--check", help="recording folder to compare with NumPy")
-    ap.add_argument("--truth", action="store_true", help="write vulkan_lavapipe.truth.json from the recordings in --out")
+    ap.add_argument("--truth", action="store_true",
+                    help="write vulkan_lavapipe.truth.json from the recordings in --out")
     args = ap.parse_args()
     if args.truth:
         return truth(args)

@@ -376,10 +376,12 @@ def truth(args):
             "program": f"xnn_{v}.pte",
             "profile_execute_runs": len(pblocks),
             "delegate_events_per_run": delegate_events(pblocks[0]),
-            "delegate_events_same_in_every_run": all(delegate_events(b) == delegate_events(pblocks[0]) for b in pblocks),
+            "delegate_events_same_in_every_run": all(
+                delegate_events(b) == delegate_events(pblocks[0]) for b in pblocks),
             "intermediates_execute_runs": len(lib.execute_blocks(idoc)),
             "debug_tensors_per_run": [{"instruction_id": de["instruction_id"],
-                                       "program_output": bool(de["debug_entry"].get("output", {}).get("bool_val", False)),
+                                       "program_output": bool(
+                                           de["debug_entry"].get("output", {}).get("bool_val", False)),
                                        "dtype": de["debug_entry"]["tensor"]["scalar_type"],
                                        "shape": list(a.shape)} for de, a in logged],
             "numpy_probs_row0": [round(float(v_), 7) for v_ in ref["probs"][0]],
