@@ -3,6 +3,7 @@
 #include "common/printable.h"
 #include "export/jsontext.h"
 #include "program/flattensor.h"
+#include "program/payloadexport.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -119,7 +120,8 @@ void appendValueList(Buf &b, const ProgramMethod &m, std::span<const std::int32_
     b.push_back(']');
 }
 
-void appendDelegatesJson(Buf &b, const ProgramMethod &m)
+// With withPayload, each entry also holds its decoded payload and nodes (payloadexport.h).
+void appendDelegatesJson(Buf &b, const ProgramMethod &m, bool withPayload)
 {
     b.push_back('[');
     for (std::size_t d = 0; d < m.delegates().size(); ++d) {
@@ -139,7 +141,12 @@ void appendDelegatesJson(Buf &b, const ProgramMethod &m)
             fmt::format_to(
                 std::back_inserter(b), ",\"value_hex\":\"{:02x}\"}}", fmt::join(del.compileSpecs[c].value, ""));
         }
-        put(b, "]}");
+        put(b, "]");
+        if (withPayload) {
+            b.push_back(',');
+            appendPayloadJson(b, decodeDelegatePayload(del.backendId, del.blob));
+        }
+        b.push_back('}');
     }
     b.push_back(']');
 }
@@ -306,6 +313,7 @@ std::string programText(const Program &p)
                 del.blobBytes, del.inlineData ? "inline data" : "segment", del.dataIndex, del.compileSpecs.size());
             for (const auto &cs : del.compileSpecs)
                 out += fmt::format("           {} = {:02x}\n", printable(cs.key), fmt::join(cs.value, ""));
+            out += payloadText(decodeDelegatePayload(del.backendId, del.blob), "           ");
         }
     }
     if (!p.externalTensors().empty())
@@ -381,7 +389,7 @@ std::string programJson(const Program &p)
             b.push_back('}');
         }
         put(b, "],\"delegates\":");
-        appendDelegatesJson(b, m);
+        appendDelegatesJson(b, m, true);
         put(b, ",\"values\":[");
         for (std::size_t v = 0; v < m.valueCount(); ++v) {
             if (v)
@@ -500,7 +508,7 @@ std::string memoryJson(const MemoryReport &r)
             fmt::join(plan.liveBytes, ","), plan.plannedBytes, plan.peakLiveBytes, plan.peakInstruction,
             fmt::join(liveValues, ","), plan.wastedBytes, plan.sharingTensors, plan.couldShareTensors,
             plan.constantTensors, plan.unplannedTensors, plan.externalTensors, plan.externalBytes);
-        appendDelegatesJson(b, m);
+        appendDelegatesJson(b, m, false);
         b.push_back('}');
     }
     fmt::format_to(std::back_inserter(b), "],\"constants\":{{\"count\":{},\"bytes\":{}}},\"delegate_blob_bytes\":{}",
