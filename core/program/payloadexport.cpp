@@ -48,7 +48,7 @@ void appendQuantJson(fmt::memory_buffer &b, const DelegateQuant &q)
     appendJsonString(b, delegateQuantKindName(q.kind));
     switch (q.kind) {
     case DelegateQuant::Kind::PerTensor:
-        fmt::format_to(std::back_inserter(b), ",\"scale\":{},\"zero_point\":{}", q.scale, q.zeroPoint);
+        fmt::format_to(std::back_inserter(b), ",\"scale\":{},\"zero_point\":{}", float(q.scale), q.zeroPoint);
         break;
     case DelegateQuant::Kind::PerChannel:
     case DelegateQuant::Kind::Blockwise:
@@ -58,7 +58,8 @@ void appendQuantJson(fmt::memory_buffer &b, const DelegateQuant &q)
         if (q.scaleConstant > 0)
             fmt::format_to(std::back_inserter(b), ",\"scale_constant\":{}", q.scaleConstant);
         else if (q.scaleCount > 0)
-            fmt::format_to(std::back_inserter(b), ",\"min_scale\":{},\"max_scale\":{}", q.minScale, q.maxScale);
+            fmt::format_to(
+                std::back_inserter(b), ",\"min_scale\":{},\"max_scale\":{}", float(q.minScale), float(q.maxScale));
         break;
     case DelegateQuant::Kind::PerTokenDynamic:
         fmt::format_to(std::back_inserter(b), ",\"non_batch_dims\":{}", q.nonBatchDims);
@@ -73,15 +74,25 @@ void appendQuantJson(fmt::memory_buffer &b, const DelegateQuant &q)
 
 void appendDelegateValueJson(fmt::memory_buffer &b, const DelegatePayload &p, std::int64_t id)
 {
-    fmt::format_to(std::back_inserter(b), "{{\"id\":{}", id);
+    // Hot for payloads of 100k nodes: plain appends instead of format strings.
+    put(b, "{\"id\":");
+    put(b, fmt::format_int(id).c_str());
     if (const DelegateValue *v = p.value(id)) {
         put(b, ",\"dtype\":");
         appendJsonString(b, v->dtype);
-        fmt::format_to(std::back_inserter(b), ",\"shape\":[{}]", fmt::join(v->shape, ","));
+        put(b, ",\"shape\":[");
+        for (std::size_t i = 0; i < v->shape.size(); ++i) {
+            if (i)
+                b.push_back(',');
+            put(b, fmt::format_int(v->shape[i]).c_str());
+        }
+        b.push_back(']');
         if (v->quant.kind != DelegateQuant::Kind::None)
             appendQuantJson(b, v->quant);
-        if (v->constant > 0)
-            fmt::format_to(std::back_inserter(b), ",\"constant\":{}", v->constant);
+        if (v->constant > 0) {
+            put(b, ",\"constant\":");
+            put(b, fmt::format_int(v->constant).c_str());
+        }
         if (!v->storage.empty()) {
             put(b, ",\"storage\":");
             appendJsonString(b, v->storage);
@@ -177,7 +188,9 @@ void appendPayloadJson(fmt::memory_buffer &b, const DelegatePayload &p)
     put(b, "]},\"nodes\":[");
     for (std::size_t i = 0; i < p.nodes.size(); ++i) {
         const DelegateNode &n = p.nodes[i];
-        fmt::format_to(std::back_inserter(b), "{}{{\"index\":{},\"op\":", i ? "," : "", i);
+        put(b, i ? ",{\"index\":" : "{\"index\":");
+        put(b, fmt::format_int(i).c_str());
+        put(b, ",\"op\":");
         appendJsonString(b, n.op);
         put(b, ",\"inputs\":");
         appendValues(b, p, n.inputs);
@@ -185,9 +198,12 @@ void appendPayloadJson(fmt::memory_buffer &b, const DelegatePayload &p)
         appendValues(b, p, n.outputs);
         put(b, ",\"params\":");
         appendJsonString(b, n.params);
-        fmt::format_to(std::back_inserter(b), ",\"flags\":{}", n.flags);
-        if (n.debugHandle >= 0)
-            fmt::format_to(std::back_inserter(b), ",\"debug_handle\":{}", n.debugHandle);
+        put(b, ",\"flags\":");
+        put(b, fmt::format_int(n.flags).c_str());
+        if (n.debugHandle >= 0) {
+            put(b, ",\"debug_handle\":");
+            put(b, fmt::format_int(n.debugHandle).c_str());
+        }
         b.push_back('}');
     }
     b.push_back(']');

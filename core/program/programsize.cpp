@@ -224,11 +224,50 @@ void markRestOfPlan(ByteOwners &o, const pf::ExecutionPlan *plan, std::uint16_t 
     }
 }
 
+// The payload's constant data split per constant (in offset order, the alignment between them
+// as "padding"), each named by the value that uses it; empty when the offsets do not tile it.
+std::vector<SizePart> constantDataParts(const DelegatePayload &p, std::uint64_t size)
+{
+    std::vector<std::pair<std::uint64_t, std::size_t>> byOffset; // offset -> constant index
+    for (std::size_t i = 0; i < p.constants.size(); ++i)
+        if (p.constants[i].place == DelegateConstant::Place::ConstantData)
+            byOffset.emplace_back(p.constants[i].offset, i);
+    std::sort(byOffset.begin(), byOffset.end());
+    std::map<std::uint32_t, const DelegateValue *> user;
+    for (const DelegateValue &v : p.values)
+        if (v.constant > 0)
+            user.emplace(v.constant, &v);
+    std::vector<SizePart> out;
+    std::uint64_t pos = 0;
+    for (const auto &[offset, i] : byOffset) {
+        const std::uint64_t bytes = p.constants[i].bytes;
+        if (offset < pos || offset > size || bytes > size - offset)
+            return {}; // overlapping or out of range: keep the data whole
+        if (offset > pos)
+            out.push_back({ "padding", offset - pos, {} });
+        const auto it = user.find(std::uint32_t(i + 1));
+        out.push_back(
+            { fmt::format("constant {}{}", i + 1,
+                  it == user.end() ? std::string()
+                                   : fmt::format(": %{} {}", it->second->id, printable(it->second->describe(), 120))),
+                bytes, {} });
+        pos = offset + bytes;
+    }
+    if (out.empty())
+        return {};
+    if (pos < size)
+        out.push_back({ "padding", size - pos, {} });
+    return out;
+}
+
 std::vector<SizePart> payloadParts(const DelegatePayload &p)
 {
     std::vector<SizePart> out;
-    for (const PayloadPart &part : p.parts)
+    for (const PayloadPart &part : p.parts) {
         out.push_back({ part.name, part.bytes, {} });
+        if (part.name == "constant data")
+            out.back().parts = constantDataParts(p, part.bytes);
+    }
     return out;
 }
 

@@ -49,14 +49,14 @@ std::string DelegateQuant::describe() const
         if (scaleConstant > 0)
             return fmt::format("{} scales in constant {}", scaleCount, scaleConstant);
         if (minScale == maxScale)
-            return fmt::format("{} scales = {}", scaleCount, minScale);
-        return fmt::format("{} scales in [{}, {}]", scaleCount, minScale, maxScale);
+            return fmt::format("{} scales = {}", scaleCount, float(minScale));
+        return fmt::format("{} scales in [{}, {}]", scaleCount, float(minScale), float(maxScale));
     };
     switch (kind) {
     case Kind::None:
         return {};
     case Kind::PerTensor:
-        return fmt::format("per-tensor scale {} zero point {}", scale, zeroPoint);
+        return fmt::format("per-tensor scale {} zero point {}", float(scale), zeroPoint);
     case Kind::PerChannel:
         return fmt::format("per-channel dim {}: {}", channelDim, scales());
     case Kind::PerTokenDynamic:
