@@ -163,6 +163,16 @@ void putStrings(fmt::memory_buffer &b, const std::vector<std::string> &v)
     b.push_back(']');
 }
 
+// {"a": [...], "b": [...]}
+void putPair(fmt::memory_buffer &b, const std::vector<std::string> &a, const std::vector<std::string> &bList)
+{
+    b.append(std::string_view("{\"a\":"));
+    putStrings(b, a);
+    b.append(std::string_view(",\"b\":"));
+    putStrings(b, bList);
+    b.push_back('}');
+}
+
 } // namespace
 
 ProgramDiff diffPrograms(const Program &a, const Program &b)
@@ -334,16 +344,12 @@ std::string programDiffJson(const ProgramDiff &d)
         const ProgramMethodDiff &m = d.methods[i];
         b.append(std::string_view(i ? ",{\"name\":" : "{\"name\":"));
         appendJsonString(b, m.name);
-        fmt::format_to(std::back_inserter(b), ",\"in_a\":{},\"in_b\":{},\"inputs\":{{\"a\":", m.inA, m.inB);
-        putStrings(b, m.inputsA);
-        b.append(std::string_view(",\"b\":"));
-        putStrings(b, m.inputsB);
-        b.append(std::string_view("},\"outputs\":{\"a\":"));
-        putStrings(b, m.outputsA);
-        b.append(std::string_view(",\"b\":"));
-        putStrings(b, m.outputsB);
+        fmt::format_to(std::back_inserter(b), ",\"in_a\":{},\"in_b\":{},\"inputs\":", m.inA, m.inB);
+        putPair(b, m.inputsA, m.inputsB);
+        b.append(std::string_view(",\"outputs\":"));
+        putPair(b, m.outputsA, m.outputsB);
         fmt::format_to(std::back_inserter(b),
-            "}},\"peak_live_bytes\":{{\"a\":{},\"b\":{}}},\"planned_bytes\":{{\"a\":{},\"b\":{}}},\"portable_ops\":",
+            ",\"peak_live_bytes\":{{\"a\":{},\"b\":{}}},\"planned_bytes\":{{\"a\":{},\"b\":{}}},\"portable_ops\":",
             m.peakA, m.peakB, m.plannedA, m.plannedB);
         putCounts(b, m.portableOps);
         b.append(std::string_view(",\"delegated_ops\":"));

@@ -5,6 +5,8 @@
 
 #include "program/delegates/delegatepayload.h"
 
+#include <flatbuffers/flatbuffers.h>
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -35,6 +37,17 @@ void addSegmentedParts(DelegatePayload &p, const SegmentedHeader &h, const char 
 
 // The 4 identifier bytes of a flatbuffer (at offset 4), printable, or "" when too short.
 std::string flatbufferIdentifier(std::span<const std::uint8_t> fb);
+
+// The verified root of a payload's graph flatbuffer, or nullptr (limits sized for graphs of
+// millions of nodes).
+template <typename Root> const Root *verifiedRoot(std::span<const std::uint8_t> fb)
+{
+    flatbuffers::Verifier::Options opts;
+    opts.max_tables = 100'000'000;
+    opts.max_depth = 64;
+    flatbuffers::Verifier verifier(fb.data(), fb.size(), opts);
+    return verifier.VerifyBuffer<Root>(nullptr) ? flatbuffers::GetRoot<Root>(fb.data()) : nullptr;
+}
 
 DelegatePayload decodeXnnpack(std::span<const std::uint8_t> blob);
 DelegatePayload decodeVulkan(std::span<const std::uint8_t> blob);

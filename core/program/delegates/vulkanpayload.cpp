@@ -134,13 +134,9 @@ DelegatePayload decodeVulkan(std::span<const std::uint8_t> blob)
     const std::string ident = flatbufferIdentifier(fb);
     if (ident != "VK00")
         return opaquePayload(blob, fmt::format("Vulkan graph identifier '{}' (expected VK00)", ident));
-    flatbuffers::Verifier::Options opts;
-    opts.max_tables = 100'000'000;
-    opts.max_depth = 64;
-    flatbuffers::Verifier verifier(fb.data(), fb.size(), opts);
-    if (!verifier.VerifyBuffer<vf::VkGraph>(nullptr))
+    const vf::VkGraph *g = verifiedRoot<vf::VkGraph>(fb);
+    if (!g)
         return opaquePayload(blob, "Vulkan graph fails flatbuffer verification");
-    const vf::VkGraph *g = flatbuffers::GetRoot<vf::VkGraph>(fb.data());
 
     DelegatePayload p;
     p.backend = "Vulkan";

@@ -334,13 +334,9 @@ DelegatePayload decodeXnnpack(std::span<const std::uint8_t> blob)
     const std::string ident = flatbufferIdentifier(fb);
     if (ident != "XN01" && ident != "XN00")
         return opaquePayload(blob, fmt::format("XNNPACK graph identifier '{}' (expected XN01 or XN00)", ident));
-    flatbuffers::Verifier::Options opts;
-    opts.max_tables = 100'000'000;
-    opts.max_depth = 64;
-    flatbuffers::Verifier verifier(fb.data(), fb.size(), opts);
-    if (!verifier.VerifyBuffer<xf::XNNGraph>(nullptr))
+    const xf::XNNGraph *g = verifiedRoot<xf::XNNGraph>(fb);
+    if (!g)
         return opaquePayload(blob, "XNNPACK graph fails flatbuffer verification");
-    const xf::XNNGraph *g = flatbuffers::GetRoot<xf::XNNGraph>(fb.data());
 
     DelegatePayload p;
     p.backend = "XNNPACK";
