@@ -537,10 +537,13 @@ def main():
     bv, pv = segmented(b"VH00", fbv, dv)
     vela, ev = vela_stream()
     qnn = b"\x11\x22QNNCTX" + bytes((i * 31) & 0xFF for i in range(200))
+    # A QNN payload as QnnCustomProtocol.cpp writes it: magic, signature, binary size, padding to
+    # 256, then the (here made-up) context binary.
+    qnn_ctx = struct.pack("<IqQ", 0x5678ABCD, 1234567, 300).ljust(256, b"\0") + bytes(range(256)) + bytes(44)
     damaged = bytearray(b8[:64])  # header says the flatbuffer is longer than what is left
-    prog = program_json(["VulkanBackend", "EthosUBackend", "QnnBackend", "XnnpackBackend"],
-                        [("SEGMENT", 0), ("INLINE", 0), ("INLINE", 1), ("INLINE", 2)], [vela, qnn, bytes(damaged)],
-                        [bv], [])
+    prog = program_json(["VulkanBackend", "EthosUBackend", "QnnBackend", "XnnpackBackend", "QnnBackend"],
+                        [("SEGMENT", 0), ("INLINE", 0), ("INLINE", 1), ("INLINE", 2), ("INLINE", 3)],
+                        [vela, qnn, bytes(damaged), qnn_ctx], [bv], [])
     write_pte(os.path.join(out, "mixed_backends.pte"), prog, [bv])
     with open(os.path.join(out, "vk_conv.vkgraph.json"), "w") as f:
         json.dump(gv, f, indent=1)
@@ -548,6 +551,8 @@ def main():
         vk_expected(gv, len(bv), pv), ev,
         {"backend": "opaque", "decoded": False, "bytes": len(qnn), "nodes": []},
         {"backend": "opaque", "decoded": False, "bytes": len(damaged), "nodes": []},
+        {"backend": "QNN", "decoded": False, "bytes": len(qnn_ctx), "nodes": [], "version": "signature 1234567",
+         "parts": [{"name": "header", "bytes": 256}, {"name": "context binary", "bytes": 300}]},
     ]
     # The real fixture: its payloads located from its program JSON and extended header, the
     # XH00 header read here, the graph decoded with flatc and compared with the JSON it was
@@ -589,7 +594,7 @@ def main():
     seeds = os.path.join(out, "payloads")
     os.makedirs(seeds, exist_ok=True)
     for name, blob in [("int8.xnnpack", b8), ("fp16.xnnpack", b16), ("damaged.xnnpack", bytes(damaged)),
-                       ("conv.vulkan", bv), ("stream.ethosu", vela)]:
+                       ("conv.vulkan", bv), ("stream.ethosu", vela), ("context.qnn", qnn_ctx)]:
         with open(os.path.join(seeds, name), "wb") as f:
             f.write(blob)
 
