@@ -41,6 +41,11 @@ DelegateValue valueOf(const vf::VkValue &v, std::uint32_t id)
     DelegateValue out;
     out.id = id;
     using G = vf::GraphTypes;
+    if (v.value() == nullptr) { // the verifier lets a union's type come without its table
+        out.dtype = "missing";
+        out.text = fmt::format("value type {} without its data", static_cast<int>(v.value_type()));
+        return out;
+    }
     switch (v.value_type()) {
     case G::VkTensor: {
         const vf::VkTensor *t = v.value_as_VkTensor();
