@@ -137,6 +137,22 @@ for b in bench_etrecord bench_gap bench_program; do
     fi
 done
 
+# Delegate payloads: `program` and `size` on a ~3 MB XNNPACK program and on a program whose
+# one XNNPACK payload has 100,000 nodes (written by tests/tools/gen_delegate_payloads.py with
+# flatc; target: <= 0.2 s whole process, docs/performance.md).
+cli_exe=$build/app/cli/etscope-cli
+if [ -x "$cli_exe" ]; then
+    if [ ! -s "$data/bench_xnnpack_100k_nodes.pte" ]; then
+        python3 "$src/tests/tools/gen_delegate_payloads.py" --bench "$data" >&2
+    fi
+    for f in bench_xnnpack_3mb bench_xnnpack_100k_nodes; do
+        add "etscope-cli program $f.pte" "$runs" "$cli_exe" program "$data/$f.pte" --json /dev/null
+        add "etscope-cli size $f.pte" "$runs" "$cli_exe" size "$data/$f.pte" --json /dev/null
+    done
+elif [ -z "${BENCH_FILTER:-}" ]; then
+    rows+=("etscope-cli program/size on delegate payloads|etscope-cli not built|-|-")
+fi
+
 # Graph view: a ~5,000-node 24-layer transformer ETRecord, generated once with Debian's
 # python3-torch (skipped when torch is not installed).
 graph_exe=$(find "$build" -type f -name bench_graph -perm -u+x 2>/dev/null | head -n1)

@@ -437,6 +437,26 @@ std::uint64_t Program::delegateBlobBytes() const
     return sum;
 }
 
+std::span<const std::uint8_t> Program::constantData(std::uint32_t index, std::uint64_t nbytes) const
+{
+    const auto *root = static_cast<const pf::Program *>(m_root);
+    if (index == 0 || !root)
+        return {};
+    if (m_constantsInSegment) {
+        const pf::SubsegmentOffsets *cs = root->constant_segment();
+        if (index >= cs->offsets()->size())
+            return {};
+        const ProgramSegment &seg = m_segments[cs->segment_index()];
+        const std::uint64_t off = cs->offsets()->Get(index); // validated: inside the segment
+        return { m_file->data() + seg.offset + off, std::min(nbytes, seg.size - off) };
+    }
+    const auto *cb = root->constant_buffer();
+    if (!cb || index >= cb->size() || !cb->Get(index) || !cb->Get(index)->storage())
+        return {};
+    const auto *storage = cb->Get(index)->storage();
+    return { storage->data(), std::min<std::uint64_t>(nbytes, storage->size()) };
+}
+
 Result<std::shared_ptr<const Program>> Program::fromFile(std::shared_ptr<const MappedFile> file)
 {
     const std::string &path = file->path();
@@ -494,6 +514,7 @@ Status Program::validate()
     const std::string &path = m_file->path();
     const auto *root = static_cast<const pf::Program *>(m_root);
     auto corrupt = [&path](std::string reason) { return makeError(ErrorCode::Corrupt, path, std::move(reason)); };
+    const std::uint8_t *data = m_file->data();
     m_version = root->version();
 
     if (const auto *segs = root->segments()) {
@@ -595,11 +616,17 @@ Status Program::validate()
                                 del.dataIndex, inlineDelegateData));
                         const auto *blob = root->backend_delegate_data()->Get(del.dataIndex);
                         del.blobBytes = blob && blob->data() ? blob->data()->size() : 0;
+                        if (del.blobBytes > 0) {
+                            del.blob = { blob->data()->data(), blob->data()->size() };
+                            del.blobOffset = std::uint64_t(del.blob.data() - data);
+                        }
                     } else {
                         if (del.dataIndex >= m_segments.size())
                             return corrupt(fmt::format("{}: delegate {} refers to segment {} of {}", where, d,
                                 del.dataIndex, m_segments.size()));
                         del.blobBytes = m_segments[del.dataIndex].size;
+                        del.blobOffset = m_segments[del.dataIndex].offset;
+                        del.blob = { data + del.blobOffset, del.blobBytes };
                     }
                 }
                 if (const auto *specs = bd->compile_specs())

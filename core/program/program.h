@@ -20,6 +20,7 @@ namespace etscope {
 
 class BundledProgram;
 class FlatTensorFile;
+struct SizeReport;
 
 // Where a tensor or arena resides (the schema's DeviceType: 0 CPU, 1 CUDA; other numbers are
 // kept as stored). Everything is on the CPU unless the program says otherwise.
@@ -116,6 +117,8 @@ struct ProgramDelegate {
     bool inlineData = false; // backend_delegate_data[index] rather than segments[index]
     std::uint32_t dataIndex = 0;
     std::uint64_t blobBytes = 0;
+    std::uint64_t blobOffset = 0; // absolute file offset of the payload
+    std::span<const std::uint8_t> blob; // the payload, inside the program's file
     struct CompileSpec {
         std::string key;
         std::span<const std::uint8_t> value;
@@ -224,6 +227,9 @@ public:
     std::size_t constantCount() const { return m_constantCount; }
     bool constantsInSegment() const { return m_constantsInSegment; }
     std::uint64_t delegateBlobBytes() const;
+    // The bytes of constant entry `index` (a tensor's dataBufferIndex), at most `nbytes` of them
+    // (what fits in the segment or buffer); empty for entry 0 or an index out of range.
+    std::span<const std::uint8_t> constantData(std::uint32_t index, std::uint64_t nbytes) const;
 
     // Tensors whose data lives in a .ptd, by name in order of first use, and their bytes.
     const std::vector<ProgramExternalTensor> &externalTensors() const { return m_external; }
@@ -237,6 +243,7 @@ public:
     std::uint64_t delegateDataBytes() const { return m_delegateDataBytes; }
 
 private:
+    friend SizeReport programSize(const Program &program); // programsize.h: reads the flatbuffer's layout
     friend Result<std::shared_ptr<const Program>> pairProgramData(
         const std::shared_ptr<const Program> &, const std::vector<std::shared_ptr<const FlatTensorFile>> &);
     Status validate();

@@ -3,6 +3,7 @@
 #include "common/printable.h"
 #include "export/jsontext.h"
 #include "program/flattensor.h"
+#include "program/payloadexport.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -119,7 +120,8 @@ void appendValueList(Buf &b, const ProgramMethod &m, std::span<const std::int32_
     b.push_back(']');
 }
 
-void appendDelegatesJson(Buf &b, const ProgramMethod &m)
+// With withPayload, each entry also holds its decoded payload and nodes (payloadexport.h).
+void appendDelegatesJson(Buf &b, const ProgramMethod &m, bool withPayload)
 {
     b.push_back('[');
     for (std::size_t d = 0; d < m.delegates().size(); ++d) {
@@ -144,7 +146,12 @@ void appendDelegatesJson(Buf &b, const ProgramMethod &m)
             }
             b.push_back('}');
         }
-        put(b, "]}");
+        put(b, "]");
+        if (withPayload) {
+            b.push_back(',');
+            appendPayloadJson(b, decodeDelegatePayload(del.backendId, del.blob));
+        }
+        b.push_back('}');
     }
     b.push_back(']');
 }
@@ -316,6 +323,7 @@ std::string programText(const Program &p)
                 else
                     out += fmt::format("           {} = {:02x}\n", printable(cs.key), fmt::join(cs.value, ""));
             }
+            out += payloadText(decodeDelegatePayload(del.backendId, del.blob), "           ");
         }
     }
     if (!p.externalTensors().empty())
@@ -391,7 +399,7 @@ std::string programJson(const Program &p)
             b.push_back('}');
         }
         put(b, "],\"delegates\":");
-        appendDelegatesJson(b, m);
+        appendDelegatesJson(b, m, true);
         put(b, ",\"values\":[");
         for (std::size_t v = 0; v < m.valueCount(); ++v) {
             if (v)
@@ -510,7 +518,7 @@ std::string memoryJson(const MemoryReport &r)
             fmt::join(plan.liveBytes, ","), plan.plannedBytes, plan.peakLiveBytes, plan.peakInstruction,
             fmt::join(liveValues, ","), plan.wastedBytes, plan.sharingTensors, plan.couldShareTensors,
             plan.constantTensors, plan.unplannedTensors, plan.externalTensors, plan.externalBytes);
-        appendDelegatesJson(b, m);
+        appendDelegatesJson(b, m, false);
         b.push_back('}');
     }
     fmt::format_to(std::back_inserter(b), "],\"constants\":{{\"count\":{},\"bytes\":{}}},\"delegate_blob_bytes\":{}",
