@@ -69,7 +69,9 @@ std::vector<double> cumulativeWithin(std::size_t n, const std::vector<double> &s
     double total = 0;
     for (std::size_t t = 0; t < n; ++t) {
         const std::size_t r = rankAt(t);
-        const double v = sorted[r];
+        // Shifted by the smallest value: equal values then cancel exactly (0 − 0), so a series
+        // of equal points has Q̂ = 0 exactly instead of rounding noise.
+        const double v = sorted[r] - sorted.front();
         const auto [cLess, sLess] = tree.below(r);
         const double cMore = static_cast<double>(t - cLess);
         const double sMore = total - sLess;
@@ -112,6 +114,8 @@ std::optional<SplitCandidate> bestOf(const std::vector<double> &q, std::size_t m
     return SplitCandidate { best + m, q[best] };
 }
 
+constexpr double kRelativeTolerance = 1e-9;
+
 struct Segment {
     std::size_t begin, end;
 };
@@ -153,13 +157,21 @@ std::vector<ChangePoint> detectChangePoints(std::span<const double> series, cons
     std::vector<Segment> segments { { 0, series.size() } };
     // Significant needs (k + 1) / (R + 1) ≤ alpha: past kMax exceedances it cannot be.
     const double kMax = o.alpha * static_cast<double>(o.permutations + 1) - 1.0;
+    // Permuted statistics equal to the observed one up to rounding count as exceedances: sums
+    // taken in another order differ in their last bits, and must not make a tie "significant".
+    // The scale: Σ_{i≠j} |x_i − x_j| / n over the whole series (the scale of Q̂ itself).
+    const RankedSegment whole(series);
+    const auto withinAll = cumulativeWithin(series.size(), whole.sorted, [&](std::size_t t) { return whole.ranks[t]; });
+    const double tolerance
+        = kRelativeTolerance * 2.0 * withinAll.back() / std::max<double>(1.0, static_cast<double>(series.size()));
     for (;;) {
         std::vector<RankedSegment> ranked;
         ranked.reserve(segments.size());
         for (const Segment &s : segments)
             ranked.emplace_back(series.subspan(s.begin, s.end - s.begin));
         const auto candidate = bestOverSegments(segments, ranked, m);
-        if (!candidate)
+        // Q̂ below the tolerance is no divergence at all (equal points, or rounding).
+        if (!candidate || candidate->first.qhat <= tolerance)
             break;
         ChangePoint cp;
         cp.index = candidate->first.index;
@@ -176,7 +188,7 @@ std::vector<ChangePoint> detectChangePoints(std::span<const double> series, cons
             }
             const auto permuted = bestOverSegments(segments, shuffled, m);
             ++cp.permutations;
-            if (permuted && permuted->first.qhat >= cp.qhat)
+            if (permuted && permuted->first.qhat >= cp.qhat - tolerance)
                 ++cp.exceedances;
             if (static_cast<double>(cp.exceedances) > kMax)
                 break;

@@ -245,6 +245,14 @@ private slots:
         QCOMPARE(a[0].index, std::size_t(6));
         QCOMPARE(b[0].pValue, a[0].pValue);
         QVERIFY(detectChangePoints(std::vector<double>(40, 3.0)).empty());
+        // Copies of one recording: equal p50s must never split on rounding noise (they did, before
+        // the shift and the tolerance).
+        QVERIFY(detectChangePoints(std::vector<double>(300, 0.3018415)).empty());
+        std::vector<double> twoLevels;
+        std::mt19937_64 coin(7);
+        for (int i = 0; i < 200; ++i)
+            twoLevels.push_back(coin() % 2 ? 0.0010875 : 0.0010125); // timer-quantized, no step
+        QVERIFY(detectChangePoints(twoLevels).empty());
         QVERIFY(detectChangePoints(std::vector<double> { 1, 2, 3 }).empty());
     }
 

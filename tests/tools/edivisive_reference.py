@@ -83,9 +83,13 @@ def detect(series, alpha=0.001, permutations=999, min_segment=3, seed=0x65747363
     segments = [(0, len(x))]
     found = []
     k_max = alpha * (permutations + 1) - 1.0
+    # Ties up to rounding count as exceedances; Q below the tolerance is no change at all
+    # (docs/history.md): tolerance = 1e-9 * sum_{i != j} |x_i - x_j| / n.
+    n = len(x)
+    tolerance = 1e-9 * np.abs(x[:, None] - x[None, :]).sum() / max(1, n)
     while True:
         cand = best_over_segments(x, segments, m)
-        if cand is None:
+        if cand is None or cand[0] <= tolerance:
             break
         q, index, si = cand
         runs = exceed = 0
@@ -98,7 +102,7 @@ def detect(series, alpha=0.001, permutations=999, min_segment=3, seed=0x65747363
                     seg[i], seg[j] = seg[j], seg[i]
             pc = best_over_segments(y, segments, m)
             runs += 1
-            if pc is not None and pc[0] >= q:
+            if pc is not None and pc[0] >= q - tolerance:
                 exceed += 1
             if exceed > k_max:
                 break
