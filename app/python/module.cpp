@@ -23,6 +23,7 @@
 #include "export/recordings.h"
 #include "export/reportdecompose.h"
 #include "export/reportgraphdiff.h"
+#include "native/bindings.h"
 #include "program/program.h"
 #include "session/session.h"
 
@@ -1187,6 +1188,8 @@ PYBIND11_MODULE(_native, m)
 {
     m.doc() = "etscope's core (readers, EventBlocks, tables, numeric gap) for the etscope package";
     m.attr("__version__") = ETSCOPE_VERSION;
+    bindHistory(m);
+    bindDeterminism(m);
 
     py::register_exception_translator([](std::exception_ptr p) {
         try {
