@@ -340,10 +340,16 @@ std::string determinismText(const DeterminismReport &r)
             maxBits = std::max(maxBits, t.bits);
             allFloat = allFloat && isFloatType(t.dtype);
         }
-    if (varying && allFloat)
-        out += fmt::format("{} of {} logged tensors vary; deterministic within {} bit{} (the largest difference is in "
-                           "the lowest {} bit{} of a floating-point value)\n",
-            varying, r.tensors.size(), maxBits, maxBits == 1 ? "" : "s", maxBits, maxBits == 1 ? "" : "s");
+    // Rounding differences (reordered float sums) touch the last few mantissa bits; beyond
+    // kRoundingBits a result is different, not just rounded differently.
+    constexpr int kRoundingBits = 8;
+    if (varying && allFloat && maxBits <= kRoundingBits)
+        out += fmt::format(
+            "{} of {} logged tensors vary, deterministic within {} bit{} (the lowest {} of the mantissa)\n", varying,
+            r.tensors.size(), maxBits, maxBits == 1 ? "" : "s", maxBits);
+    else if (varying)
+        out += fmt::format("{} of {} logged tensors vary, beyond rounding: up to {} differing low-order bits\n",
+            varying, r.tensors.size(), maxBits);
     for (const auto &w : r.warnings)
         out += "warning: " + w + '\n';
     out += fmt::format("\n{:>4} {:<44} {:<22} {:>8} {:>6}  {:<24} {:>10} {:>10} {:>10} {:>5}\n", "#", "tensor", "shape",
