@@ -166,6 +166,14 @@ Result<std::vector<HistoryLabel>> readHistoryLabels(const std::string &csvPath)
     std::ifstream in(csvPath, std::ios::binary);
     if (!in)
         return makeError(ErrorCode::Io, csvPath, "cannot open the labels file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseHistoryLabels(text.str(), csvPath);
+}
+
+Result<std::vector<HistoryLabel>> parseHistoryLabels(std::string_view text, const std::string &csvPath)
+{
+    std::istringstream in { std::string(text) };
     auto splitRow = [](const std::string &line) {
         std::vector<std::string> cells;
         std::string cell;
@@ -225,7 +233,7 @@ Result<std::vector<HistoryLabel>> readHistoryLabels(const std::string &csvPath)
             l.order = std::strtod(o.c_str(), &end);
             if (o.empty() || end != o.c_str() + o.size() || !std::isfinite(l.order))
                 return makeError(
-                    ErrorCode::InvalidArgument, csvPath, fmt::format("row {}: order '{}' is not a number", row, o));
+                    ErrorCode::InvalidArgument, csvPath, fmt::format("row {}: the order is not a number", row));
         }
         if (l.file.empty())
             return makeError(ErrorCode::InvalidArgument, csvPath, fmt::format("row {}: empty file", row));

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace etscope {
@@ -55,6 +56,9 @@ struct HistoryLabel {
     double order = 0;
 };
 Result<std::vector<HistoryLabel>> readHistoryLabels(const std::string &csvPath);
+// The same from the file's bytes (`csvPath` names it in errors and anchors relative paths).
+// Errors never quote the file's bytes.
+Result<std::vector<HistoryLabel>> parseHistoryLabels(std::string_view text, const std::string &csvPath);
 
 struct HistoryRecording {
     std::size_t index = 0; // in the ordered list of all recordings

@@ -205,7 +205,7 @@ private slots:
         std::ofstream(bad) << "file,label,order\na.etdp,x,soon\n";
         r = readHistoryLabels(bad);
         QVERIFY(!r);
-        QVERIFY(r.error().message().find("row 2: order 'soon' is not a number") != std::string::npos);
+        QVERIFY(r.error().message().find("row 2: the order is not a number") != std::string::npos);
         std::ofstream(bad) << "file,label,order\n\"b,1.etdp\",\"say \"\"b\"\"\",2\na.etdp,x,1\n";
         r = readHistoryLabels(bad);
         QVERIFY(r);
