@@ -1,5 +1,7 @@
 #include "analysis/determinism.h"
 
+#include "analysis/numtensor.h"
+
 #include "common/numberformat.h"
 
 #include <fmt/format.h>
@@ -36,19 +38,6 @@ bool sameLayout(const LoggedTensor &a, const LoggedTensor &b)
         && a.ref.dtype == b.ref.dtype && a.ref.sizes == b.ref.sizes;
 }
 
-bool rowMajor(const TensorRef &r)
-{
-    if (r.strides.empty())
-        return true;
-    std::int64_t expect = 1;
-    for (std::size_t d = r.sizes.size(); d-- > 0;) {
-        if (r.sizes[d] != 1 && r.strides[d] != expect)
-            return false;
-        expect *= r.sizes[d];
-    }
-    return true;
-}
-
 // The elements of one run's tensor as bytes of `dtype` (dense, row-major): the buffer's own
 // bytes when the tensor is dense, else its values inflated to double.
 struct Elements {
@@ -61,7 +50,7 @@ Result<Elements> elementsOf(const LoggedTensor &t, const DebugBuffer &buffer)
 {
     Elements e;
     e.dtype = t.ref.dtype;
-    if (rowMajor(t.ref)) {
+    if (analysis::isContiguous(t.ref)) {
         auto b = buffer.bytes(t.ref);
         if (!b)
             return b.error();

@@ -18,21 +18,14 @@ The permutations come from the generator docs/history.md specifies (SplitMix64, 
 with j = (next() * (i + 1)) >> 64 for i = n-1 .. 1, segments in index order), so that this twin and
 the C++ draw the same permutations: locations and p-values must agree exactly, Q to rounding.
 """
+import os
+import sys
+
 import numpy as np
 
-MASK = (1 << 64) - 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-
-class SplitMix64:
-    def __init__(self, seed):
-        self.state = seed & MASK
-
-    def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
+from splitmix64 import MASK, SplitMix64  # noqa: E402 (tests/tools is on the path)
 
 
 def fnv1a(text, h=0xCBF29CE484222325):

@@ -24,31 +24,21 @@ Run: /usr/bin/python3 tests/tools/gen_coverage_expected.py   (needs flatc)
 import collections
 import json
 import os
-import subprocess
-import tempfile
+import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from etdump_json import decode, fixture  # noqa: E402
+
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, "..", ".."))
-SCHEMA = os.path.join(root, "core", "etdump", "etdump.fbs")
-SHARED = os.path.join(root, "..", "shared", "fixtures", "runtime")
-if not os.path.isdir(SHARED):
-    SHARED = os.path.join(root, "tests", "data", "shared", "fixtures", "runtime")
 RECORDINGS = {
-    "cnn_mlp_50runs": os.path.join(SHARED, "cnn_mlp_50runs", "etdump.etdp"),
-    "xnnpack_mlp_intermediates": os.path.join(SHARED, "xnnpack_mlp_intermediates", "etdump.etdp"),
-    "add_pte_50runs": os.path.join(SHARED, "add_pte_50runs", "etdump.etdp"),
+    "cnn_mlp_50runs": fixture("runtime/cnn_mlp_50runs/etdump.etdp"),
+    "xnnpack_mlp_intermediates": fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
+    "add_pte_50runs": fixture("runtime/add_pte_50runs/etdump.etdp"),
     "vulkan_stem": os.path.join(root, "tests", "data", "backend", "vulkan_stem", "etdump.etdp"),
 }
-
-
-def decode(path):
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["flatc", "--json", "--strict-json", "--raw-binary", "--size-prefixed", "-o", tmp, SCHEMA,
-                        "--", path], check=True)
-        with open(os.path.join(tmp, os.path.splitext(os.path.basename(path))[0] + ".json")) as f:
-            return json.load(f)
 
 
 def name_of(p):

@@ -28,32 +28,17 @@ import copy
 import json
 import math
 import os
-import subprocess
-import tempfile
+import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from etdump_json import decode, encode, fixture  # noqa: E402
+
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, "..", ".."))
-SCHEMA = os.path.join(root, "core", "etdump", "etdump.fbs")
 OUT = os.path.join(root, "tests", "data", "determinism")
 DTYPES = {"FLOAT": np.float32, "LONG": np.int64}
-
-
-def fixture_dir():
-    for base in (os.path.join(root, "..", "shared"), os.path.join(root, "tests", "data", "shared")):
-        p = os.path.join(base, "fixtures", "runtime", "cnn_mlp_intermediates")
-        if os.path.isdir(p):
-            return p
-    raise SystemExit("cnn_mlp_intermediates not found")
-
-
-def decode(path):
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["flatc", "--json", "--strict-json", "--raw-binary", "--size-prefixed", "-o", tmp, SCHEMA,
-                        "--", path], check=True)
-        with open(os.path.join(tmp, os.path.splitext(os.path.basename(path))[0] + ".json")) as f:
-            return json.load(f)
 
 
 def tensors_of(run):
@@ -97,11 +82,7 @@ def write(name, doc, run_values):
             buf += values[k].tobytes()
             k += 1
         runs.append(run)
-    with tempfile.TemporaryDirectory() as tmp:
-        js = os.path.join(tmp, name + ".json")
-        with open(js, "w") as f:
-            json.dump({"run_data": runs}, f)
-        subprocess.run(["flatc", "-b", "--size-prefixed", "-o", OUT, SCHEMA, js], check=True)
+    encode({"run_data": runs}, OUT, name)
     with open(os.path.join(OUT, name + ".bin"), "wb") as f:
         f.write(bytes(buf))
 
@@ -150,7 +131,7 @@ def truth(run_values):
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    fx = fixture_dir()
+    fx = fixture("runtime/cnn_mlp_intermediates")
     doc = decode(os.path.join(fx, "etdump.etdp"))
     with open(os.path.join(fx, "debug_output.bin"), "rb") as f:
         buf = f.read()

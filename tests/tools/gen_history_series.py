@@ -30,18 +30,17 @@ Run: /usr/bin/python3 tests/tools/gen_history_series.py    (needs flatc and nump
 import collections
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from etdump_json import decode, encode, fixture  # noqa: E402
+
 import edivisive_reference as ed  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, "..", ".."))
-SCHEMA = os.path.join(root, "core", "etdump", "etdump.fbs")
 OUT = os.path.join(root, "tests", "data", "history")
 RUNS = 30
 DEFAULT_SEED = 0x657473636F706521
@@ -51,22 +50,6 @@ STEPS = [
     ("native_call_avg_pool2d.out", 12, -0.04),
     ("native_call_convolution.out #1", 16, +0.03),
 ]
-
-
-def fixture():
-    for base in (os.path.join(root, "..", "shared"), os.path.join(root, "tests", "data", "shared")):
-        p = os.path.join(base, "fixtures", "runtime", "cnn_mlp_50runs", "etdump.etdp")
-        if os.path.exists(p):
-            return p
-    raise SystemExit("cnn_mlp_50runs not found")
-
-
-def decode(path):
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["flatc", "--json", "--strict-json", "--raw-binary", "--size-prefixed", "-o", tmp, SCHEMA,
-                        "--", path], check=True)
-        with open(os.path.join(tmp, os.path.splitext(os.path.basename(path))[0] + ".json")) as f:
-            return json.load(f)
 
 
 def series_names(run):
@@ -144,11 +127,7 @@ def write_set(doc, name, count, steps, rng, hashed):
         factors = {s: 1.0 + size for s, at, size in steps if i >= at}
         rec = make_recording(doc, rng, factors)
         stem = "%07x" % int(rng.integers(1 << 28)) if hashed else "r%02d" % i
-        with tempfile.TemporaryDirectory() as tmp:
-            js = os.path.join(tmp, stem + ".json")
-            with open(js, "w") as f:
-                json.dump(rec, f)
-            subprocess.run(["flatc", "-b", "--size-prefixed", "-o", folder, SCHEMA, js], check=True)
+        encode(rec, folder, stem)
         recordings.append({"file": stem + ".etdp", "label": f"commit-{i:02d}-{stem}", "order": i})
         for k, v in truth(rec).items():
             for q in (10, 50, 90):
@@ -170,7 +149,7 @@ def write_set(doc, name, count, steps, rng, hashed):
 
 
 def main():
-    doc = decode(fixture())
+    doc = decode(fixture("runtime/cnn_mlp_50runs/etdump.etdp"))
     rng = np.random.default_rng(20261128)
     expected = {
         "source": "shared/fixtures/runtime/cnn_mlp_50runs/etdump.etdp, runs resampled; see gen_history_series.py",

@@ -41,11 +41,8 @@ void bindDeterminism(py::module_ &m)
                         error = r.error();
                 }
             }
-            if (error) {
-                PyErr_SetString(
-                    error->code == ErrorCode::Io ? PyExc_OSError : PyExc_ValueError, error->message().c_str());
-                throw py::error_already_set();
-            }
+            if (error)
+                throwCoreError(*error);
             return json;
         },
         py::arg("etdumps"), py::arg("debug_buffers"),

@@ -52,11 +52,8 @@ void bindHistory(py::module_ &m)
                 else
                     error = h.error();
             }
-            if (error) {
-                PyErr_SetString(
-                    error->code == ErrorCode::Io ? PyExc_OSError : PyExc_ValueError, error->message().c_str());
-                throw py::error_already_set();
-            }
+            if (error)
+                throwCoreError(*error);
             return json;
         },
         py::arg("paths"), py::arg("labels_csv") = "",
