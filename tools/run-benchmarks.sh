@@ -84,6 +84,23 @@ if [ ! -s "$farm/device0999/etdump.etdp" ]; then
 fi
 add "etscope-cli tsv over 1,000 ETDumps x 50 runs (process)" "$runs" "$cli" tsv "$farm" -o "$data/farm.tsv"
 add "etscope-cli tsv --format jsonl over 1,000 ETDumps (process)" "$runs" "$cli" tsv "$farm" --format jsonl -o "$data/farm.jsonl"
+# History (issue 38): change points over the same 1,000 recordings, and over 10,000 (hard links
+# to the 1,000, so the page cache holds one file per device: the cost measured is parsing and
+# testing, memory must stay flat in the count). Then `determinism` on 100 runs x 1M elements.
+add "etscope-cli history over 1,000 ETDumps x 50 runs (process)" "$runs" "$cli" history "$farm" -o /dev/null
+farm10k=$data/farm10k
+if [ ! -e "$farm10k/d9/device0999.etdp" ]; then
+    for k in $(seq 0 9); do
+        mkdir -p "$farm10k/d$k"
+        for i in $(seq -w 0 999); do ln -f "$farm/device$i/etdump.etdp" "$farm10k/d$k/device$i.etdp"; done
+    done
+fi
+add "etscope-cli history over 10,000 ETDumps x 50 runs (process)" "$runs" "$cli" history "$farm10k" -o /dev/null
+if [ ! -s "$data/determinism_bench.bin" ]; then
+    /usr/bin/python3 "$src/tests/bench/gen_determinism_bench.py" "$data" 100 1048576 >&2
+fi
+add "etscope-cli determinism, 100 runs x 1M elements (process)" "$runs" "$cli" determinism \
+    --etdump "$data/determinism_bench.etdp" --debug-buffer "$data/determinism_bench.bin" -o /dev/null
 # Profiles whose events do not merge: one run of N/2 instructions gives N distinct events (the
 # shape of a large unrolled graph). 562k is the size the scale issue was measured on.
 distinct=$data/distinct_562k.etdp

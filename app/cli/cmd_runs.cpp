@@ -3,11 +3,15 @@
 // operator shares. The rules are analysis/runs.h's.
 #include "command.h"
 
+#include "analysis/coverage.h"
 #include "analysis/runs.h"
+#include "analysis/runscompare.h"
 #include "program/flattensor.h"
 #include "program/program.h"
 
 #include <fmt/format.h>
+
+#include <optional>
 
 namespace etscope::cli {
 namespace {
@@ -19,6 +23,7 @@ struct RunsArgs {
     std::optional<std::size_t> prefillRuns;
     std::optional<std::int64_t> promptTokens;
     std::size_t top = 15;
+    std::optional<double> wallMs; // the runs' wall time, for the coverage line
 };
 
 const Registration runs("runs",
@@ -26,6 +31,9 @@ const Registration runs("runs",
     [](CLI::App &sub) {
         auto a = std::make_shared<RunsArgs>();
         addInputOptions(sub, a->in);
+        // Several --etdump: the recordings side by side (analysis/runscompare.h); all are read
+        // from the option's results.
+        auto *etdumps = sub.get_option("--etdump")->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
         // --program and --method may become input options shared by every command (the program as
         // a session input): then those are read, not added twice.
         auto *program = sub.get_option_no_throw("--program");
@@ -51,7 +59,10 @@ const Registration runs("runs",
         sub.add_option("--top", a->top, "Share rows per phase in the text (0: all)");
         sub.add_option("--json", a->json, "Write the runs and figures as JSON to this file ('-' for stdout)");
         sub.add_option("--output,-o", a->output, "Write the text to this file instead of stdout");
-        return std::function<int()>([a, program, method] {
+        sub.add_option(
+               "--wall-ms", a->wallMs, "The runs' wall time in ms (e.g. from the runner's log): coverage against it")
+            ->check(CLI::PositiveNumber);
+        return std::function<int()>([a, program, method, etdumps] {
             if (a->program.empty() && program->count())
                 a->program = program->as<std::string>();
             if (a->method.empty() && method->count())
@@ -63,33 +74,56 @@ const Registration runs("runs",
                     return reportError(p.error());
                 pte = *p;
             }
-            auto session = loadOrReport(a->in);
-            if (!session)
-                return kExitBadInput;
-            RunsOptions opt;
-            opt.time = session->inputs.time;
-            opt.method = a->method;
-            opt.promptTokens = a->promptTokens;
-            if (a->sharesBy == "backend-operator")
-                opt.sharesBy = ShareRowsBy::BackendOperator;
-            if (a->prefillRuns) {
-                opt.phaseBy = PhaseRule::PrefillRuns;
-                opt.prefillRuns = *a->prefillRuns;
-            } else if (a->phaseBy == "method") {
-                opt.phaseBy = PhaseRule::Method;
-            } else if (a->phaseBy == "duration") {
-                opt.phaseBy = PhaseRule::Duration;
+            std::vector<RecordingRuns> recordings;
+            for (const std::string &etdump : etdumps->results()) {
+                InputOptions in = a->in;
+                in.etdump = etdump;
+                auto session = loadOrReport(in);
+                if (!session)
+                    return kExitBadInput;
+                RunsOptions opt;
+                opt.time = session->inputs.time;
+                opt.method = a->method;
+                opt.promptTokens = a->promptTokens;
+                if (a->sharesBy == "backend-operator")
+                    opt.sharesBy = ShareRowsBy::BackendOperator;
+                if (a->prefillRuns) {
+                    opt.phaseBy = PhaseRule::PrefillRuns;
+                    opt.prefillRuns = *a->prefillRuns;
+                } else if (a->phaseBy == "method") {
+                    opt.phaseBy = PhaseRule::Method;
+                } else if (a->phaseBy == "duration") {
+                    opt.phaseBy = PhaseRule::Duration;
+                }
+                auto report = analyzeRuns(session->blocks, pte.get(), opt, etdump);
+                if (!report)
+                    return reportError(report.error());
+                // How much of Method::execute the events explain (analysis/coverage.h).
+                recordings.push_back({ std::move(*report), analyzeCoverage(session->blocks, opt.time, a->wallMs) });
             }
-            auto report = analyzeRuns(session->blocks, pte.get(), opt, a->in.etdump);
-            if (!report)
-                return reportError(report.error());
+            if (recordings.size() > 1) {
+                if (!a->json.empty()) {
+                    if (Status st = writeOutput(a->json, runsSideBySideJson(recordings)); !st)
+                        return reportError(st.error());
+                    if (a->json == "-" && a->output.empty())
+                        return kExitOk;
+                }
+                if (Status st = writeOutput(a->output, runsSideBySideText(recordings, a->top)); !st)
+                    return reportError(st.error());
+                return kExitOk;
+            }
+            const RunsReport *report = &recordings.front().runs;
+            const CoverageReport &coverage = recordings.front().coverage;
             if (!a->json.empty()) {
-                if (Status st = writeOutput(a->json, runsJson(*report)); !st)
+                if (Status st = writeOutput(a->json, runsJsonWithCoverage(*report, coverage)); !st)
                     return reportError(st.error());
                 if (a->json == "-" && a->output.empty())
                     return kExitOk;
             }
-            if (Status st = writeOutput(a->output, runsText(*report, a->top)); !st)
+            std::string text = runsText(*report, a->top);
+            for (const std::string &line : coverageSentences(coverage))
+                text += "coverage: " + line + '\n';
+            if (Status st = writeOutput(a->output, text); !st)
                 return reportError(st.error());
             return kExitOk;
         });

@@ -2,9 +2,11 @@
 #include "command.h"
 #include "many.h"
 
+#include "analysis/coverage.h"
 #include "events/inspectortable.h"
 
 #include <cstdio>
+#include <optional>
 
 namespace etscope::cli {
 namespace {
@@ -20,6 +22,8 @@ struct TableArgs {
     std::string format;
     unsigned jobs = 0;
     bool noAggregate = false;
+    bool coverage = false; // `table`: how much of Method::execute the events explain, on stderr
+    std::optional<double> wallMs;
 };
 
 Setup tableSetup(char sep, bool isTable)
@@ -35,6 +39,13 @@ Setup tableSetup(char sep, bool isTable)
                 ->check(CLI::IsMember({ "tsv", "csv", "jsonl" }));
             sub.add_option("--jobs,-j", args->jobs, "Worker threads for many recordings (default: all cores)");
             sub.add_flag("--no-aggregate", args->noAggregate, "Many recordings: per-file rows only");
+        }
+        if (isTable) {
+            sub.add_flag("--coverage", args->coverage,
+                "After the table, on stderr: how much of Method::execute the events explain (the table stays "
+                "upstream's)");
+            sub.add_option("--wall-ms", args->wallMs, "With --coverage: the runs' wall time in ms, to compare against")
+                ->check(CLI::PositiveNumber);
         }
         sub.add_flag("--all", args->all, "Keep OPERATOR_CALL rows (the Inspector hides them)");
         sub.add_flag("--json", args->json, "Print the same rows as JSON");
@@ -71,13 +82,20 @@ Setup tableSetup(char sep, bool isTable)
                 return 0;
             }
             // Streamed: a table of 500k events is hundreds of MB of text.
-            return writeStreamed(args->output, [&](const TextSink &sink) -> Status {
+            const int rc = writeStreamed(args->output, [&](const TextSink &sink) -> Status {
                 const bool ok = isTable ? writeFancyGrid(session->blocks, opt, sink)
                                         : writeDelimited(session->blocks, sep, opt, sink);
                 if (!ok)
                     return makeError(ErrorCode::Io, args->output.empty() ? "stdout" : args->output, "write failed");
                 return Ok {};
             });
+            if (args->coverage) {
+                std::fflush(stdout);
+                const auto coverage = analyzeCoverage(session->blocks, session->inputs.time, args->wallMs);
+                for (const std::string &line : coverageSentences(coverage))
+                    std::fprintf(stderr, "coverage: %s\n", line.c_str());
+            }
+            return rc;
         });
     };
 }

@@ -1194,6 +1194,8 @@ PYBIND11_MODULE(_native, m)
     m.doc() = "etscope's core (readers, EventBlocks, tables, numeric gap) for the etscope package";
     m.attr("__version__") = ETSCOPE_VERSION;
     etscope::python::bindProgram(m);
+    etscope::python::bindHistory(m);
+    etscope::python::bindDeterminism(m);
 
     py::register_exception_translator([](std::exception_ptr p) {
         try {

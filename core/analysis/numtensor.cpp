@@ -31,8 +31,6 @@ NumTensor NumTensor::fromFloats(std::vector<std::int64_t> sizes, std::vector<flo
     return t;
 }
 
-namespace {
-
 bool isContiguous(const TensorRef &ref)
 {
     if (ref.strides.empty())
@@ -48,8 +46,6 @@ bool isContiguous(const TensorRef &ref)
     }
     return true;
 }
-
-} // namespace
 
 Result<NumTensor> loadTensor(const TensorRef &ref, const std::shared_ptr<const DebugBuffer> &buffer)
 {

@@ -42,6 +42,9 @@ struct NumValue {
     bool isNone() const { return kind == Kind::None; }
 };
 
+// Dense row-major (no strides, or the strides of row-major order; size-1 dimensions may carry any).
+bool isContiguous(const TensorRef &ref);
+
 // Loads a debug-buffer tensor. Contiguous, aligned float32 tensors are mapped in place (no
 // copy, the buffer stays alive through `owner`); anything else is converted to double. Without
 // a buffer the Inspector substitutes zeros, so do we.

@@ -1,17 +1,16 @@
 #include "export/recordings.h"
 
+#include "common/parallel.h"
 #include "export/jsontext.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <glob.h>
 #include <map>
 #include <set>
-#include <thread>
 
 namespace etscope {
 
@@ -148,25 +147,14 @@ std::vector<RecordingSummary> summarizeRecordings(
     const std::vector<RecordingInput> &inputs, const RecordingsOptions &options)
 {
     std::vector<RecordingSummary> out(inputs.size());
-    unsigned n = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    n = static_cast<unsigned>(std::min<std::size_t>(n, inputs.size()));
-    std::atomic<std::size_t> next { 0 };
-    auto work = [&] {
-        for (std::size_t i; (i = next.fetch_add(1)) < inputs.size();) {
-            try {
-                out[i] = summarize(inputs[i], options);
-            } catch (const std::exception &e) { // e.g. bad_alloc: report it as this file's error
-                out[i].file = inputs[i].etdump;
-                out[i].error = inputs[i].etdump + ": " + e.what();
-            }
+    forEachIndex(inputs.size(), options.threads, [&](std::size_t i) {
+        try {
+            out[i] = summarize(inputs[i], options);
+        } catch (const std::exception &e) { // e.g. bad_alloc: report it as this file's error
+            out[i].file = inputs[i].etdump;
+            out[i].error = inputs[i].etdump + ": " + e.what();
         }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < n; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto &t : pool)
-        t.join();
+    });
     return out;
 }
 
@@ -347,6 +335,26 @@ std::string formatJsonl(const std::vector<RecordingSummary> &files)
         }
     }
     return fmt::to_string(b);
+}
+
+Result<History> loadHistory(const HistoryInputs &in)
+{
+    auto inputs = expandRecordings(in.recordings);
+    if (!inputs)
+        return inputs.error();
+    std::vector<HistoryLabel> labels = in.labels;
+    if (!in.labelsCsv.empty()) {
+        auto l = readHistoryLabels(in.labelsCsv);
+        if (!l)
+            return l.error();
+        labels = std::move(*l);
+    }
+    std::vector<std::string> paths;
+    paths.reserve(inputs->size());
+    for (const auto &r : *inputs)
+        paths.push_back(r.etdump);
+    return buildHistory(
+        profileRecordings(paths, in.by, in.time, in.threads), labels, in.by, in.time.target, in.changePoints);
 }
 
 } // namespace etscope

@@ -5,6 +5,7 @@
 // at a time, so memory stays bounded by the largest file), keep a compact per-file summary and
 // aggregate per event across files.
 
+#include "analysis/history.h"
 #include "common/error.h"
 #include "events/inspectortable.h"
 #include "session/session.h"
@@ -76,5 +77,18 @@ std::vector<EventBlock> poolRecordings(const std::vector<RecordingSummary> &file
 
 // One JSON object per line per event per file.
 std::string formatJsonl(const std::vector<RecordingSummary> &files);
+
+// The history of the recordings named by files, directories and globs (analysis/history.h):
+// each loaded on the pool, reduced to its profile, ordered by `labelsCsv` when given.
+struct HistoryInputs {
+    std::vector<std::string> recordings;
+    std::string labelsCsv;
+    std::vector<HistoryLabel> labels; // used when labelsCsv is empty (in order)
+    HistoryBy by = HistoryBy::Operator;
+    TimeConversion time;
+    unsigned threads = 0;
+    ChangePointOptions changePoints;
+};
+Result<History> loadHistory(const HistoryInputs &inputs);
 
 } // namespace etscope

@@ -112,7 +112,7 @@ def test_cli_json_is_compact_json_in_the_documented_key_order(name):
     doc = json.loads(text)
     assert text == json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n"
     assert list(doc) == ["file", "program", "phase_rule", "shares_by", "runs", "phases", "time_to_first_token_ms",
-                         "shares", "notes"]
+                         "shares", "notes", "coverage"]
     for run in doc["runs"]:
         assert list(run)[:8] == ["index", "method", "phase", "start_ns", "duration_ms", "outlier", "warmup", "tokens"]
     for rows in doc["shares"].values():

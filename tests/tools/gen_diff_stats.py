@@ -16,27 +16,18 @@ np.percentile(diffs, 100 - t) with t = 100 * (1 - level) / 2.
 """
 import json
 import os
+import sys
 
 import numpy as np
 import scipy
 from scipy.stats import mannwhitneyu
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from splitmix64 import SplitMix64  # noqa: E402
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "analysis",
                    "diff_stats_expected.json")
-MASK = (1 << 64) - 1
 SEED = 0x657473636F706531  # "etscope1", etscope's default
-
-
-class SplitMix64:
-    def __init__(self, seed):
-        self.state = seed & MASK
-
-    def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
 
 
 def bootstrap(a, b, iterations, level, seed):

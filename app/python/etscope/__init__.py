@@ -13,6 +13,7 @@ from ._native import __version__
 from ._inspector import ETRecord, Event, EventBlock, Inspector, PerfData, TimeScale, parse_etrecord
 from ._compare import compare_results
 from ._gap import NumericalComparatorBase
+from ._history import history
 from ._program import Delegate, Program
 from ._recordings import pooled_statistics, read_recording, read_recordings, recordings_dataframe
 
@@ -45,6 +46,7 @@ __all__ = [
     "PerfData",
     "TimeScale",
     "compare_results",
+    "history",
     "parse_etrecord",
     "pooled_statistics",
     "read_recording",

@@ -574,6 +574,14 @@ class Inspector:
 
         return diff(self, other, **options)
 
+    def determinism(self, others=()):
+        """Per logged tensor over this recording's runs (and `others`: (etdump, debug_buffer)
+        pairs): distinct results, runs that differ, deviations, the varying tile
+        (`etscope-cli determinism`); attrs["sentence"] sums it up."""
+        from ._determinism import determinism
+
+        return determinism(self, others)
+
     def save_trace(self, path: str, **options) -> None:
         """A Perfetto / chrome://tracing JSON of every profile event (`etscope-cli trace`)."""
         from ._extras import save_trace
