@@ -105,8 +105,10 @@ def analyse(doc):
             if n == "Method::execute":
                 runs.append({
                     "execute": (e - s) / 1e6, "explained": cov / 1e6,
-                    "operator_calls": sum(host[c][1] - host[c][0] for c in children[k] if host[c][3] == "OPERATOR_CALL") / 1e6,
-                    "delegate_calls": sum(host[c][1] - host[c][0] for c in children[k] if host[c][3] == "DELEGATE_CALL") / 1e6,
+                    "operator_calls": sum(host[c][1] - host[c][0]
+                                          for c in children[k] if host[c][3] == "OPERATOR_CALL") / 1e6,
+                    "delegate_calls": sum(host[c][1] - host[c][0]
+                                          for c in children[k] if host[c][3] == "DELEGATE_CALL") / 1e6,
                 })
         compute = [x for x in evs if x[3] == "ETVK_COMPUTE_GRAPH_EXECUTE"]
         dispatches = [x for x in evs if is_dispatch(x[3])]

@@ -267,9 +267,9 @@ def xnn_expected(graph, data, blob_len, parts):
 
 def vk_graph():
     def tensor(dims, dtype="FLOAT32", const=-1, mem=-1):
-        return {"value_type": "VkTensor", "value": {"datatype": dtype, "dims": dims, "constant_id": const,
-                                                     "mem_obj_id": mem, "storage_type": "TEXTURE_3D",
-                                                     "memory_layout": "TENSOR_CHANNELS_PACKED"}}
+        return {"value_type": "VkTensor",
+                "value": {"datatype": dtype, "dims": dims, "constant_id": const, "mem_obj_id": mem,
+                          "storage_type": "TEXTURE_3D", "memory_layout": "TENSOR_CHANNELS_PACKED"}}
     values = [
         tensor([1, 3, 8, 8], mem=0),                                   # 0 input
         tensor([4, 3, 3, 3], const=0),                                 # 1 weight
@@ -437,7 +437,8 @@ def diff_builds(out):
             os.path.join(out, "diff_fp32_split.pte"))
 
     # int8: Convert to qd8, qc8w linear, clamp, Convert, qc8w linear.
-    pc = lambda c: {"scale": [0.02] * c, "channel_dim": 0}
+    def pc(c):
+        return {"scale": [0.02] * c, "channel_dim": 0}
     v = [plain("fp32", [1, 32], 0, flags=1, external=0),
          quant("qdint8", [1, 32], 1, "PerTokenDynamicQuant", {"num_nonbatch_dims": 1}),
          quant("qcint8", [16, 32], 2, "PerChannelQuant", pc(16), const=1), plain("fp32", [16], 3, const=2),

@@ -142,7 +142,8 @@ def main():
     write("tile", doc, tile)
     write("tile_a", doc, tile[:3])
     write("tile_b", doc, tile[3:])
-    expected = {"source": "shared/fixtures/runtime/cnn_mlp_intermediates, runs repeated; see gen_determinism_fixtures.py",
+    expected = {"source": "shared/fixtures/runtime/cnn_mlp_intermediates, runs repeated; "
+                          "see gen_determinism_fixtures.py",
                 "repeat": truth(repeat), "tile": truth(tile)}
     with open(os.path.join(OUT, "determinism_expected.json"), "w") as f:
         json.dump(expected, f, indent=1)
