@@ -81,7 +81,7 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     QByteArray png;
     QBuffer buffer(&png);
     const QString failed = buffer.open(QIODevice::WriteOnly) && pixmap.save(&buffer, "PNG")
-        ? saveFile(out, png)
+        ? etscope::saveFile(out, png)
         : out + QStringLiteral(": cannot encode the screenshot as PNG");
     if (!failed.isEmpty()) {
         std::fprintf(stderr, "etscope: cannot write the screenshot: %s\n", qPrintable(failed));
