@@ -4,8 +4,6 @@
 #include "command.h"
 
 #include "analysis/runs.h"
-#include "program/flattensor.h"
-#include "program/program.h"
 
 #include <fmt/format.h>
 
@@ -14,73 +12,39 @@ namespace {
 
 struct RunsArgs {
     InputOptions in;
-    std::string program, method, phaseBy, sharesBy = "operator", json, output;
-    std::vector<std::string> data; // .ptd files of the program's external tensors
-    std::optional<std::size_t> prefillRuns;
+    std::string sharesBy, json, output;
     std::optional<std::int64_t> promptTokens;
     std::size_t top = 15;
 };
 
 const Registration runs("runs",
-    "Runs over time: method and phase per run, time to first token, tokens/s, latency slope, operator shares",
+    "Runs over time: method, phase and generation per run, time to first token, tokens/s, latency slope, operator "
+    "shares",
     [](CLI::App &sub) {
         auto a = std::make_shared<RunsArgs>();
         addInputOptions(sub, a->in);
-        // --program and --method may become input options shared by every command (the program as
-        // a session input): then those are read, not added twice.
-        auto *program = sub.get_option_no_throw("--program");
-        if (!program)
-            program = sub.add_option(
-                "--program,-p", a->program, "The program (.pte or .bpte) the runs executed: methods per run");
-        auto *method = sub.get_option_no_throw("--method");
-        if (!method)
-            method = sub.add_option("--method,-m", a->method, "Only the runs of this method (needs --program)");
-        sub.add_option("--data", a->data, "FlatTensor file (.ptd) holding the program's external tensors (repeatable)")
-            ->needs(program);
-        auto *prefill
-            = sub.add_option("--prefill-runs", a->prefillRuns, "The first N runs are prefill, the rest decode");
-        sub.add_option("--phase-by", a->phaseBy, "Phases by the runs' method names or by duration")
-            ->check(CLI::IsMember({ "method", "duration" }))
-            ->excludes(prefill);
         sub.add_option("--prompt-tokens", a->promptTokens, "Tokens of the prompt (default: the prefill input's shape)")
             ->check(CLI::PositiveNumber);
         sub.add_option("--shares-by", a->sharesBy,
-               "Share rows by operator (default) or by the operator decoded from backends' events "
-               "(Vulkan, XNNPACK, Neutron; wrapping host phases not counted)")
+               "Share rows by the operator decoded from backends' events (default: Vulkan, XNNPACK, Neutron; "
+               "wrapping host phases not counted) or by operator, events by their raw names (as "
+               "--raw-backend-names)")
             ->check(CLI::IsMember({ "operator", "backend-operator" }));
         sub.add_option("--top", a->top, "Share rows per phase in the text (0: all)");
         sub.add_option("--json", a->json, "Write the runs and figures as JSON to this file ('-' for stdout)");
         sub.add_option("--output,-o", a->output, "Write the text to this file instead of stdout");
-        return std::function<int()>([a, program, method] {
-            if (a->program.empty() && program->count())
-                a->program = program->as<std::string>();
-            if (a->method.empty() && method->count())
-                a->method = method->as<std::string>();
-            std::shared_ptr<const Program> pte;
-            if (!a->program.empty()) {
-                auto p = openProgramWithData(a->program, a->data);
-                if (!p)
-                    return reportError(p.error());
-                pte = *p;
-            }
+        return std::function<int()>([a] {
             auto session = loadOrReport(a->in);
             if (!session)
                 return kExitBadInput;
             RunsOptions opt;
-            opt.time = session->inputs.time;
-            opt.method = a->method;
+            opt.method = a->in.method;
             opt.promptTokens = a->promptTokens;
-            if (a->sharesBy == "backend-operator")
+            // etscope's own table: backend events by their decoded operator unless asked otherwise.
+            if (a->sharesBy == "backend-operator" || (a->sharesBy.empty() && !a->in.rawBackendNames))
                 opt.sharesBy = ShareRowsBy::BackendOperator;
-            if (a->prefillRuns) {
-                opt.phaseBy = PhaseRule::PrefillRuns;
-                opt.prefillRuns = *a->prefillRuns;
-            } else if (a->phaseBy == "method") {
-                opt.phaseBy = PhaseRule::Method;
-            } else if (a->phaseBy == "duration") {
-                opt.phaseBy = PhaseRule::Duration;
-            }
-            auto report = analyzeRuns(session->blocks, pte.get(), opt, a->in.etdump);
+            opt.sharesByDefault = a->sharesBy.empty();
+            auto report = analyzeRuns(*session, opt);
             if (!report)
                 return reportError(report.error());
             if (!a->json.empty()) {

@@ -610,11 +610,15 @@ void totalAndRank(LatencyDiff &result)
     for (const DiffRow &r : result.rows) {
         if (!counted(r))
             continue;
-        addTo(ops, r.opType, r);
-        addTo(backends, r.backend, r);
+        // Rows of several methods and phases (diffSessions): each group's totals apart.
+        const std::string group = r.phase.empty() ? std::string()
+            : r.method.empty()                    ? r.phase + ": "
+                                                  : r.method + " · " + r.phase + ": ";
+        addTo(ops, group + r.opType, r);
+        addTo(backends, group + r.backend, r);
         if (!r.module.empty())
             anyModule = true;
-        addTo(modules, r.module.empty() ? std::string("(no module)") : r.module, r);
+        addTo(modules, group + (r.module.empty() ? std::string("(no module)") : r.module), r);
         result.total.a += r.a.perf ? r.a.perf->p50 : 0;
         result.total.b += r.b.perf ? r.b.perf->p50 : 0;
         ++result.total.rows;

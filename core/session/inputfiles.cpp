@@ -136,6 +136,25 @@ InputFiles classifyInputFiles(const std::vector<std::string> &paths)
     return out;
 }
 
+Status checkInputsExist(const SessionInputs &inputs)
+{
+    std::vector<const std::string *> paths
+        = { &inputs.etdump, &inputs.debugBuffer, &inputs.etrecord, &inputs.bundledProgram, &inputs.program };
+    for (const std::string &d : inputs.programData)
+        paths.push_back(&d);
+    for (const std::string *p : paths) {
+        if (p->empty())
+            continue;
+        std::error_code ec;
+        const auto status = std::filesystem::status(*p, ec);
+        if (ec || !std::filesystem::exists(status))
+            return makeError(ErrorCode::Io, *p, "no such file");
+        if (!std::filesystem::is_regular_file(status))
+            return makeError(ErrorCode::Io, *p, "not a regular file");
+    }
+    return Ok {};
+}
+
 std::vector<std::vector<std::string>> splitInputRecordings(const std::vector<std::string> &paths)
 {
     std::vector<std::vector<std::string>> groups;

@@ -4,6 +4,8 @@
 // into the inputs of one session. The one definition the CLI (positional FILES…), Python and the
 // window (app/window/filesniffer.*, a Qt adapter) use.
 
+#include "common/error.h"
+
 #include <string>
 #include <vector>
 
@@ -42,6 +44,10 @@ struct InputFiles {
     void applyTo(SessionInputs &inputs) const;
 };
 InputFiles classifyInputFiles(const std::vector<std::string> &paths);
+
+// Every file `inputs` names exists and is a regular file, else the one-line "no such file" error
+// naming it: a typo is refused, while a file that does not belong is left out (dropUnpairable).
+Status checkInputsExist(const SessionInputs &inputs);
 
 // Files given together, one recording each: every ETDump starts a recording and the companions
 // after it belong to it (those before the first ETDump to the first).

@@ -24,13 +24,14 @@ inline constexpr double kMadFloor = 1e-3;
 // --phase-by duration: a run at least this many times the median run is a prefill run.
 inline constexpr double kPrefillDurationFactor = 3.0;
 // --phase-by operators (the default for one method used for both phases): a run's work scales
-// with a prompt when at least kScaledOperatorsShare of its operators take at least
-// kScaledOperatorFactor times their median over the recording's runs, and unevenly: the 90th
+// with a prompt when at least kScaledOperatorsShare of its operators (half: a cold first call
+// slows some a lot, most a little) take at least kScaledOperatorFactor times their median over
+// the recording's runs, and unevenly: the 90th
 // percentile of those ratios is at least kPrefillSpread times the 10th (work that grows with the
 // prompt's tokens grows, work over a fixed-size cache or per call does not; a slow machine, a
 // cold cache or a stall slows every operator alike, or only a few).
 inline constexpr double kScaledOperatorFactor = 2.0;
-inline constexpr double kScaledOperatorsShare = 0.25;
+inline constexpr double kScaledOperatorsShare = 0.5;
 inline constexpr double kPrefillSpread = 2.0;
 // The first prefill is among the recording's first kFirstPrefillWithin runs (the runs before it
 // are warm-up); a later one starts a new generation when its scaled operators are those of the

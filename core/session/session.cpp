@@ -82,7 +82,12 @@ Status loadProgram(Session &s, bool alone)
         } else {
             if (!s.inputs.dropUnpairable)
                 return paired.error();
-            warn(s, SessionWarningKind::Dropped, fmt::format("left out {}", paired.error().message()));
+            // The weights are left out, not the program: say which files and why.
+            std::string files;
+            for (const std::string &d : s.inputs.programData)
+                files += (files.empty() ? "" : ", ") + d;
+            warn(s, SessionWarningKind::Dropped,
+                fmt::format("left out {} (does not belong to the program): {}", files, paired.error().message()));
             s.inputs.programData.clear();
         }
     }

@@ -33,6 +33,8 @@ QStringList argsOf(const etscope::test::RunsCase &c)
         a << u"--phase-by"_qs << q(c.phaseBy);
     if (!c.sharesBy.empty())
         a << u"--shares-by"_qs << q(c.sharesBy);
+    else
+        a << u"--raw-backend-names"_qs; // the cases without one are by the events' names
     return a;
 }
 

@@ -43,11 +43,14 @@ def save_report(inspector, path, decompose=False, graph_diff=None, distance="MSE
     _write_atomically(path, lambda f: f.write(text))
 
 
-def diff(a, b, alpha=0.01, min_change=0.02, all=False):
-    from ._inspector import _pandas
+def diff(a, b, alpha=0.01, min_change=0.02, all=False, method=None, phase=None, runs=None):
+    from ._inspector import _pandas, _run_range
+    from . import _native
 
     pd = _pandas()
-    tsv = a._native.diff_tsv(b._native, alpha, min_change, all)
+    # Per method and phase of the runs (rows carry them), within the scope when one is given.
+    tsv = _native.diff_tsv_scoped(a._native, b._native, method or "", phase or "", _run_range(runs), alpha, min_change,
+                                  all)
     return pd.read_csv(io.StringIO(tsv), sep="\t", keep_default_na=False, na_values=[""])
 
 
