@@ -113,7 +113,7 @@ Result<SessionInputs> sessionInputsOf(const InputOptions &o)
     // A program or .ptd that does not belong to the recording is left out with its reason (a
     // warning), never a refusal: the profile does not depend on it.
     in.dropUnpairable = !in.program.empty() || !in.programData.empty();
-    if (Status st = checkInputsExist(in); !st)
+    if (Status st = checkInputFiles(in); !st)
         return st.error();
     return in;
 }

@@ -5,6 +5,8 @@
 #include "program/program.h"
 #include "session/session.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -136,7 +138,7 @@ InputFiles classifyInputFiles(const std::vector<std::string> &paths)
     return out;
 }
 
-Status checkInputsExist(const SessionInputs &inputs)
+Status checkInputFiles(const SessionInputs &inputs)
 {
     std::vector<const std::string *> paths
         = { &inputs.etdump, &inputs.debugBuffer, &inputs.etrecord, &inputs.bundledProgram, &inputs.program };
@@ -151,6 +153,23 @@ Status checkInputsExist(const SessionInputs &inputs)
             return makeError(ErrorCode::Io, *p, "no such file");
         if (!std::filesystem::is_regular_file(status))
             return makeError(ErrorCode::Io, *p, "not a regular file");
+    }
+    auto expect = [](const std::string &path, bool ok, const char *what, FileKind kind) -> Status {
+        if (ok)
+            return Ok {};
+        return makeError(ErrorCode::InvalidArgument, path, fmt::format("not {}: it is {}", what, fileKindLabel(kind)));
+    };
+    if (!inputs.program.empty()) {
+        const FileKind k = sniffInputFile(inputs.program).kind;
+        if (Status st = expect(
+                inputs.program, k == FileKind::Program || k == FileKind::BundledProgram, "a program (.pte, .bpte)", k);
+            !st)
+            return st;
+    }
+    for (const std::string &d : inputs.programData) {
+        const FileKind k = sniffInputFile(d).kind;
+        if (Status st = expect(d, k == FileKind::ProgramData, "program data (.ptd)", k); !st)
+            return st;
     }
     return Ok {};
 }

@@ -45,9 +45,11 @@ struct InputFiles {
 };
 InputFiles classifyInputFiles(const std::vector<std::string> &paths);
 
-// Every file `inputs` names exists and is a regular file, else the one-line "no such file" error
-// naming it: a typo is refused, while a file that does not belong is left out (dropUnpairable).
-Status checkInputsExist(const SessionInputs &inputs);
+// Every file `inputs` names exists and is a regular file, and the program and .ptd files are of
+// their kind (sniffInputFile), else the one-line error naming the file ("no such file", "not a
+// program: it is an ETDump"): a typo is refused, while a program or .ptd that does not belong to
+// the recording is left out with a warning (dropUnpairable).
+Status checkInputFiles(const SessionInputs &inputs);
 
 // Files given together, one recording each: every ETDump starts a recording and the companions
 // after it belong to it (those before the first ETDump to the first).

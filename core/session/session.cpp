@@ -94,7 +94,7 @@ Status loadProgram(Session &s, bool alone)
     const Program &p = **program;
     const ProgramMethod *asked = s.inputs.method.empty() ? nullptr : p.method(s.inputs.method);
     if (!s.inputs.method.empty() && !asked)
-        return makeError(ErrorCode::InvalidArgument, p.path(), fmt::format("no method '{}'", s.inputs.method));
+        return makeError(ErrorCode::InvalidArgument, p.path(), fmt::format("no method named '{}'", s.inputs.method));
     if (s.etdump) {
         // Each run to the method whose instructions and kernel names it matches (an ETDump does
         // not say which method ran: LLM programs run prefill and decode methods in turn).

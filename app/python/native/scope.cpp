@@ -34,7 +34,7 @@ void checkProgramInputs(const SessionInputs &inputs)
     SessionInputs files;
     files.program = inputs.program;
     files.programData = inputs.programData;
-    if (Status st = checkInputsExist(files); !st) {
+    if (Status st = checkInputFiles(files); !st) {
         PyErr_SetString(PyExc_OSError, st.error().message().c_str());
         throw py::error_already_set();
     }
