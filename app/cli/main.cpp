@@ -64,6 +64,12 @@ void addInputOptions(CLI::App &sub, InputOptions &o, bool etdumpRequired, bool p
         ->check(CLI::IsMember({ "ns", "us", "ms", "s", "cycles" }));
     sub.add_option(
         "--cycles-per-second", o.cyclesPerSecond, "Clock rate used to show cycle counts as time (source scale cycles)");
+    // The ETDump by --etdump or among FILES…: missing, a usage error (exit 2) as a required option is.
+    if (etdumpRequired)
+        sub.parse_complete_callback([&o] {
+            if (o.etdump.empty() && o.files.empty())
+                throw CLI::RequiredError("--etdump (or the ETDump among FILES)");
+        });
 }
 
 int reportError(const Error &e)
@@ -111,8 +117,9 @@ Result<SessionInputs> sessionInputsOf(const InputOptions &o)
         in.phases.rule = *parsePhaseRule(o.phaseBy);
     }
     // A program or .ptd that does not belong to the recording is left out with its reason (a
-    // warning), never a refusal: the profile does not depend on it.
-    in.dropUnpairable = !in.program.empty() || !in.programData.empty();
+    // warning), never a refusal: the profile does not depend on it. Without a recording the
+    // program is what is shown: a .ptd that does not belong is refused.
+    in.dropUnpairable = !in.etdump.empty() && (!in.program.empty() || !in.programData.empty());
     if (Status st = checkInputFiles(in); !st)
         return st.error();
     return in;
