@@ -20,8 +20,6 @@ import re
 import subprocess
 import tempfile
 
-import pytest
-
 import etscope
 from conftest import CLI, cli, data
 

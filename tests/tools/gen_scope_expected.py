@@ -11,9 +11,10 @@ runner's log (profile/runs.truth.json: the method of each Execute run), with num
     and its share of the sum over every instruction (what the graph overlay shows per node);
   - the five slowest kernels by mean per scope (top events);
   - an altered copy of the recording for `diff` (tests/data/scope/llm_decoder_slower/etdump.etdp,
-    written as flatc JSON and compiled with flatc): every decode run's native_call_mm.out lasts 1.5 times as long (its end
-    moved, its OPERATOR_CALL's end with it; nothing else moves), and the per-method totals the
-    diff must give: per method, the sum over its kernels of the median duration (A and B).
+    written as flatc JSON and compiled with flatc): every decode run's native_call_mm.out lasts 1.5
+    times as long (its end moved, its OPERATOR_CALL's end with it; nothing else moves), and the
+    per-method totals the diff must give: per method, the sum over its kernels of the median
+    duration (A and B).
 Execute run N of the log is run_data entry N + 2 (the README: two Default blocks first).
 
     /usr/bin/python3 tests/tools/gen_scope_expected.py

@@ -141,6 +141,7 @@ def main():
         return {"runs": int(np.sum(sel)), "events": rows}
 
     phases = np.array([p for p, *_ in runs])
+
     # The operators' own time per phase (native_call_* only), for the share tables.
     def shares(sel):
         totals = {}
