@@ -108,6 +108,14 @@ distinct=$data/distinct_562k.etdp
 add "etscope-cli tsv, 562k distinct events (process)" "$runs" "$cli" tsv --etdump "$distinct" -o "$data/distinct.tsv"
 add "etscope-cli table, 562k distinct events (process)" "$runs" "$cli" table --etdump "$distinct" -o "$data/distinct.txt"
 add "etscope-cli tsv, 881k events merged into 441 rows (process)" "$runs" "$cli" tsv --etdump "$etdump" -o "$data/merged.tsv"
+# A scope on an LLM-shaped profile (issue 35): 17,600 runs x 28 instructions in one block; the
+# decode scope (--prefill-runs 1: the generator writes no prompt) recomputes every row's statistics
+# over 17,599 runs. Target: tsv --phase decode <= 1.2x plain tsv (docs/performance.md).
+llm=$data/llm_17600x28.etdp
+[ -s "$llm" ] && [ "$llm" -nt "$gen" ] || "$gen" "$llm" 17600 28 >&2
+add "etscope-cli tsv, 17,600 runs (process)" "$runs" "$cli" tsv --etdump "$llm" -o "$data/llm.tsv"
+add "etscope-cli tsv --phase decode, 17,600 runs (process)" "$runs" "$cli" tsv --etdump "$llm" --prefill-runs 1 \
+    --phase decode -o "$data/llm_decode.tsv"
 # The Python package on the same two files: Inspector(...) + to_dataframe() in process.
 if [ -d "$build/app/python/etscope" ]; then
     py=(env PYTHONPATH="$build/app/python" PYTHONWARNINGS=ignore /usr/bin/python3 "$src/tests/bench/bench_python.py")

@@ -52,13 +52,13 @@ const Registration backendEvents("backend-events",
     "Decode backends' own events (Vulkan dispatches, XNNPACK operators, Neutron kernels, ETVK_/VGF_ phases)",
     [](CLI::App &sub) {
         auto a = std::make_shared<BackendEventsArgs>();
-        addInputOptions(sub, a->in);
         sub.add_option("--method,-m", a->method, "Method whose delegate_map links the events (default forward)");
+        addInputOptions(sub, a->in);
         sub.add_flag("--json", a->json, "Print JSON instead of tables");
         sub.add_option("--output,-o", a->output, "Write to this file instead of stdout");
         return std::function<int()>([a] {
             a->in.link.method = a->method;
-            auto session = loadOrReport(a->in);
+            auto session = loadScopedOrReport(a->in);
             if (!session)
                 return kExitBadInput;
             const BackendEventTable table = decodeBackendEvents(session->blocks);

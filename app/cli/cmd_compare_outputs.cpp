@@ -38,7 +38,7 @@ const Registration compareOutputs("compare-outputs",
                 return reportError(makeError(ErrorCode::InvalidArgument, "",
                     "give --bundled-program, --etrecord (reference_outputs) or "
                     "--reference-etdump (+ --reference-debug-buffer)"));
-            auto session = loadOrReport(a->in);
+            auto session = loadScopedOrReport(a->in);
             if (!session)
                 return 1;
             if (!session->debugBuffer)

@@ -69,11 +69,20 @@ const Registration diffCmd(
             if (!parsePercent(args->minChange, options.minChange))
                 return reportError(makeError(ErrorCode::InvalidArgument, {},
                     "--min-change: expected a percentage like 2% (got '" + args->minChange + "')"));
+            // B: its own ETDump and companions, A's program and .ptd (the same program's runs).
             InputOptions b = args->a;
+            b.files.clear();
+            if (auto inA = sessionInputsOf(args->a)) {
+                b.program = inA->program;
+                b.data = inA->programData;
+            }
             b.etdump = args->etdumpB;
             b.debugBuffer = args->debugBufferB;
             b.etrecord = args->etrecordB;
             b.bundledProgram.clear();
+            const auto scope = scopeOf(args->a);
+            if (!scope)
+                return reportError(scope.error());
             LatencyDiff diff;
             if (isMany({ args->a.etdump }) || isMany({ b.etdump })) {
                 // Directories or globs: each side's recordings pooled run by run (many.h).
@@ -89,7 +98,8 @@ const Registration diffCmd(
                 auto sb = futureB.get();
                 if (!sa || !sb)
                     return 1;
-                diff = diffLatency(sa->blocks, sb->blocks, options);
+                // Per method and phase of the runs (session/scope.h), within the asked scope.
+                diff = diffSessions(*sa, *sb, *scope, options);
             }
             std::string text;
             std::string out;

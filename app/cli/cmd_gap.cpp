@@ -69,7 +69,7 @@ const Registration gap(
                     "--aot-outputs, --isolate or --float-twin: it runs both graphs)"));
             if (!a->json.empty() && !a->decompose)
                 return reportError(makeError(ErrorCode::InvalidArgument, "", "--json applies to --decompose"));
-            auto session = loadOrReport(a->in);
+            auto session = loadScopedOrReport(a->in);
             if (!session)
                 return 1;
             if (a->decompose)

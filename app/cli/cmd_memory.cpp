@@ -27,42 +27,29 @@ Registration reg("memory", "Memory plan of a .pte: lifetimes, peak live bytes, w
         sub.add_option("--tsv", a->tsv, "Write one row per planned tensor (of the first method chosen) as TSV");
         sub.add_option("--svg", a->svg, "Draw the plan (of the first method chosen) as SVG");
         return [a] {
-            auto program = openProgramWithData(a->file, a->data);
-            if (!program)
-                return reportError(program.error());
+            // The program (and the recording) through the session, as every command reads them: a
+            // program that does not match the ETDump is refused here, since it is what is shown.
+            SessionInputs in;
+            in.program = a->file;
+            in.programData = a->data;
+            in.etdump = a->etdump;
+            auto session = loadSession(in);
+            if (!session)
+                return reportError(session.error());
+            for (const auto &w : (*session)->warnings)
+                std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
+            const std::shared_ptr<const Program> program = (*session)->program;
             MemoryReport report;
-            report.program = program->get();
-            for (const ProgramMethod &m : (*program)->methods())
+            report.program = program.get();
+            for (const ProgramMethod &m : program->methods())
                 if (a->method.empty() || m.name() == a->method)
                     report.methods.push_back(&m);
             if (report.methods.empty())
                 return reportError(makeError(ErrorCode::InvalidArgument, a->file,
                     a->method.empty() ? "the program has no methods" : "no method named '" + a->method + "'"));
-            std::shared_ptr<const ETDumpFile> etdump;
             if (!a->etdump.empty()) {
-                auto e = readETDump(a->etdump);
-                if (!e)
-                    return reportError(e.error());
-                etdump = *e;
-                const ProgramPairing pairing = pairProgramWithETDump(**program, *etdump);
-                std::string reason = pairing.reason;
-                if (!pairing.method && (*program)->methods().size() > 1) {
-                    // A program of several methods (an LLM's prefill and decode) pairs with a
-                    // recording whose every run fits some method, as the session pairs them.
-                    SessionInputs in;
-                    in.etdump = a->etdump;
-                    auto s = loadSession(in);
-                    if (!s)
-                        return reportError(s.error());
-                    const RecordingFit fit
-                        = fitRecording((*s)->blocks, attributeRuns((*s)->blocks, **program), **program);
-                    reason = fit.fits ? std::string() : fit.reason;
-                }
-                if (!reason.empty())
-                    return reportError(
-                        makeError(ErrorCode::Refused, a->file, "program does not match " + a->etdump + ": " + reason));
                 report.etdumpPath = a->etdump;
-                report.allocations = allocatorUsage(*etdump);
+                report.allocations = allocatorUsage(*(*session)->etdump);
             }
             for (const ProgramMethod *m : report.methods)
                 report.plans.push_back(analyzeMemoryPlan(*m));

@@ -47,16 +47,16 @@ void print(const ModuleRollupNode &n, int depth, std::string_view unit, std::str
 const Registration modules(
     "modules", "Latency per nn.Module as a tree (needs --etdump and --etrecord)", [](CLI::App &sub) {
         auto a = std::make_shared<ModulesArgs>();
+        sub.add_option("--method,-m", a->method, "Method to link (the Inspector only uses forward)");
         addInputOptions(sub, a->in);
         sub.get_option("--etrecord")->required();
-        sub.add_option("--method,-m", a->method, "Method to link (the Inspector only uses forward)");
         sub.add_flag("--delegate-substring-quirk", a->quirk,
             "Match delegate identifiers by substring like the Python Inspector (default: exact)");
         sub.add_option("--output,-o", a->output, "Write to this file instead of stdout");
         return std::function<int()>([a] {
             a->in.link.method = a->method;
             a->in.link.delegateSubstringQuirk = a->quirk;
-            auto session = loadOrReport(a->in);
+            auto session = loadScopedOrReport(a->in);
             if (!session)
                 return 1;
             const ModuleRollupNode root = buildModuleRollup(session->blocks);

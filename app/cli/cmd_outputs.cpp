@@ -64,7 +64,7 @@ const Registration outputs(
         auto in = std::make_shared<InputOptions>();
         addInputOptions(sub, *in);
         return std::function<int()>([in] {
-            auto session = loadOrReport(*in);
+            auto session = loadScopedOrReport(*in);
             if (!session)
                 return 1;
             const DebugBuffer *buffer = session->debugBuffer.get();

@@ -36,14 +36,21 @@ Registration reg("program", "List a .pte program's methods, instructions, operat
                                                   : writeOutput(a->json, flatTensorJson(**ptd));
                 return st ? 0 : reportError(st.error());
             }
-            auto program = openProgramWithData(a->file, a->data);
-            if (!program)
-                return reportError(program.error());
+            // The program through the session, as every command reads it (a .ptd that does not
+            // belong is left out with a warning).
+            InputOptions in;
+            in.program = a->file;
+            in.data = a->data;
+            in.etdumpRequired = false;
+            auto session = loadOrReport(in);
+            if (!session)
+                return kExitBadInput;
+            const Program &program = *session->program;
             if (!a->json.empty()) {
-                const Status st = writeOutput(a->json, programJson(**program));
+                const Status st = writeOutput(a->json, programJson(program));
                 return st ? 0 : reportError(st.error());
             }
-            const Status st = writeOutput("-", programText(**program));
+            const Status st = writeOutput("-", programText(program));
             return st ? 0 : reportError(st.error());
         };
     });

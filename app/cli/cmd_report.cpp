@@ -59,7 +59,7 @@ std::string baseName(const std::string &p)
 const Registration report(
     "report", "Write a self-contained HTML report (tables, charts, gap heatmap, diff)", [](CLI::App &sub) {
         auto a = std::make_shared<ReportArgs>();
-        addInputOptions(sub, a->in, false);
+        addInputOptions(sub, a->in, false, false);
         sub.add_option("recordings", a->recordings, "More ETDumps, directories or globs (one report over all of them)");
         sub.add_option("--reference", a->reference,
             "Reference for the numeric-gap heatmap: an ETDump (its debug buffer found beside it) or an AOT "
@@ -176,6 +176,10 @@ const Registration report(
                 in.diff = reportDiff(base->blocks, session.blocks, baseName(a->compare),
                     baseName(session.inputs.etdump), a->in.targetTimeScale);
             }
+            auto scope = scopeOf(a->in);
+            if (!scope)
+                return reportError(scope.error());
+            in.scope = *scope;
             if (auto st = writeOutput(a->output, renderHtmlReport(in)); !st)
                 return reportError(st.error());
             return 0;

@@ -4,6 +4,7 @@
 
 #include "analysis/coverage.h"
 #include "events/inspectortable.h"
+#include "session/inputfiles.h"
 
 #include <cstdio>
 #include <optional>
@@ -26,11 +27,25 @@ struct TableArgs {
     std::optional<double> wallMs;
 };
 
+// Files of one recording (an ETDump with its program, .ptd, debug buffer…) rather than many
+// recordings: regular files, at most one ETDump, some other kind (sniffed by content).
+bool isInputSet(const std::vector<std::string> &paths)
+{
+    std::size_t etdumps = 0, others = 0;
+    for (const std::string &p : paths) {
+        const FileSniff s = sniffInputFile(p);
+        if (s.kind == FileKind::Unreadable)
+            return false;
+        (s.kind == FileKind::ETDump ? etdumps : others)++;
+    }
+    return etdumps <= 1 && others > 0;
+}
+
 Setup tableSetup(char sep, bool isTable)
 {
     return [sep, isTable](CLI::App &sub) {
         auto args = std::make_shared<TableArgs>();
-        addInputOptions(sub, args->in, isTable);
+        addInputOptions(sub, args->in, isTable, isTable);
         if (!isTable) {
             sub.add_option("recordings", args->recordings,
                 "More ETDumps, directories (searched for *.etdp) or globs; each with the debug buffer "
@@ -53,7 +68,11 @@ Setup tableSetup(char sep, bool isTable)
         sub.add_option("-o,--output", args->output,
             isTable ? "Write to this file instead of stdout" : "Output file (default: stdout)");
         return std::function<int()>([args, sep, isTable] {
-            if (!isTable) {
+            if (!isTable && isInputSet(args->recordings)) {
+                args->in.files = args->recordings; // one recording's files: sorted by content
+                args->recordings.clear();
+            }
+            if (!isTable && args->in.files.empty()) {
                 const auto recs = recordingArgs(args->in.etdump, args->recordings);
                 if (recs.empty())
                     return reportError(makeError(ErrorCode::InvalidArgument, "", "give --etdump or ETDump files"));
@@ -76,22 +95,33 @@ Setup tableSetup(char sep, bool isTable)
             TableOptions opt;
             opt.includeOperatorCalls = args->all;
             opt.includeModuleColumn = args->modules;
+            // Without a scope: the session's own blocks (upstream's table, byte for byte); with
+            // one, the blocks restricted to its runs, statistics recomputed (session/scope.h).
+            const auto scope = scopeOf(args->in);
+            std::optional<ScopedBlocks> scoped;
+            if (!scope || !scope->whole() || args->json) {
+                scoped = scopedOrReport(*session, args->in);
+                if (!scoped)
+                    return kExitBadInput;
+            }
+            const std::vector<EventBlock> &blocks = scoped ? scoped->blocks : session->blocks;
             if (args->json) {
-                if (auto st = writeOutput(args->output, formatJson(session->blocks, opt)); !st)
+                opt.blockMethod = &scoped->blockMethod;
+                opt.blockPhase = &scoped->blockPhase;
+                if (auto st = writeOutput(args->output, formatJson(blocks, opt)); !st)
                     return reportError(st.error());
                 return 0;
             }
             // Streamed: a table of 500k events is hundreds of MB of text.
             const int rc = writeStreamed(args->output, [&](const TextSink &sink) -> Status {
-                const bool ok = isTable ? writeFancyGrid(session->blocks, opt, sink)
-                                        : writeDelimited(session->blocks, sep, opt, sink);
+                const bool ok = isTable ? writeFancyGrid(blocks, opt, sink) : writeDelimited(blocks, sep, opt, sink);
                 if (!ok)
                     return makeError(ErrorCode::Io, args->output.empty() ? "stdout" : args->output, "write failed");
                 return Ok {};
             });
             if (args->coverage) {
                 std::fflush(stdout);
-                const auto coverage = analyzeCoverage(session->blocks, session->inputs.time, args->wallMs);
+                const auto coverage = analyzeCoverage(blocks, session->inputs.time, args->wallMs);
                 for (const std::string &line : coverageSentences(coverage))
                     std::fprintf(stderr, "coverage: %s\n", line.c_str());
             }

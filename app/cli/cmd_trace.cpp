@@ -18,9 +18,9 @@ struct TraceArgs {
 
 const Registration trace("trace", "Write a Chrome/Perfetto trace (JSON) of the profile events", [](CLI::App &sub) {
     auto a = std::make_shared<TraceArgs>();
+    sub.add_option("--runs", a->runs, "Runs of each block: all, N or N-M (counted from 0)")->capture_default_str();
     addInputOptions(sub, a->in);
     sub.add_option("--block", a->block, "Only this EventBlock (counted from 0; default: all)");
-    sub.add_option("--runs", a->runs, "Runs of each block: all, N or N-M (counted from 0)")->capture_default_str();
     sub.add_option("-o,--output", a->output, "Output file (default: stdout)");
     return std::function<int()>([a] {
         auto range = parseRunRange(a->runs);
@@ -30,7 +30,7 @@ const Registration trace("trace", "Write a Chrome/Perfetto trace (JSON) of the p
             return reportError(makeError(ErrorCode::InvalidArgument, a->in.etdump,
                 "timestamps are in cycles; give the clock rate (--cycles-per-second) to "
                 "place them on a time axis"));
-        auto session = loadOrReport(a->in);
+        auto session = loadScopedOrReport(a->in);
         if (!session)
             return 1;
         TraceOptions opt;

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,16 +41,41 @@ struct Command {
 };
 std::vector<Command> &registry();
 
-// Options shared by every command that reads an ETDump.
+// Options shared by every command that reads an ETDump: the recording's files (by option or as
+// positional FILES…, sniffed by content: core/session/inputfiles.h), the program and its .ptd
+// files (a session input: the one route to the program), and the scope (session/scope.h).
 struct InputOptions {
     std::string etdump, debugBuffer, etrecord, bundledProgram;
+    std::string program; // --program: the .pte (or .bpte) the runs executed
+    std::vector<std::string> data; // --data: its .ptd files
+    std::vector<std::string> files; // positional FILES…, sorted by content
+    std::string method; // --method: scope (and the program's method to show)
+    std::string phase = "all"; // --phase
+    std::string runs; // --runs N-M
+    std::string phaseBy; // --phase-by
+    std::optional<std::size_t> prefillRuns; // --prefill-runs
+    bool rawBackendNames = false; // --raw-backend-names: etscope's own outputs keep raw backend names
     std::string sourceTimeScale = "ns", targetTimeScale = "ms";
     double cyclesPerSecond = 0;
     LinkOptions link; // how --etrecord is linked (commands with linking options set it)
+    bool etdumpRequired = true; // set by addInputOptions
 };
-void addInputOptions(CLI::App &sub, InputOptions &opts, bool etdumpRequired = true);
+// The session's inputs these options name (FILES… sorted by content, then the options).
+Result<SessionInputs> sessionInputsOf(const InputOptions &opts);
+// Adds the shared options. A command that gives --method another meaning (the ETRecord method
+// linked) defines it first; then --method is not a scope for it. `positional`: accept FILES….
+void addInputOptions(CLI::App &sub, InputOptions &opts, bool etdumpRequired = true, bool positional = true);
 // Parses the time scales and loads the session; prints the one-line error and returns null on failure.
 std::shared_ptr<const Session> loadOrReport(const InputOptions &opts);
+// loadOrReport, then, when the options ask for a scope (--method, --phase, --runs), a session
+// of the scoped blocks (scopedSession): what commands that read blocks (gap, modules, outputs,
+// backend-events, compare-outputs, trace) answer for. The scope is named on stderr.
+std::shared_ptr<const Session> loadScopedOrReport(const InputOptions &opts);
+// The scope the options ask for.
+Result<Scope> scopeOf(const InputOptions &opts);
+// The session's blocks in the asked scope (the session's own without one); prints the scope's
+// label and rule on stderr when a scope was asked, so that every output says which runs it is.
+std::optional<ScopedBlocks> scopedOrReport(const Session &session, const InputOptions &opts);
 // Prints "etscope-cli: <message>" to stderr; returns kExitBadInput.
 int reportError(const Error &e);
 // Writes `text` to `path` atomically (temp file + rename), or to stdout when path is "-" or empty.

@@ -382,9 +382,18 @@ struct NativeSession {
 
 std::shared_ptr<NativeSession> load(std::optional<std::string> etdumpPath, std::optional<py::bytes> etdumpData,
     std::optional<std::string> debugBufferPath, std::shared_ptr<NativeETRecord> etrecord, const std::string &source,
-    const std::string &target, std::optional<double> cyclesPerSecond, py::object delegateTimeConverter)
+    const std::string &target, std::optional<double> cyclesPerSecond, py::object delegateTimeConverter,
+    const std::string &program, const std::vector<std::string> &programData, const std::string &phaseBy,
+    std::optional<std::size_t> prefillRuns)
 {
     SessionInputs in;
+    // The program and its .ptd files: session inputs (the one route to the program), left out
+    // with a warning when they do not belong; how phases are decided (scope.h).
+    in.program = program;
+    in.programData = programData;
+    in.dropUnpairable = !program.empty() || !programData.empty();
+    in.phases = phaseOptionsOf(phaseBy, prefillRuns);
+    checkProgramInputs(in);
     SessionSources sources;
     const auto src = scaleOf(source), dst = scaleOf(target);
     if (!src || !dst)
@@ -1029,32 +1038,22 @@ std::string backendEventsJson(const NativeSession &s, const std::string &method)
 
 // Inspector.runs(): one row per executed run as numpy columns, and the figures as the JSON
 // `etscope-cli runs --json` writes (without its runs list).
-py::dict runsAnalysis(const NativeSession &s, std::optional<std::string> programPath, const std::string &method,
-    const std::string &phaseBy, std::optional<std::size_t> prefillRuns, std::optional<std::int64_t> promptTokens,
+py::dict runsAnalysis(const NativeSession &s, const std::string &method, std::optional<std::int64_t> promptTokens,
     const std::string &sharesBy)
 {
     RunsReport report;
     std::string figures;
     {
         py::gil_scoped_release release;
-        std::shared_ptr<const Program> program;
-        if (programPath)
-            program = orThrow(Program::openAny(*programPath));
         RunsOptions opt;
-        opt.time = s.session->inputs.time;
         opt.method = method;
         opt.promptTokens = promptTokens;
-        if (prefillRuns) {
-            opt.phaseBy = PhaseRule::PrefillRuns;
-            opt.prefillRuns = *prefillRuns;
-        } else if (phaseBy == "method") {
-            opt.phaseBy = PhaseRule::Method;
-        } else if (phaseBy == "duration") {
-            opt.phaseBy = PhaseRule::Duration;
-        }
-        if (sharesBy == "backend-operator")
+        // etscope's own table: backend events by their decoded operator unless asked otherwise.
+        if (sharesBy == "backend-operator" || sharesBy.empty())
             opt.sharesBy = ShareRowsBy::BackendOperator;
-        report = orThrow(analyzeRuns(s.session->blocks, program.get(), opt, s.session->inputs.etdump));
+        opt.sharesByDefault = sharesBy.empty();
+        // The session's runs as it decided them (its program, its phase options).
+        report = orThrow(analyzeRuns(*s.session, opt));
         std::vector<RunRow> rows = std::move(report.runs);
         report.runs.clear();
         figures = runsJson(report);
@@ -1062,7 +1061,7 @@ py::dict runsAnalysis(const NativeSession &s, std::optional<std::string> program
     }
     const std::size_t n = report.runs.size();
     const auto len = py::ssize_t(n);
-    py::array_t<std::int64_t> index(len), start(len), tokens(len);
+    py::array_t<std::int64_t> index(len), start(len), tokens(len), generation(len);
     py::array_t<double> duration(len);
     py::array_t<bool> tokensMissing(len), warmup(len), outlier(len);
     py::list methods(n), phases(n);
@@ -1077,11 +1076,13 @@ py::dict runsAnalysis(const NativeSession &s, std::optional<std::string> program
         return it->second;
     };
     auto *pIndex = index.mutable_data(), *pStart = start.mutable_data(), *pTokens = tokens.mutable_data();
+    auto *pGeneration = generation.mutable_data();
     auto *pDuration = duration.mutable_data();
     auto *pMissing = tokensMissing.mutable_data(), *pWarmup = warmup.mutable_data(), *pOutlier = outlier.mutable_data();
     for (std::size_t i = 0; i < n; ++i) {
         const RunRow &r = report.runs[i];
         pIndex[i] = std::int64_t(r.index);
+        pGeneration[i] = std::int64_t(r.generation);
         pStart[i] = r.startNs;
         pDuration[i] = r.durationMs;
         pTokens[i] = r.tokens.value_or(0);
@@ -1095,6 +1096,7 @@ py::dict runsAnalysis(const NativeSession &s, std::optional<std::string> program
     d["index"] = index;
     d["method"] = methods;
     d["phase"] = phases;
+    d["generation"] = generation;
     d["start_ns"] = start;
     d["duration_ms"] = duration;
     d["tokens"] = tokens;
@@ -1189,6 +1191,19 @@ py::tuple compareResults(const py::list &reference, const py::list &run)
 
 } // namespace
 
+// The hooks app/python/native/*.cpp reach the session through (native/bindings.h).
+std::shared_ptr<const Session> nativeSession(py::handle native)
+{
+    return native.cast<const NativeSession &>().session;
+}
+
+py::object wrapNativeSession(std::shared_ptr<const Session> session)
+{
+    auto s = std::make_shared<NativeSession>();
+    s->session = std::move(session);
+    return py::cast(std::move(s));
+}
+
 PYBIND11_MODULE(_native, m)
 {
     m.doc() = "etscope's core (readers, EventBlocks, tables, numeric gap) for the etscope package";
@@ -1257,8 +1272,7 @@ PYBIND11_MODULE(_native, m)
             py::arg("inputs") = "", py::arg("bundled_program") = "", py::arg("test_case") = 0)
         .def("diff_tsv", &diffTsv)
         .def("backend_events_json", &backendEventsJson, py::arg("method"))
-        .def("runs", &runsAnalysis, py::arg("program"), py::arg("method"), py::arg("phase_by"), py::arg("prefill_runs"),
-            py::arg("prompt_tokens"), py::arg("shares_by") = "operator");
+        .def("runs", &runsAnalysis, py::arg("method"), py::arg("prompt_tokens"), py::arg("shares_by") = "");
     m.def("summarize_recording", &summarizeRecording);
     m.def("expand_recordings", [](const std::vector<std::string> &args) {
         std::vector<std::pair<std::string, std::string>> out;
@@ -1270,5 +1284,8 @@ PYBIND11_MODULE(_native, m)
 
     m.def("load", &load, py::arg("etdump_path"), py::arg("etdump_data"), py::arg("debug_buffer_path"),
         py::arg("etrecord"), py::arg("source"), py::arg("target"), py::arg("cycles_per_second"),
-        py::arg("delegate_time_converter"));
+        py::arg("delegate_time_converter"), py::arg("program") = "",
+        py::arg("program_data") = std::vector<std::string>(), py::arg("phase_by") = "",
+        py::arg("prefill_runs") = std::nullopt);
+    bindScope(m);
 }

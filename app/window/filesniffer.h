@@ -1,21 +1,14 @@
 #pragma once
 
+// The window's view of core/session/inputfiles.h (what a file is, by its bytes): the same rules,
+// in Qt strings. Nothing is decided here.
+
+#include "session/inputfiles.h"
+
 #include <QString>
 #include <QStringList>
 
 namespace etscope {
-
-// What a file is, decided from its bytes (never from its extension).
-enum class FileKind {
-    ETDump,
-    ETRecord,
-    BundledProgram,
-    Program, // a .pte
-    ProgramData, // a .ptd (FlatTensor): the program's weights kept outside it
-    TorchSave, // a zip that is not an ETRecord: a torch.save file (AOT outputs, inputs)
-    DebugBuffer, // anything else: a debug buffer has no header of its own
-    Unreadable,
-};
 
 struct SniffResult {
     FileKind kind = FileKind::Unreadable;
@@ -25,7 +18,8 @@ struct SniffResult {
 SniffResult sniffFile(const QString &path);
 QString fileKindName(FileKind kind);
 
-// A dropped/opened set of files sorted by kind. Several ETDumps: the last one wins (reported).
+// A dropped/opened set of files sorted by kind (classifyInputFiles). Several ETDumps: the last one
+// wins (reported).
 struct ClassifiedFiles {
     QString etdump, debugBuffer, etrecord, bundledProgram, program;
     QStringList programData; // every .ptd given (a program may take several)
@@ -34,8 +28,7 @@ struct ClassifiedFiles {
 };
 ClassifiedFiles classifyFiles(const QStringList &paths);
 
-// Files given together, one recording each: every ETDump starts a recording and the companions
-// after it belong to it (those before the first ETDump to the first). Two ETDumps on the command
+// Files given together, one recording each (splitInputRecordings). Two ETDumps on the command
 // line are a comparison: A = the first group, B = the second.
 QList<QStringList> splitRecordings(const QStringList &paths);
 

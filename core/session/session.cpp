@@ -6,6 +6,7 @@
 #include "program/flattensor.h"
 #include "program/memoryplan.h"
 #include "program/runattribution.h"
+#include "session/runtable.h"
 
 #include <fmt/format.h>
 
@@ -81,14 +82,19 @@ Status loadProgram(Session &s, bool alone)
         } else {
             if (!s.inputs.dropUnpairable)
                 return paired.error();
-            warn(s, SessionWarningKind::Dropped, fmt::format("left out {}", paired.error().message()));
+            // The weights are left out, not the program: say which files and why.
+            std::string files;
+            for (const std::string &d : s.inputs.programData)
+                files += (files.empty() ? "" : ", ") + d;
+            warn(s, SessionWarningKind::Dropped,
+                fmt::format("left out {} (does not belong to the program): {}", files, paired.error().message()));
             s.inputs.programData.clear();
         }
     }
     const Program &p = **program;
     const ProgramMethod *asked = s.inputs.method.empty() ? nullptr : p.method(s.inputs.method);
     if (!s.inputs.method.empty() && !asked)
-        return makeError(ErrorCode::InvalidArgument, p.path(), fmt::format("no method '{}'", s.inputs.method));
+        return makeError(ErrorCode::InvalidArgument, p.path(), fmt::format("no method named '{}'", s.inputs.method));
     if (s.etdump) {
         // Each run to the method whose instructions and kernel names it matches (an ETDump does
         // not say which method ran: LLM programs run prefill and decode methods in turn).
@@ -266,6 +272,9 @@ Result<std::shared_ptr<const Session>> loadSession(
         if (auto st = loadProgram(s, false); !st)
             return st.error();
     }
+
+    // Each run's method (above) and phase, decided once.
+    s.runTable = buildRunTable(s.blocks, s.runMethods, inputs.phases);
 
     report(1000, "done");
     return std::shared_ptr<const Session>(std::move(session));

@@ -31,7 +31,7 @@ inline std::vector<RunsCase> runsCases()
     const std::string pte = ETSCOPE_RUNS_PROGRAM; // runs_llm.program.json compiled by the build
     return {
         { "llm_program", llm, pte, {}, {}, "" },
-        { "llm_none", llm, "", {}, {}, "" },
+        { "llm_none", llm, "", {}, {}, "none" }, // one phase as asked (by default its operators find the prompt)
         { "llm_prefill_runs", llm, "", 2, 8, "" },
         { "llm_duration", llm, "", {}, {}, "duration" },
         { "cnn_mlp_50runs", sharedFixture("runtime/cnn_mlp_50runs/etdump.etdp"),

@@ -35,8 +35,8 @@ Result<RunsReport> analyze(const test::RunsCase &c, std::string method = {})
     if (c.prefillRuns) {
         opt.phaseBy = PhaseRule::PrefillRuns;
         opt.prefillRuns = *c.prefillRuns;
-    } else if (c.phaseBy == "duration") {
-        opt.phaseBy = PhaseRule::Duration;
+    } else if (!c.phaseBy.empty()) {
+        opt.phaseBy = *parsePhaseRule(c.phaseBy);
     }
     if (c.sharesBy == "backend-operator")
         opt.sharesBy = ShareRowsBy::BackendOperator;

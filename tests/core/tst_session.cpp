@@ -66,7 +66,7 @@ private Q_SLOTS:
         in.method = "decode";
         auto none = loadSession(in);
         QVERIFY(!none);
-        QCOMPARE(none.error().message(), in.program + ": no method 'decode'");
+        QCOMPARE(none.error().message(), in.program + ": no method named 'decode'");
     }
 
     // Weights in a .ptd (issue 29 item 1): the program opens alone with its data paired; a .ptd
@@ -95,7 +95,10 @@ private Q_SLOTS:
         QVERIFY2(dropped, dropped ? "" : dropped.error().message().c_str());
         QVERIFY((*dropped)->program && (*dropped)->program->dataFiles().empty());
         QVERIFY((*dropped)->inputs.programData.empty());
-        QCOMPARE((*dropped)->warningsOf(SessionWarningKind::Dropped), std::vector<std::string> { "left out " + why });
+        // The weights are what is left out (named), with the pairing's reason.
+        QCOMPARE((*dropped)->warningsOf(SessionWarningKind::Dropped),
+            std::vector<std::string> {
+                "left out " + in.programData.front() + " (does not belong to the program): " + why });
     }
 
     void programPairedWithItsETDump()

@@ -16,25 +16,26 @@ BUILD = os.environ.get("ETSCOPE_BINARY_DIR", os.path.join(os.path.dirname(__file
 LLM_PTE = os.path.join(BUILD, "tests", "analysis", "programs", "runs_llm.pte")
 
 CASES = {
-    "llm_program": (data("analysis/runs_llm.etdp"), LLM_PTE, {}),
-    "llm_none": (data("analysis/runs_llm.etdp"), None, {}),
-    "llm_prefill_runs": (data("analysis/runs_llm.etdp"), None, {"prefill_runs": 2, "prompt_tokens": 8}),
-    "llm_duration": (data("analysis/runs_llm.etdp"), None, {"phase_by": "duration"}),
+    "llm_program": (data("analysis/runs_llm.etdp"), LLM_PTE, {"shares_by": "operator"}),
+    "llm_none": (data("analysis/runs_llm.etdp"), None, {"phase_by": "none", "shares_by": "operator"}),
+    "llm_prefill_runs": (data("analysis/runs_llm.etdp"), None,
+                         {"prefill_runs": 2, "prompt_tokens": 8, "shares_by": "operator"}),
+    "llm_duration": (data("analysis/runs_llm.etdp"), None, {"phase_by": "duration", "shares_by": "operator"}),
     "cnn_mlp_50runs": (fixture("runtime/cnn_mlp_50runs/etdump.etdp"),
-                       fixture("runtime/cnn_mlp_50runs/cnn_mlp.pte"), {}),
+                       fixture("runtime/cnn_mlp_50runs/cnn_mlp.pte"), {"shares_by": "operator"}),
     "xnnpack_mlp": (fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
-                    fixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"), {}),
+                    fixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"), {"shares_by": "operator"}),
     "llm_program_backend": (data("analysis/runs_llm.etdp"), LLM_PTE, {"shares_by": "backend-operator"}),
     "xnnpack_mlp_backend": (fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
                             fixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"),
                             {"shares_by": "backend-operator"}),
-    "vulkan_stem": (data("backend/vulkan_stem/etdump.etdp"), None, {}),
+    "vulkan_stem": (data("backend/vulkan_stem/etdump.etdp"), None, {"shares_by": "operator"}),
     "vulkan_stem_backend": (data("backend/vulkan_stem/etdump.etdp"), None, {"shares_by": "backend-operator"}),
     "vgf_conv_backend": (data("backend/vgf_conv/etdump.etdp"), None, {"shares_by": "backend-operator"}),
     "neutron_kernels_backend": (data("backend/neutron_kernels/etdump.etdp"), None, {"shares_by": "backend-operator"}),
     # The real two-method LLM generation (its weights' .ptd is not needed to attribute runs).
     "llm_decoder_runtime": (data("runtime/llm_decoder/profile/etdump.etdp"),
-                            data("runtime/llm_decoder/llm_decoder.pte"), {}),
+                            data("runtime/llm_decoder/llm_decoder.pte"), {"shares_by": "operator"}),
 }
 
 
@@ -63,11 +64,13 @@ def test_runs_equal_numpy(name):
     exp = expected(name)
     insp = etscope.Inspector(etdump_path=etdump)
     df = insp.runs(program=program, **opts)
-    assert list(df.columns) == ["index", "method", "phase", "start_ns", "duration_ms", "tokens", "warmup", "outlier"]
+    assert list(df.columns) == ["index", "method", "phase", "generation", "start_ns", "duration_ms", "tokens", "warmup",
+                                "outlier"]
     assert len(df) == len(exp["runs"])
     for row, e in zip(df.itertuples(index=False), exp["runs"]):
         got = row._asdict()
         got["tokens"] = None if pd.isna(got["tokens"]) else int(got["tokens"])
+        got.pop("generation")
         close(e, got, f"run {e['index']}")
     figures = insp.run_figures(program=program, **opts)
     assert df.attrs["figures"] == figures
@@ -111,10 +114,11 @@ def test_cli_json_is_compact_json_in_the_documented_key_order(name):
     text = cli(*args)
     doc = json.loads(text)
     assert text == json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n"
-    assert list(doc) == ["file", "program", "phase_rule", "shares_by", "runs", "phases", "time_to_first_token_ms",
-                         "shares", "notes", "coverage"]
+    assert list(doc) == ["file", "program", "phase_rule", "phase_rule_line", "generations", "shares_by", "runs",
+                         "phases", "time_to_first_token_ms", "shares", "notes", "coverage"]
     for run in doc["runs"]:
-        assert list(run)[:8] == ["index", "method", "phase", "start_ns", "duration_ms", "outlier", "warmup", "tokens"]
+        assert list(run)[:9] == ["index", "method", "phase", "generation", "start_ns", "duration_ms", "outlier",
+                                 "warmup", "tokens"]
     for rows in doc["shares"].values():
         assert all(list(r) == ["name", "total_ms", "share", "calls", "delegated_share"] for r in rows)
 

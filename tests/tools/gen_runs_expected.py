@@ -445,7 +445,7 @@ def expect(args):
 CASES = {
     "llm_program": ("data:analysis/runs_llm.etdp", "data:analysis/runs_llm.program.json",
                     "data:analysis/runs_llm.truth.json", {}),
-    "llm_none": ("data:analysis/runs_llm.etdp", None, None, {}),
+    "llm_none": ("data:analysis/runs_llm.etdp", None, None, {}),  # etscope: --phase-by none (one phase as asked)
     "llm_prefill_runs": ("data:analysis/runs_llm.etdp", None, None, {"prefill_runs": 2, "prompt_tokens": 8}),
     "llm_duration": ("data:analysis/runs_llm.etdp", None, None, {"phase_by": "duration"}),
     "cnn_mlp_50runs": ("shared:runtime/cnn_mlp_50runs/etdump.etdp",

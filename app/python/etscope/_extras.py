@@ -5,7 +5,9 @@ import io
 import os
 import tempfile
 
+from . import _native
 from ._process import _pandas
+from ._units import _run_range
 
 
 def _write_atomically(path, text_producer):
@@ -45,10 +47,12 @@ def save_report(inspector, path, decompose=False, graph_diff=None, distance="MSE
     _write_atomically(path, lambda f: f.write(text))
 
 
-def diff(a, b, alpha=0.01, min_change=0.02, all=False):
+def diff(a, b, alpha=0.01, min_change=0.02, all=False, method=None, phase=None, runs=None):
 
     pd = _pandas()
-    tsv = a._native.diff_tsv(b._native, alpha, min_change, all)
+    # Per method and phase of the runs (rows carry them), within the scope when one is given.
+    tsv = _native.diff_tsv_scoped(a._native, b._native, method or "", phase or "", _run_range(runs), alpha, min_change,
+                                  all)
     return pd.read_csv(io.StringIO(tsv), sep="\t", keep_default_na=False, na_values=[""])
 
 

@@ -84,7 +84,8 @@ def _compare_with(comparator, rows):
             r["gap"] = [comparator.element_compare(aot, rt)]
 
 
-def numeric_gap(inspector, distance, disable_validation, reference_graph, isolate, inputs, bundled_program, test_case):
+def numeric_gap(inspector, distance, disable_validation, reference_graph, isolate, inputs, bundled_program, test_case,
+                native=None):
 
     pd = _pandas()
     if isinstance(distance, str):
@@ -101,7 +102,7 @@ def numeric_gap(inspector, distance, disable_validation, reference_graph, isolat
                 pass
     else:
         raise ValueError(f"Unsupported distance metric {distance!r}")
-    result = inspector._native.numeric_gap(
+    result = (native or inspector._native).numeric_gap(
         metric,
         reference_graph or "",
         bool(disable_validation),
@@ -127,13 +128,13 @@ _DECOMPOSED = ["aot_ops", "runtime_ops", "quant_error", "kernel_error", "total_e
 
 
 def numeric_gap_decomposed(inspector, distance, disable_validation, reference_graph, inputs, bundled_program,
-                           test_case):
+                           test_case, native=None):
     """Quantization / kernel / total error per op (core/evalgap/decompose.h)."""
 
     pd = _pandas()
     if not isinstance(distance, str):
         raise ValueError("decompose=True takes a metric name (MSE, L1, SNR, COSINE, MAXABS, MAXREL), not a comparator")
-    result = inspector._native.numeric_gap_decomposed(
+    result = (native or inspector._native).numeric_gap_decomposed(
         distance.strip().upper(),
         reference_graph or "",
         bool(disable_validation),

@@ -8,11 +8,11 @@ import line.
 import os
 import sys
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Dict, IO, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, IO, List, Optional, Tuple, Union
 
 from . import _native
 from ._process import _no_gc, _pandas, _prefetch_pandas  # noqa: F401 (re-exported for old imports)
-from ._units import _SCALES, _TIME_FACTOR, TimeScale, _scale_value  # noqa: F401
+from ._units import _SCALES, _TIME_FACTOR, TimeScale, _run_range, _scale_value  # noqa: F401
 
 if TYPE_CHECKING:  # the annotation's class, without importing _graph at run time
     from ._graph import ExportedProgram
@@ -380,7 +380,16 @@ class Inspector:
         delegate_time_scale_converter: Optional[Callable[[
             Union[int, str], Union[int, float]], Union[int, float]]] = None,
         enable_module_hierarchy: bool = False,
+        *,
+        program: Optional[str] = None,
+        program_data: Optional[Union[str, List[str]]] = None,
+        phase_by: Optional[str] = None,
+        prefill_runs: Optional[int] = None,
     ) -> None:
+        """Upstream's constructor. Beyond upstream: program= (a .pte or .bpte) and program_data=
+        (its .ptd files) are the session's program: each run is attributed to its method and
+        phase once (left out with a warning when they do not belong); phase_by= ("method",
+        "operators", "duration", "none") or prefill_runs=N override how phases are decided."""
         source, target = _scale_value(source_time_scale), _scale_value(target_time_scale)
         if (source == "cycles") ^ (target == "cycles"):
             raise RuntimeError(
@@ -405,8 +414,17 @@ class Inspector:
             debug_buffer=None if debug_buffer_path is None else os.fspath(debug_buffer_path),
             etrecord=self._etrecord.path if self._etrecord else None,
         )
-        _prefetch_pandas()
-        self._native = _native.load(
+        if isinstance(program_data, (str, os.PathLike)):
+            program_data = [program_data]
+        self._program = dict(
+            program=None if program is None else os.fspath(program),
+            program_data=[os.fspath(p) for p in (program_data or [])],
+            phase_by=phase_by,
+            prefill_runs=prefill_runs,
+        )
+        if phase_by is not None and prefill_runs is not None:
+            raise ValueError("give phase_by or prefill_runs, not both")
+        self._load_args = dict(
             etdump_path=self._paths["etdump"],
             etdump_data=None if etdump_data is None else bytes(etdump_data),
             debug_buffer_path=self._paths["debug_buffer"],
@@ -416,6 +434,8 @@ class Inspector:
             cycles_per_second=None,
             delegate_time_converter=delegate_time_scale_converter,
         )
+        _prefetch_pandas()
+        self._native = self._load_native(**self._program)
         self._enable_module_hierarchy = enable_module_hierarchy
         self._delegate_metadata_parser = delegate_metadata_parser
         self.event_blocks: List[EventBlock] = [
@@ -424,9 +444,67 @@ class Inspector:
         ]
         self.warnings: List[str] = list(self._native.warnings)
 
+    def _load_native(self, program=None, program_data=(), phase_by=None, prefill_runs=None):
+        # The one route to the program: a session input, never opened beside the session.
+        return _native.load(
+            **self._load_args,
+            program=program or "",
+            program_data=list(program_data or []),
+            phase_by=phase_by or "",
+            prefill_runs=prefill_runs,
+        )
+
+    def _session_with(self, program=None, phase_by=None, prefill_runs=None):
+        """This recording's session, or one loaded with another program or phase rule."""
+        wanted = dict(self._program)
+        if program is not None:
+            wanted["program"] = os.fspath(program)
+            if wanted["program"] != self._program["program"]:
+                wanted["program_data"] = []
+        if phase_by is not None or prefill_runs is not None:
+            wanted["phase_by"], wanted["prefill_runs"] = phase_by, prefill_runs
+        if wanted == self._program:
+            return self._native
+        return self._load_native(**wanted)
+
+    def _scoped(self, method, phase, runs, native=None):
+        """The session restricted to a scope (method, phase, run range): a dict with the scoped
+        native session, each block's method and phase, the scope's label and rule."""
+        return _native.scoped(native or self._native, method or "", phase or "", _run_range(runs))
+
+    def run_table(self) -> Dict[str, Any]:
+        """Each executed run as the session decided it once: index, method, phase, generation
+        (from 0), warmup, outlier, run_data_index; rule and rule_line say which rule decided."""
+        return _native.run_table(self._native)
+
     # -- tables ---------------------------------------------------------------------------
-    def to_dataframe(self, include_units: bool = True, include_delegate_debug_data: bool = False):
+    def to_dataframe(
+        self,
+        include_units: bool = True,
+        include_delegate_debug_data: bool = False,
+        *,
+        method: Optional[str] = None,
+        phase: Optional[str] = None,
+        runs: Optional[Union[str, Tuple[int, int]]] = None,
+    ):
+        """Upstream's DataFrame of the EventBlocks. Beyond upstream: a scope (method=, phase=
+        "prefill" / "decode" / "warmup" / "other", runs="N-M") restricts it to those runs, every
+        statistic recomputed over them, with "method" and "phase" columns; df.attrs["scope"]
+        names the runs and the rule that decided the phases. Without one: upstream's frame."""
         pd = _pandas()
+        if method is not None or phase is not None or runs is not None:
+            s = self._scoped(method, phase, runs)
+            native = s["session"]
+            units = " (" + self._target_time_scale.value + ")" if include_units else ""
+            infos = native.block_infos()
+            if not infos:
+                return pd.DataFrame()
+            df = _frame(pd, native, list(range(len(infos))), units)
+            counts = [info[4] for info in infos]  # (name, source, target, bundled index, events, warnings)
+            df["method"] = pd.Series([m or None for m, n in zip(s["methods"], counts) for _ in range(n)], dtype=object)
+            df["phase"] = pd.Series([p for p, n in zip(s["phases"], counts) for _ in range(n)], dtype=object)
+            df.attrs["scope"] = {"label": s["label"], "rule": s["rule"], "runs": s["runs"]}
+            return df
         blocks = self.event_blocks
         if not blocks:
             return pd.DataFrame()
@@ -516,6 +594,8 @@ class Inspector:
         bundled_program: Optional[str] = None,
         test_case: int = 0,
         decompose: bool = False,
+        method: Optional[str] = None,
+        phase: Optional[str] = None,
     ):
         """Upstream's gap table with the reference computed by etscope's evaluator.
 
@@ -526,20 +606,25 @@ class Inspector:
         vs fake-quantized graph), kernel_error (fake-quantized graph vs runtime), total_error and
         dominant ("quantization", "kernel" or "noise"); df.attrs["summary"] holds the sentence
         (`etscope-cli gap --decompose`).
+        method= / phase= (beyond upstream): only the events of the runs in that scope.
         """
+        native = None
+        if method is not None or phase is not None:
+            native = self._scoped(method, phase, None)["session"]
         if decompose:
             from ._gap import numeric_gap_decomposed
 
             if isolate:
                 raise ValueError("decompose=True compares whole graphs; it does not combine with isolate=True")
             return numeric_gap_decomposed(
-                self, distance, disable_debug_handle_valdiation, reference_graph, inputs, bundled_program, test_case
+                self, distance, disable_debug_handle_valdiation, reference_graph, inputs, bundled_program, test_case,
+                native=native,
             )
         from ._gap import numeric_gap
 
         return numeric_gap(
             self, distance, disable_debug_handle_valdiation, reference_graph, isolate, inputs, bundled_program,
-            test_case,
+            test_case, native=native,
         )
 
     def graph_diff(
@@ -569,7 +654,9 @@ class Inspector:
 
     # -- beyond upstream ----------------------------------------------------------------------
     def diff(self, other: "Inspector", **options):
-        """Latency A/B against another Inspector's recording, as a DataFrame (`etscope-cli diff`)."""
+        """Latency A/B against another Inspector's recording, as a DataFrame (`etscope-cli diff`):
+        rows pair within one method and phase of the runs (method= / phase= / runs= to keep one
+        scope); with several, the method and phase columns say which."""
         from ._extras import diff
 
         return diff(self, other, **options)
@@ -606,13 +693,16 @@ class Inspector:
         prefill_runs: Optional[int] = None,
         prompt_tokens: Optional[int] = None,
         shares_by: Optional[str] = None,
+        phase: Optional[str] = None,
     ):
         """One row per executed run (`etscope-cli runs`): index, method, phase, start_ns,
         duration_ms, tokens, warmup, outlier. `program` (a .pte) attributes each run to a method;
         phases by method name, `phase_by="duration"`, or `prefill_runs=N`. The figures (time to
         first token, tokens/s, slope, shares) are in `df.attrs["figures"]` and `run_figures()`;
         `shares_by="backend-operator"` names the share rows by the operator decoded from the
-        backends' own events (`--shares-by`)."""
+        backends' own events (`--shares-by`). The program is the session's (Inspector(program=));
+        program= here loads the session again with it. phase= keeps the rows of one phase
+        ("warmup": the warm-up runs); `generation` numbers each prompt and its steps from 0."""
         pd = _pandas()
         r = self._runs(program, method, phase_by, prefill_runs, prompt_tokens, shares_by)
         tokens = pd.arrays.IntegerArray(r["tokens"], r["tokens_missing"])
@@ -621,6 +711,7 @@ class Inspector:
                 "index": r["index"],
                 "method": pd.Series(r["method"], dtype=object),
                 "phase": pd.Series(r["phase"], dtype=object),
+                "generation": r["generation"],
                 "start_ns": r["start_ns"],
                 "duration_ms": r["duration_ms"],
                 "tokens": tokens,
@@ -630,6 +721,10 @@ class Inspector:
             copy=False,
         )
         df.attrs["figures"] = r["figures"]
+        if phase is not None and phase != "all":
+            keep = df["warmup"] if phase in ("warmup", "warm-up") else (df["phase"] == phase) & ~df["warmup"]
+            df = df[keep].reset_index(drop=True)
+            df.attrs["figures"] = r["figures"]
         return df
 
     def run_figures(
@@ -682,16 +777,14 @@ class Inspector:
         if shares_by not in (None, "operator", "backend-operator"):
             raise ValueError(f"shares_by must be 'operator' or 'backend-operator', not {shares_by!r}")
 
-        if phase_by not in (None, "method", "duration"):
-            raise ValueError(f"phase_by must be 'method' or 'duration', not {phase_by!r}")
+        if phase_by not in (None, "method", "operators", "duration", "none"):
+            raise ValueError(f"phase_by must be 'method', 'operators', 'duration' or 'none', not {phase_by!r}")
         if phase_by is not None and prefill_runs is not None:
             raise ValueError("give phase_by or prefill_runs, not both")
         if prompt_tokens is not None and prompt_tokens <= 0:
             raise ValueError("prompt_tokens must be positive")
-        r = self._native.runs(
-            None if program is None else os.fspath(program), method or "", phase_by or "", prefill_runs, prompt_tokens,
-            shares_by or "operator",
-        )
+        native = self._session_with(program, phase_by, prefill_runs)
+        r = native.runs(method or "", prompt_tokens, shares_by or "")
         r["figures"] = json.loads(r["figures"])
         del r["figures"]["runs"]
         return r
