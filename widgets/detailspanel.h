@@ -2,7 +2,6 @@
 
 #include "session/session.h"
 
-#include <QPointer>
 #include <QWidget>
 
 #include <memory>
@@ -15,6 +14,9 @@ class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace etscope {
+
+class ExplainedPage;
+class StackTraceView;
 
 // Everything known about one event: statistics and raw values, identity, stack traces as
 // clickable frames, the module hierarchy, debug data summaries and delegate metadata.
@@ -35,15 +37,18 @@ public:
     // For tests: what the panel currently shows.
     int rawValueCount() const;
     int frameCount() const;
+    // Why tab `tab` (Statistics 0, Stack trace 1, Modules 2, Debug data 3, Delegate metadata 4)
+    // shows no content; "" when it shows some.
+    QString tabExplanation(int tab) const;
     int debugValueCount() const;
     QString title() const;
     QTreeWidget *propertiesTree() const { return m_properties; }
     QTreeWidget *debugTree() const { return m_debug; }
-    QTreeWidget *framesTree() const { return m_frames; }
+    QTreeWidget *framesTree() const;
     QString metadataText() const;
     // Every value of the tensor behind a Debug data row, 1000 per page (double-click on the row).
     QDialog *openTensorValues(QTreeWidgetItem *item);
-    QWidget *lastSourceViewer() const { return m_lastViewer; }
+    QWidget *lastSourceViewer() const;
 
 Q_SIGNALS:
     // Emitted when a frame is activated whose file does not exist locally.
@@ -51,24 +56,25 @@ Q_SIGNALS:
 
 private:
     void fillProperties(const EventBlock &block, const Event &e);
-    void fillFrames(const Event &e);
     void fillModules(const Event &e);
     void fillDebugData(const Session &session, const Event &e);
     void fillMetadata(const Event &e);
-    void activateFrame(QTreeWidgetItem *item);
+    void explainEmptyTabs(const Event &e);
 
     std::shared_ptr<const Session> m_session;
     QLabel *m_title = nullptr;
     QTabWidget *m_tabs = nullptr;
     QTreeWidget *m_properties = nullptr;
-    QTreeWidget *m_frames = nullptr;
-    QPlainTextEdit *m_traceText = nullptr;
+    StackTraceView *m_frames = nullptr;
     QTreeWidget *m_modules = nullptr;
     QTreeWidget *m_debug = nullptr;
     QPlainTextEdit *m_metadata = nullptr;
     QTreeWidgetItem *m_rawItem = nullptr;
     std::vector<TensorRef> m_tensorRefs; // behind the Debug data rows (UserRole = index)
-    QPointer<QWidget> m_lastViewer;
+    ExplainedPage *m_tracePage = nullptr;
+    ExplainedPage *m_modulesPage = nullptr;
+    ExplainedPage *m_debugPage = nullptr;
+    ExplainedPage *m_metadataPage = nullptr;
 };
 
 } // namespace etscope

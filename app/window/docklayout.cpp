@@ -58,18 +58,24 @@ void DockLayout::restore(const QByteArray &geometry, const QByteArray &state)
 
 void DockLayout::reset()
 {
-    QList<QDockWidget *> showing;
-    for (QDockWidget *d : std::as_const(m_startHidden))
-        if (d->isVisible())
-            showing << d;
     const auto docks = m_window->findChildren<QDockWidget *>();
+    // Docks showing a result stay open, and of each tab group the tab the user had in front
+    // stays in front (a tab behind another is not visible).
+    QList<QDockWidget *> open, front;
+    for (QDockWidget *d : std::as_const(m_startHidden))
+        if (d->toggleViewAction()->isChecked())
+            open << d;
+    for (QDockWidget *d : docks)
+        if (d->isVisible() && !d->isFloating() && !m_window->tabifiedDockWidgets(d).isEmpty())
+            front << d;
     for (QDockWidget *d : docks)
         d->setFloating(false);
     m_window->restoreState(m_default);
-    for (QDockWidget *d : std::as_const(showing)) {
+    for (QDockWidget *d : std::as_const(open))
         d->show();
-        d->raise();
-    }
+    for (QDockWidget *d : std::as_const(front))
+        if (!m_window->tabifiedDockWidgets(d).isEmpty())
+            d->raise();
 }
 
 } // namespace etscope

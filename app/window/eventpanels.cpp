@@ -39,7 +39,9 @@ QList<Panel::Dock> EventDetailsDocks::docks() const
 
 QList<Panel::Chart> EventDetailsDocks::charts() const
 {
-    return { { QStringLiteral("histogram"), tr("Latency histogram…"), m_histogram->chartView() } };
+    return { { QStringLiteral("histogram"), tr("Latency histogram…"), m_histogram->chartView(), [this] {
+                  return m_histogram->totalCount() > 0 ? QString() : tr("select an event with timing data first");
+              } } };
 }
 
 void EventDetailsDocks::showEvent(int block, int event)
@@ -94,7 +96,9 @@ QList<Panel::Dock> TimelineDock::docks() const
 
 QList<Panel::Chart> TimelineDock::charts() const
 {
-    return { { QStringLiteral("timeline"), tr("Timeline…"), m_timeline->canvas() } };
+    return { { QStringLiteral("timeline"), tr("Timeline…"), m_timeline->canvas(), [this] {
+                  return m_timeline->currentBlock() >= 0 ? QString() : tr("open an ETDump first");
+              } } };
 }
 
 void TimelineDock::showRuns(const QList<int> &runs, const QString &what)
@@ -120,7 +124,12 @@ QList<Panel::Dock> TopEventsDock::docks() const
 
 QList<Panel::Chart> TopEventsDock::charts() const
 {
-    return { { QStringLiteral("top-events"), tr("Top events…"), m_chart->chartView() } };
+    return { { QStringLiteral("top-events"), tr("Top events…"), m_chart->chartView(), [this] {
+                  return m_chart->barCount() > 0 ? QString()
+                      : m_controller->session() && m_controller->session()->etdump
+                      ? tr("no timed event in this recording")
+                      : tr("open an ETDump first");
+              } } };
 }
 
 ModulesDock::ModulesDock(SessionController *controller, EventSelection *selection, QObject *parent)

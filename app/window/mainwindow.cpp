@@ -151,7 +151,7 @@ void MainWindow::addPanel(Panel *panel)
     for (const Panel::Dock &dock : panel->docks())
         m_layout->place(dock);
     for (const Panel::Chart &chart : panel->charts())
-        m_charts->add(chart.name, chart.title, chart.widget);
+        m_charts->add(chart.name, chart.title, chart.widget, chart.unavailable);
     // Readable as it opens: the dock's area takes most of the window's height.
     connect(panel, &Panel::needsRoom, this, [this](QDockWidget *dock) {
         if (!dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea)

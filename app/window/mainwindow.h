@@ -86,6 +86,8 @@ public:
     {
         return m_charts->exportTo(name, path, size, error);
     }
+    // Why chart `name` has nothing to export now (File ▸ Export Chart greys it out saying so).
+    QString chartUnavailable(const QString &name) const { return m_charts->unavailableReason(name); }
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;

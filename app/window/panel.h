@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <vector>
 
 class QAction;
@@ -68,6 +69,9 @@ public:
         QString name; // "histogram", "top-events", "timeline" (what --screenshot and tests ask for)
         QString title; // "Latency histogram…"
         QWidget *widget = nullptr;
+        // Why the chart has nothing to export now ("select an event first"); "" when it has. The
+        // File ▸ Export Chart entry says so instead of writing an empty image.
+        std::function<QString()> unavailable = [] { return QString(); };
     };
 
     virtual QList<Dock> docks() const = 0;

@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QSettings>
 
+#include <algorithm>
 #include <tuple>
 
 namespace etscope {
@@ -362,7 +363,18 @@ void SessionController::addRecentFiles(const SessionInputs &inputs)
         group << QFileInfo(toQString(p)).absoluteFilePath();
     const QString entry = group.join(QLatin1Char('\n'));
     m_recentFiles.removeAll(entry);
-    m_recentFiles.prepend(entry);
+    // A file of a recent set reopened alone (the ETDump from a file dialog, say) must not push
+    // that set, with its companions, out of the list: the sets holding every file just opened
+    // follow it at the top.
+    QStringList holders;
+    for (const QString &set : std::as_const(m_recentFiles)) {
+        const QStringList files = set.split(QLatin1Char('\n'));
+        if (std::all_of(group.cbegin(), group.cend(), [&](const QString &f) { return files.contains(f); }))
+            holders << set;
+    }
+    for (const QString &set : std::as_const(holders))
+        m_recentFiles.removeAll(set);
+    m_recentFiles = QStringList { entry } + holders + m_recentFiles;
     while (m_recentFiles.size() > kMaxRecent)
         m_recentFiles.removeLast();
     if (m_persistSettings)
