@@ -4,6 +4,7 @@
 #include "events/blockstats.h"
 #include "events/perfdata.h"
 #include "program/program.h"
+#include "session/session.h"
 
 #include <fmt/format.h>
 
@@ -17,37 +18,9 @@
 
 namespace etscope {
 
-const char *phaseRuleName(PhaseRule r)
-{
-    switch (r) {
-    case PhaseRule::Auto:
-        return "auto";
-    case PhaseRule::Method:
-        return "method";
-    case PhaseRule::Duration:
-        return "duration";
-    case PhaseRule::PrefillRuns:
-        return "prefill-runs";
-    case PhaseRule::None:
-        break;
-    }
-    return "none";
-}
-
 const char *shareRowsByName(ShareRowsBy by)
 {
     return by == ShareRowsBy::BackendOperator ? "backend-operator" : "operator";
-}
-
-std::string phaseOfMethodName(std::string_view method)
-{
-    std::string lower(method);
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (lower.find("prefill") != std::string::npos)
-        return "prefill";
-    if (lower.find("decode") != std::string::npos || lower.find("kv_forward") != std::string::npos)
-        return "decode";
-    return {};
 }
 
 const PhaseFigures *RunsReport::phase(std::string_view name) const
@@ -61,18 +34,6 @@ const PhaseFigures *RunsReport::phase(std::string_view name) const
 namespace {
 
 constexpr const char *kPhaseOrder[] = { "prefill", "decode", "other", "all" };
-
-double medianOf(std::vector<double> v) // numpy's median: mean of the two middle values
-{
-    if (v.empty())
-        return std::nan("");
-    const std::size_t n = v.size(), h = n / 2;
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(h), v.end());
-    const double hi = v[h];
-    if (n % 2)
-        return hi;
-    return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(h)) + hi) / 2;
-}
 
 // Durations in the target unit → milliseconds; ticks → nanoseconds.
 struct Clock {
@@ -90,55 +51,6 @@ Result<Clock> clockOf(const TimeConversion &t, const std::string &file)
     c.msPerUnit = 1e3 / *dst;
     c.nsPerTick = 1e9 / *src;
     return c;
-}
-
-// The event whose durations are the block's run durations: its (last) Method::execute.
-const Event *executeEvent(const EventBlock &b)
-{
-    const Event *found = nullptr;
-    for (const Event &e : b.events)
-        if (e.name == kMethodExecute && e.perfData && e.perfData->raw.size() == b.runIndices.size())
-            found = &e;
-    return found;
-}
-
-// Theil's estimator with pairs half the sample apart (Theil 1950, the "incomplete" method):
-// slope = median of (y[i+h] − y[i]) / h for i < n − h, h = ceil(n/2), x = 0, 1, …; intercept =
-// median of y[i] − slope·i. Each run enters at most one pair, so an outlier moves one slope.
-struct Fit {
-    double slope = 0, intercept = 0;
-};
-std::optional<Fit> theilFit(const std::vector<double> &y)
-{
-    const std::size_t n = y.size();
-    if (n < 2)
-        return std::nullopt;
-    const std::size_t h = (n + 1) / 2;
-    std::vector<double> slopes;
-    slopes.reserve(n - h);
-    for (std::size_t i = 0; i + h < n; ++i)
-        slopes.push_back((y[i + h] - y[i]) / double(h));
-    Fit f;
-    f.slope = medianOf(std::move(slopes));
-    std::vector<double> rest(n);
-    for (std::size_t i = 0; i < n; ++i)
-        rest[i] = y[i] - f.slope * double(i);
-    f.intercept = medianOf(std::move(rest));
-    return f;
-}
-
-// Leading runs, fewer than half of the phase, each > kWarmupFactor × the median of the runs after it.
-std::size_t warmupCount(const std::vector<double> &d)
-{
-    const std::size_t n = d.size();
-    std::size_t w = 0;
-    while (n > 0 && w < (n - 1) / 2) {
-        const double rest = medianOf(std::vector<double>(d.begin() + std::ptrdiff_t(w + 1), d.end()));
-        if (!(d[w] > kWarmupFactor * rest))
-            break;
-        ++w;
-    }
-    return w;
 }
 
 // The share rows' names. Events of one store share interned names, so a name is looked up by
@@ -284,16 +196,17 @@ std::optional<std::int64_t> promptTokensFromShape(const ProgramMethod &m)
 
 } // namespace
 
-Result<RunsReport> analyzeRuns(
-    const std::vector<EventBlock> &blocks, const Program *program, const RunsOptions &options, const std::string &file)
+namespace {
+// The figures of the runs `table` decided (the session's, or one built for bare blocks).
+Result<RunsReport> analyzeTable(const std::vector<EventBlock> &blocks, const Program *program,
+    const std::vector<RunAttribution> &attribution, const RunTable &table, const RunsOptions &options,
+    const std::string &file)
 {
     auto clock = clockOf(options.time, file);
     if (!clock)
         return clock.error();
     if (!program && !options.method.empty())
         return makeError(ErrorCode::InvalidArgument, file, "--method needs the program (--program P.pte)");
-    if (!program && options.phaseBy == PhaseRule::Method)
-        return makeError(ErrorCode::InvalidArgument, file, "--phase-by method needs the program (--program P.pte)");
     if (program && !options.method.empty() && !program->method(options.method))
         return makeError(
             ErrorCode::InvalidArgument, file, fmt::format("the program has no method named '{}'", options.method));
@@ -302,110 +215,33 @@ Result<RunsReport> analyzeRuns(
     report.file = file;
     if (program)
         report.program = program->path();
-    std::vector<RunAttribution> attribution;
-    if (program)
-        attribution = attributeRuns(blocks, *program);
+    report.ruleLine = table.ruleLine;
+    report.generations = table.generations;
+    report.notes = table.notes;
 
-    // Every executed run, in file order.
-    std::vector<const Event *> execute(blocks.size());
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
-        execute[b] = executeEvent(blocks[b]);
-        if (!execute[b])
+    // Every executed run, in file order, as the table decided it.
+    for (const SessionRun &run : table.runs) {
+        const RunAttribution *a = run.block < attribution.size() ? &attribution[run.block] : nullptr;
+        if (!options.method.empty() && !(a && a->fits(options.method)))
             continue;
-        const RunAttribution *a = program ? &attribution[b] : nullptr;
-        if (!options.method.empty() && !a->fits(options.method))
-            continue;
-        for (std::size_t r = 0; r < blocks[b].runIndices.size(); ++r) {
-            RunRow row;
-            row.runDataIndex = blocks[b].runIndices[r];
-            row.block = b;
-            row.runInBlock = r;
-            if (a) {
-                row.methodNote = a->label();
-                if (!options.method.empty())
-                    row.method = options.method; // the user resolved an ambiguity
-                else if (a->kind == RunAttribution::Kind::Matched)
-                    row.method = a->method->name();
-            }
-            row.durationMs = execute[b]->perfData->raw[r] * clock->msPerUnit;
-            row.startNs = std::llround(double(execute[b]->startTimes()[r]) * clock->nsPerTick);
-            report.runs.push_back(std::move(row));
-        }
+        RunRow row;
+        row.index = run.index;
+        row.runDataIndex = run.runDataIndex;
+        row.block = run.block;
+        row.runInBlock = run.runInBlock;
+        row.methodNote = run.methodNote;
+        row.method = !options.method.empty() ? options.method : run.methodName(); // the user resolved an ambiguity
+        row.phase = phaseName(run.phase);
+        row.generation = run.generation;
+        row.warmup = run.warmup;
+        row.outlier = run.outlier;
+        row.durationMs = run.duration * clock->msPerUnit;
+        row.startNs = std::llround(double(run.startTick) * clock->nsPerTick);
+        report.runs.push_back(std::move(row));
     }
-    std::sort(report.runs.begin(), report.runs.end(),
-        [](const RunRow &x, const RunRow &y) { return x.runDataIndex < y.runDataIndex; });
     for (std::size_t i = 0; i < report.runs.size(); ++i)
         report.runs[i].index = i;
-
-    // Phases.
-    auto methodPhase = [&](const RunRow &row) -> std::string {
-        if (!row.method.empty())
-            return phaseOfMethodName(row.method);
-        const RunAttribution &a = attribution[row.block];
-        std::string common; // ambiguous: the phase all candidates agree on
-        for (std::size_t i = 0; i < a.candidates.size(); ++i) {
-            const std::string p = phaseOfMethodName(a.candidates[i]->name());
-            if (i == 0)
-                common = p;
-            else if (p != common)
-                return {};
-        }
-        return common;
-    };
-    PhaseRule rule = options.phaseBy;
-    if (rule == PhaseRule::Auto) {
-        rule = PhaseRule::None;
-        if (program)
-            for (const RunRow &row : report.runs)
-                if (!methodPhase(row).empty()) {
-                    rule = PhaseRule::Method;
-                    break;
-                }
-    }
-    switch (rule) {
-    case PhaseRule::Method: {
-        bool any = false;
-        for (RunRow &row : report.runs) {
-            row.phase = methodPhase(row);
-            any = any || !row.phase.empty();
-            if (row.phase.empty())
-                row.phase = "other";
-        }
-        if (!any) {
-            report.notes.push_back("no method of the program names a phase (prefill, decode, kv_forward): one phase");
-            rule = PhaseRule::None;
-        }
-        break;
-    }
-    case PhaseRule::PrefillRuns:
-        for (RunRow &row : report.runs)
-            row.phase = row.index < options.prefillRuns ? "prefill" : "decode";
-        break;
-    case PhaseRule::Duration: {
-        std::vector<double> d;
-        for (const RunRow &row : report.runs)
-            d.push_back(row.durationMs);
-        const double median = medianOf(d);
-        bool any = false;
-        for (RunRow &row : report.runs) {
-            row.phase = row.durationMs >= kPrefillDurationFactor * median ? "prefill" : "decode";
-            any = any || row.phase == "prefill";
-        }
-        if (!any) {
-            report.notes.push_back(fmt::format(
-                "no run lasts {}x the median run ({:.6g} ms): no prefill, one phase", kPrefillDurationFactor, median));
-            rule = PhaseRule::None;
-        }
-        break;
-    }
-    case PhaseRule::Auto:
-    case PhaseRule::None:
-        break;
-    }
-    if (rule == PhaseRule::None)
-        for (RunRow &row : report.runs)
-            row.phase = "all";
-    report.rule = rule;
+    report.rule = table.rule;
 
     // Prompt tokens: given, else the prefill method's input shape (per prefill run).
     std::optional<std::int64_t> tokensPerPrefillRun;
@@ -436,39 +272,25 @@ Result<RunsReport> analyzeRuns(
         std::vector<double> all;
         for (const RunRow *r : rows)
             all.push_back(r->durationMs);
-        f.warmupRuns = warmupCount(all);
+        for (const RunRow *r : rows)
+            f.warmupRuns += r->warmup;
         std::vector<double> d(all.begin() + std::ptrdiff_t(f.warmupRuns), all.end());
         for (std::size_t i = 0; i < rows.size(); ++i) {
-            rows[i]->warmup = i < f.warmupRuns;
             if (!rows[i]->warmup)
                 rows[i]->position = i - f.warmupRuns;
+            f.outlierRuns += rows[i]->outlier;
         }
         const std::size_t n = d.size();
         for (double x : d)
             f.totalMs += x;
-        f.meanMs = f.totalMs / double(n);
+        f.meanMs = n ? f.totalMs / double(n) : 0;
         std::vector<double> sorted = d;
         std::sort(sorted.begin(), sorted.end());
-        f.medianMs = numpyPercentileSorted(sorted, 50);
-        f.p90Ms = numpyPercentileSorted(sorted, 90);
+        f.medianMs = n ? numpyPercentileSorted(sorted, 50) : 0;
+        f.p90Ms = n ? numpyPercentileSorted(sorted, 90) : 0;
         if (const auto fit = theilFit(d)) {
             f.slopeMsPerPosition = fit->slope;
             f.interceptMs = fit->intercept;
-            if (n >= 3) {
-                std::vector<double> res(n);
-                for (std::size_t i = 0; i < n; ++i)
-                    res[i] = d[i] - (fit->intercept + fit->slope * double(i));
-                const double med = medianOf(res);
-                std::vector<double> dev(n);
-                for (std::size_t i = 0; i < n; ++i)
-                    dev[i] = std::abs(res[i] - med);
-                const double mad = std::max(medianOf(dev), kMadFloor * f.medianMs);
-                for (std::size_t i = 0; i < n; ++i)
-                    if (mad > 0 && 0.6745 * dev[i] / mad > kOutlierZ) {
-                        rows[f.warmupRuns + i]->outlier = true;
-                        ++f.outlierRuns;
-                    }
-            }
         }
         if (n >= 3) {
             const std::size_t k = n / 3;
@@ -633,6 +455,30 @@ Result<RunsReport> analyzeRuns(
             [](const ShareRow &x, const ShareRow &y) { return x.totalMs > y.totalMs; });
     }
     return report;
+}
+} // namespace
+
+Result<RunsReport> analyzeRuns(
+    const std::vector<EventBlock> &blocks, const Program *program, const RunsOptions &options, const std::string &file)
+{
+    if (!program && options.phaseBy == PhaseRule::Method)
+        return makeError(ErrorCode::InvalidArgument, file, "--phase-by method needs the program (--program P.pte)");
+    std::vector<RunAttribution> attribution;
+    if (program)
+        attribution = attributeRuns(blocks, *program);
+    const RunTable table = buildRunTable(blocks, attribution, PhaseOptions { options.phaseBy, options.prefillRuns });
+    return analyzeTable(blocks, program, attribution, table, options, file);
+}
+
+Result<RunsReport> analyzeRuns(const Session &session, const RunsOptions &options)
+{
+    if (!session.program && session.inputs.phases.rule == PhaseRule::Method)
+        return makeError(
+            ErrorCode::InvalidArgument, session.primaryPath(), "--phase-by method needs the program (--program P.pte)");
+    RunsOptions o = options;
+    o.time = session.inputs.time;
+    return analyzeTable(
+        session.blocks, session.program.get(), session.runMethods, session.runTable, o, session.primaryPath());
 }
 
 } // namespace etscope

@@ -10,6 +10,7 @@
 #include "events/event.h"
 #include "events/timescale.h"
 #include "program/runattribution.h"
+#include "session/runtable.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -22,15 +23,6 @@ namespace etscope {
 
 class Program;
 
-enum class PhaseRule {
-    Auto, // Method when a program is given and some run's method names a phase, else None
-    Method, // prefill / decode by the attributed method's name
-    Duration, // runs ≥ kPrefillDurationFactor × the recording's median duration are prefill
-    PrefillRuns, // the first RunsOptions::prefillRuns runs are prefill, the rest decode
-    None, // one phase, "all"
-};
-const char *phaseRuleName(PhaseRule r); // "auto", "method", "duration", "prefill-runs", "none"
-
 // What a share row is: an operator (a kernel, a delegate event by its name) or, for events a
 // backend names by a known convention, the operator etscope decodes from them
 // (backendShareName in events/backendevents.h: every instance and dispatch of one operator in one
@@ -38,23 +30,10 @@ const char *phaseRuleName(PhaseRule r); // "auto", "method", "duration", "prefil
 enum class ShareRowsBy { Operator, BackendOperator };
 const char *shareRowsByName(ShareRowsBy by); // "operator", "backend-operator"
 
-// The phase a method's name says: "prefill" when it contains "prefill", "decode" when it contains
-// "decode" or "kv_forward" (case-insensitive), else empty.
-std::string phaseOfMethodName(std::string_view method);
-
-// Warm-up: a phase's leading runs, fewer than half of it, each longer than this factor times the
-// median of the runs after it.
-inline constexpr double kWarmupFactor = 2.0;
-// Outliers: |0.6745 (r − median r)| / MAD > this, r = residuals from the phase's fit (modified
-// z-score, Iglewicz & Hoaglin), MAD floored at kMadFloor × the phase's median duration.
-inline constexpr double kOutlierZ = 3.5;
-inline constexpr double kMadFloor = 1e-3;
-// --phase-by duration: a run at least this many times the median run is a prefill run.
-inline constexpr double kPrefillDurationFactor = 3.0;
-
 struct RunsOptions {
     TimeConversion time; // how the blocks' ticks and durations were scaled (session.inputs.time)
     std::string method; // only the runs this method fits (needs a program); empty: all
+    // Bare blocks only (the session-based analyzeRuns reads Session::inputs.phases):
     PhaseRule phaseBy = PhaseRule::Auto;
     std::size_t prefillRuns = 0; // PhaseRule::PrefillRuns
     std::optional<std::int64_t> promptTokens; // else from the prefill method's input shape
@@ -74,6 +53,7 @@ struct RunRow {
     std::string method; // attributed method; empty when unknown
     std::string methodNote; // RunAttribution::label() ("ambiguous: …", "no method matches"); empty without program
     std::string phase; // "prefill", "decode", "other", "all"
+    std::size_t generation = 0; // a prompt and its decode steps, from 0 (RunTable)
     std::int64_t startNs = 0; // Method::execute start on the recording's clock
     double durationMs = 0; // Method::execute duration
     std::optional<std::int64_t> tokens; // tokens the run processed, when known
@@ -111,6 +91,8 @@ struct RunsReport {
     std::string file; // the ETDump
     std::string program; // the program's path, empty without one
     PhaseRule rule = PhaseRule::None; // the rule applied (never Auto)
+    std::string ruleLine; // which rule decided, one line (RunTable::ruleLine)
+    std::size_t generations = 0;
     ShareRowsBy sharesBy = ShareRowsBy::Operator; // as asked
     std::vector<RunRow> runs;
     std::vector<PhaseFigures> phases; // prefill, decode, other, all: those present
@@ -125,6 +107,11 @@ struct RunsReport {
 // the program lacks, cycles without a clock rate.
 Result<RunsReport> analyzeRuns(
     const std::vector<EventBlock> &blocks, const Program *program, const RunsOptions &options, const std::string &file);
+
+// The runs of a session as it decided them (Session::runTable, its phase options): what every
+// front end calls. `options.phaseBy` and `prefillRuns` are not used (the session's inputs are).
+struct Session;
+Result<RunsReport> analyzeRuns(const Session &session, const RunsOptions &options);
 
 // The JSON `etscope-cli runs --json` writes (docs/formats.md) and its text form (top `topN`
 // share rows per phase; 0 = all).

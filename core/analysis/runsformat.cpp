@@ -57,6 +57,8 @@ std::string runsJson(const RunsReport &report)
     head["file"] = report.file;
     head["program"] = report.program.empty() ? Json(nullptr) : Json(report.program);
     head["phase_rule"] = phaseRuleName(report.rule);
+    head["phase_rule_line"] = report.ruleLine;
+    head["generations"] = report.generations;
     head["shares_by"] = shareRowsByName(report.sharesBy);
     Json tail;
     Json phases = Json::object();
@@ -94,9 +96,10 @@ std::string runsJson(const RunsReport &report)
     auto o = std::back_inserter(out);
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
         const RunRow &r = report.runs[i];
-        fmt::format_to(o, "{}{{\"index\":{},\"method\":{},\"phase\":{},\"start_ns\":{},\"duration_ms\":", i ? "," : "",
-            r.index, r.method.empty() ? std::string_view("null") : std::string_view(quote(r.method)), quote(r.phase),
-            r.startNs);
+        fmt::format_to(o,
+            "{}{{\"index\":{},\"method\":{},\"phase\":{},\"generation\":{},\"start_ns\":{},\"duration_ms\":",
+            i ? "," : "", r.index, r.method.empty() ? std::string_view("null") : std::string_view(quote(r.method)),
+            quote(r.phase), r.generation, r.startNs);
         number(r.durationMs);
         fmt::format_to(o, ",\"outlier\":{},\"warmup\":{},\"tokens\":", r.outlier, r.warmup);
         if (r.tokens)
@@ -137,7 +140,10 @@ std::string runsText(const RunsReport &report, std::size_t topN)
     if (report.rule == PhaseRule::None)
         fmt::format_to(o, "{}: {} runs, one phase (all)\n", report.file, report.runs.size());
     else
-        fmt::format_to(o, "{}: {} runs, phases by {}\n", report.file, report.runs.size(), phaseRuleName(report.rule));
+        fmt::format_to(o, "{}: {} runs in {} generation(s), phases by {}\n", report.file, report.runs.size(),
+            report.generations, phaseRuleName(report.rule));
+    if (!report.ruleLine.empty())
+        fmt::format_to(o, "rule: {}\n", report.ruleLine);
     if (!report.program.empty())
         fmt::format_to(o, "program: {}\n", report.program);
     for (const std::string &n : report.notes)
@@ -175,14 +181,14 @@ std::string runsText(const RunsReport &report, std::size_t topN)
             fmt::format_to(o, "  ({} more)\n", f.shares.size() - rows);
     }
     if (!report.runs.empty()) {
-        out += "\n  run  method               phase    start ns              duration ms  flags\n";
+        out += "\n  run  method               phase    gen  start ns              duration ms  flags\n";
         for (const RunRow &r : report.runs) {
             std::string flags = r.warmup ? "warm-up" : "";
             if (r.outlier)
                 flags += "outlier";
             const std::string method = r.method.empty() ? (r.methodNote.empty() ? "-" : r.methodNote) : r.method;
-            fmt::format_to(o, "  {:>3}  {:<20}  {:<7}  {:>20}  {:>11.4f}  {}\n", r.index, method, r.phase, r.startNs,
-                r.durationMs, flags);
+            fmt::format_to(o, "  {:>3}  {:<20}  {:<7}  {:>3}  {:>20}  {:>11.4f}  {}\n", r.index, method, r.phase,
+                r.generation, r.startNs, r.durationMs, flags);
         }
     }
     return out;

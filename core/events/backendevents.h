@@ -157,6 +157,30 @@ struct DelegateCallEvents {
 std::vector<DelegateCallEvents> groupDelegateCalls(
     const std::vector<EventBlock> &blocks, const BackendEventTable &table);
 
+// Backend events timed on another clock, placed on the host's for drawing (timeline, Perfetto
+// trace). Vulkan's dispatches carry the GPU query pool's timestamps (VulkanBackend.cpp execute
+// logs each with log_profiling_delegate after ETVK_COMPUTE_GRAPH_EXECUTE ends, start and end
+// from vk_api/QueryPool.cpp extract_results: GPU ticks × the device's timestampPeriod, ns on the
+// GPU's own clock; ExecuTorch cff6f4dd32e630945b7188512c1f2b4f102b05ad). When a call's
+// dispatches do not lie inside its ETVK_COMPUTE_GRAPH_EXECUTE, every dispatch of that call and run
+// is shifted by one offset that puts the earliest at the phase's start: order and gaps between
+// dispatches kept, durations unchanged. Dispatches already inside keep their times (offset 0).
+class HostClockOffsets
+{
+public:
+    // Ticks to add to the start and end of event `event` of block `block` in the block's run `run`.
+    std::int64_t offset(std::size_t block, std::size_t event, std::size_t run) const;
+    bool empty() const { return m_offsets.empty(); }
+    // One line per block whose events were moved: what, by how much (in the blocks' source ticks).
+    const std::vector<std::string> &notes() const { return m_notes; }
+
+private:
+    friend HostClockOffsets hostClockOffsets(const std::vector<EventBlock> &blocks);
+    std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::vector<std::int64_t>>> m_offsets; // sorted
+    std::vector<std::string> m_notes;
+};
+HostClockOffsets hostClockOffsets(const std::vector<EventBlock> &blocks);
+
 // Share tables by backend operator (`etscope-cli runs --shares-by backend-operator`,
 // formats.md §1.8): the row a decoded event's own time counts under — backendOpLabel, so that
 // every instance of an operator ("GEMM #1", "GEMM #2", each Vulkan dispatch of a convolution)

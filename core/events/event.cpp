@@ -123,6 +123,7 @@ struct EventStore::Impl {
     ChunkArena<EventPerf> perfs;
     std::deque<EventExtra> extras;
     std::size_t nameBytes = 0;
+    std::vector<std::shared_ptr<const void>> retained;
 };
 
 EventStore::EventStore()
@@ -193,6 +194,11 @@ EventExtra &EventStore::extra(Event &e)
     x.owner = this;
     e.extra = &x;
     return x;
+}
+
+void EventStore::retain(std::shared_ptr<const void> other)
+{
+    d->retained.push_back(std::move(other));
 }
 
 std::size_t EventStore::bytes() const

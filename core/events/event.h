@@ -132,6 +132,10 @@ public:
     // when they belong to another). Events sharing them see the change: they are handles.
     EventExtra &extra(Event &e);
 
+    // Keeps `other` alive as long as this store: a store of recomputed samples whose events still
+    // point at another store's names and extras (scoped blocks, session/scope.h).
+    void retain(std::shared_ptr<const void> other);
+
     // Bytes held (for benchmarks).
     std::size_t bytes() const;
 

@@ -6,6 +6,7 @@
 #include "program/flattensor.h"
 #include "program/memoryplan.h"
 #include "program/runattribution.h"
+#include "session/runtable.h"
 
 #include <fmt/format.h>
 
@@ -266,6 +267,9 @@ Result<std::shared_ptr<const Session>> loadSession(
         if (auto st = loadProgram(s, false); !st)
             return st.error();
     }
+
+    // Each run's method (above) and phase, decided once.
+    s.runTable = buildRunTable(s.blocks, s.runMethods, inputs.phases);
 
     report(1000, "done");
     return std::shared_ptr<const Session>(std::move(session));

@@ -9,6 +9,7 @@
 #include "events/eventblockbuilder.h"
 #include "program/program.h"
 #include "program/runattribution.h"
+#include "session/scope.h"
 
 #include <atomic>
 #include <functional>
@@ -33,6 +34,7 @@ struct SessionInputs {
     std::string method; // the program's method to show; empty: the one the ETDump ran, else the first
     TimeConversion time;
     LinkOptions link; // how `etrecord` is linked to the events (method, reference graph, quirks)
+    PhaseOptions phases; // how each run's phase is decided (Session::runTable, scope.h)
     // Interactive use: a companion that cannot be read or does not belong to the ETDump is left
     // out with a warning (kind Dropped) instead of failing the whole load. The CLI keeps it an error.
     bool dropUnpairable = false;
@@ -85,6 +87,9 @@ struct Session {
     // Per block, the method its runs executed (program/runattribution.h); empty without a
     // program or an ETDump.
     std::vector<RunAttribution> runMethods;
+    // Every executed run: method, phase, generation, warm-up and outlier flags, the rule that
+    // decided; decided once here, read by every view and analysis (scope.h).
+    RunTable runTable;
 
     bool hasWarning(SessionWarningKind kind) const;
     // The warnings of one kind, one line each.
