@@ -4,9 +4,11 @@
 #include "eventtreemodel.h"
 #include "explainedpage.h"
 #include "qtstrings.h"
+#include "runnames.h"
 #include "stacktraceview.h"
 #include "tensorvaluesdialog.h"
 
+#include "events/backendevents.h"
 #include "events/blockstats.h"
 #include "events/inspectortable.h"
 
@@ -20,6 +22,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 
 namespace etscope {
 
@@ -237,7 +240,8 @@ void DetailsPanel::setBlock(std::shared_ptr<const Session> session, int blockInd
     m_tabs->setCurrentIndex(0);
 }
 
-void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockIndex, int eventIndex)
+void DetailsPanel::setEvent(
+    std::shared_ptr<const Session> session, int blockIndex, int eventIndex, const ScopedBlocks *scoped)
 {
     clear();
     if (!session || blockIndex < 0 || blockIndex >= int(session->blocks.size()))
@@ -247,20 +251,44 @@ void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockInd
         return;
     m_session = std::move(session);
     const Event &e = block.events[eventIndex];
+    // The statistics answer for the runs in scope: the scoped copy of this block, when the
+    // scope holds some of its runs; else the block's own runs, said so.
+    const Event *timed = &e;
+    std::vector<QString> runNames;
+    QString over;
+    const auto sb = scoped && !scoped->whole
+        ? std::find(scoped->sourceBlock.begin(), scoped->sourceBlock.end(), std::size_t(blockIndex))
+        : std::vector<std::size_t>::const_iterator();
+    if (scoped && !scoped->whole && sb != scoped->sourceBlock.end()) {
+        const auto i = std::size_t(sb - scoped->sourceBlock.begin());
+        timed = &scoped->blocks[i].events[std::size_t(eventIndex)];
+        for (std::size_t run : scoped->runs[i])
+            runNames.push_back(tr("run %1").arg(run));
+        over = toQString(scoped->label);
+    } else {
+        for (std::size_t r = 0; r < block.runIndices.size(); ++r)
+            runNames.push_back(runName(*m_session, std::size_t(blockIndex), r));
+        if (scoped && !scoped->whole)
+            over = tr("outside the scope (%1): every run of its block").arg(toQString(scoped->label));
+    }
     QString sub = tr("block %1 · instruction %2").arg(toQString(block.name).toHtmlEscaped()).arg(e.instructionId);
     if (e.isDelegatedOp)
         sub += tr(" · delegated")
             + (e.delegateBackendName()
                     ? QStringLiteral(" (") + toQString(*e.delegateBackendName()).toHtmlEscaped() + QLatin1Char(')')
                     : QString());
-    m_title->setText(QStringLiteral("<b style='font-size:large'>")
-        + toQString(e.name.empty() ? std::string("(unnamed)") : e.name).toHtmlEscaped()
+    // A backend event etscope decodes is titled by its operator, the logged name under it.
+    const std::string op = e.isDelegatedOp ? backendOpLabel(decodeBackendEvent(e)) : std::string();
+    const QString raw = toQString(e.name.empty() ? std::string("(unnamed)") : e.name);
+    if (!op.empty())
+        sub = tr("logged as %1").arg(raw.toHtmlEscaped()) + QStringLiteral("<br/>") + sub;
+    m_title->setText(QStringLiteral("<b style='font-size:large'>") + (op.empty() ? raw : toQString(op)).toHtmlEscaped()
         + QStringLiteral("</b><br/><span style='color:gray'>") + sub + QStringLiteral("</span>"));
-    fillProperties(block, e);
+    fillProperties(block, e, *timed, runNames, over);
     m_frames->setNodes(e.linkedNodes());
     fillModules(e);
     fillDebugData(*m_session, e);
-    fillMetadata(e);
+    fillMetadata(e, std::size_t(blockIndex));
     explainEmptyTabs(e);
 }
 
@@ -272,12 +300,15 @@ void DetailsPanel::addSection(const QString &title, const QList<QPair<QString, Q
     section->setExpanded(true);
 }
 
-void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
+void DetailsPanel::fillProperties(const EventBlock &block, const Event &e, const Event &timed,
+    const std::vector<QString> &runNames, const QString &over)
 {
     const QString unit = toQString(timeScaleName(block.targetTimeScale));
-    auto *stats = new QTreeWidgetItem(m_properties, { tr("Statistics (%1)").arg(unit) });
-    if (e.perfData) {
-        const EventPerf &p = *e.perfData;
+    auto *stats = new QTreeWidgetItem(m_properties,
+        { over.isEmpty() ? tr("Statistics (%1)").arg(unit) : tr("Statistics (%1) — %2").arg(unit, over) });
+    stats->setToolTip(0, runNumbering());
+    if (timed.perfData) {
+        const EventPerf &p = *timed.perfData;
         const std::pair<const char *, double> rows[] = { { "p10", p.p10 }, { "p50", p.p50 }, { "p90", p.p90 },
             { "avg", p.avg }, { "min", p.min }, { "max", p.max } };
         for (const auto &[k, v] : rows)
@@ -305,14 +336,15 @@ void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
     if (!e.opTypes().empty())
         addRow(ident, tr("op types"), toQString(opTypesText(e.opTypes())));
     addRow(ident, tr("num outputs"), QString::number(e.numOutputs()));
-    if (!e.startTimes().empty())
-        addRow(ident, tr("start (raw ticks, run 1)"), QString::number(e.startTimes().front()));
+    if (!timed.startTimes().empty() && !runNames.empty())
+        addRow(ident, tr("start (raw ticks, %1)").arg(runNames.front()), QString::number(timed.startTimes().front()));
 
-    if (e.perfData) {
-        m_rawItem = new QTreeWidgetItem(m_properties, { tr("Raw values (%1 runs)").arg(e.perfData->raw.size()) });
-        const auto &raw = e.perfData->raw;
+    if (timed.perfData) {
+        m_rawItem = new QTreeWidgetItem(m_properties, { tr("Raw values (%1 runs)").arg(timed.perfData->raw.size()) });
+        m_rawItem->setToolTip(0, runNumbering());
+        const auto &raw = timed.perfData->raw;
         for (std::size_t i = 0; i < raw.size(); ++i)
-            addRow(m_rawItem, tr("run %1").arg(i + 1), // one-based, as the timeline's run box
+            addRow(m_rawItem, i < runNames.size() ? runNames[i] : QString(),
                 EventTreeModel::formatDuration(raw[i]) + QLatin1Char(' ') + unit);
     }
     m_properties->expandItem(stats);
@@ -477,12 +509,12 @@ void DetailsPanel::explainEmptyTabs(const Event &e)
         anyModules = anyModules || n.moduleStack;
     }
     m_tracePage->explain(unlinked ? why(tr("stack traces"))
-            : anyTrace                       ? QString()
-                                             : tr("The ETRecord's graph nodes for this event carry no stack_trace "
+            : anyTrace            ? QString()
+                                  : tr("The ETRecord's graph nodes for this event carry no stack_trace "
                                                   "(the program was exported without it)."));
     m_modulesPage->explain(unlinked ? why(tr("modules"))
-            : anyModules                       ? QString()
-                                               : tr("The ETRecord's graph nodes for this event carry no "
+            : anyModules            ? QString()
+                                    : tr("The ETRecord's graph nodes for this event carry no "
                                                     "nn_module_stack (the program was exported without it)."));
     QString debug;
     if (e.debugData().empty())
@@ -501,12 +533,12 @@ void DetailsPanel::explainEmptyTabs(const Event &e)
     m_metadataPage->explain(metadata);
 }
 
-void DetailsPanel::fillMetadata(const Event &e)
+void DetailsPanel::fillMetadata(const Event &e, std::size_t block)
 {
     QString text;
     for (std::size_t i = 0; i < e.delegateDebugMetadatas().size(); ++i) {
         const std::string &m = e.delegateDebugMetadatas()[i];
-        text += tr("run %1 (%2 bytes):\n").arg(i).arg(m.size());
+        text += tr("%1 (%2 bytes):\n").arg(runName(*m_session, block, i)).arg(m.size());
         text += isPrintable(m) ? toQString(m) + QLatin1Char('\n') : hexDump(m);
     }
     m_metadata->setPlainText(text);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "session/scope.h"
 #include "session/session.h"
 
 #include <QWidget>
@@ -26,7 +27,10 @@ class DetailsPanel : public QWidget
 public:
     explicit DetailsPanel(QWidget *parent = nullptr);
 
-    void setEvent(std::shared_ptr<const Session> session, int blockIndex, int eventIndex);
+    // The statistics and raw values answer for the runs `scoped` holds of the event's block (the
+    // whole recording without one), each run named as every view names it (model/runnames.h).
+    void setEvent(
+        std::shared_ptr<const Session> session, int blockIndex, int eventIndex, const ScopedBlocks *scoped = nullptr);
     // A block row: its runs and events, and the per-allocator summary of its allocation events.
     void setBlock(std::shared_ptr<const Session> session, int blockIndex);
     void clear();
@@ -55,10 +59,11 @@ Q_SIGNALS:
     void frameUnavailable(const QString &message);
 
 private:
-    void fillProperties(const EventBlock &block, const Event &e);
+    void fillProperties(const EventBlock &block, const Event &e, const Event &timed,
+        const std::vector<QString> &runNames, const QString &over);
     void fillModules(const Event &e);
     void fillDebugData(const Session &session, const Event &e);
-    void fillMetadata(const Event &e);
+    void fillMetadata(const Event &e, std::size_t block);
     void explainEmptyTabs(const Event &e);
 
     std::shared_ptr<const Session> m_session;

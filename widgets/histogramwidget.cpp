@@ -240,10 +240,11 @@ void HistogramWidget::rebuild()
         const int nb = int(m_bins.counts.size());
         QString what;
         if (index == nb) {
-            what = tr("> p99 (%1 %2)").arg(formatSignificant(m_clipAt, 4), m_unit);
+            what = tr("histogram bar > p99 (%1 %2)").arg(formatSignificant(m_clipAt, 4), m_unit);
         } else {
             const double a = m_bins.lower + index * m_bins.binWidth;
-            what = tr("%1 – %2 %3").arg(formatSignificant(a, 6), formatSignificant(a + m_bins.binWidth, 6), m_unit);
+            what = tr("histogram bar %1 – %2 %3")
+                       .arg(formatSignificant(a, 6), formatSignificant(a + m_bins.binWidth, 6), m_unit);
         }
         Q_EMIT runsSelected(runs, what);
     });

@@ -1,6 +1,7 @@
 #include "comparedocks.h"
 #include "filedialogs.h"
 
+#include "analysis/scopediff.h"
 #include "backgroundjob.h"
 #include "compareview.h"
 #include "filesniffer.h"
@@ -16,6 +17,8 @@ namespace etscope {
 struct CompareDocks::Outcome {
     std::shared_ptr<const Session> a, b;
     std::shared_ptr<const LatencyDiff> diff;
+    std::vector<ScopeDiffPart> parts; // per method and phase
+    std::vector<std::string> notes;
     QString error;
 };
 
@@ -33,6 +36,14 @@ CompareDocks::CompareDocks(SessionController *controller, EventSelection *select
 
     connect(controller, &SessionController::compareRequested, this, &CompareDocks::compareWith);
     connect(controller, &SessionController::sessionChanged, this, &CompareDocks::onSessionChanged);
+    // A comparison shown answers for the scope: compared again within the new one.
+    connect(controller, &SessionController::scopeChanged, this, [this] {
+        if (m_busy || !m_view->sessionA() || m_view->sessionA() != m_controller->session() || !m_view->sessionB())
+            return;
+        LoadOutcome b;
+        b.session = m_view->sessionB();
+        show(compute(m_view->sessionA(), b, m_controller->scope()));
+    });
     connect(controller, &SessionController::loadFinished, this, [this](bool ok) {
         if (!ok && m_loadedB)
             tryDiff(); // A failed: report instead of waiting forever
@@ -47,7 +58,7 @@ QList<Panel::Dock> CompareDocks::docks() const
 {
     // Shown once there is a comparison.
     // A tab of the bottom area (its full width); the window makes room when a comparison shows.
-    return { { m_dock, Qt::BottomDockWidgetArea, Placement::Tab, true } };
+    return { { m_dock, Qt::BottomDockWidgetArea, Placement::Tab, true, true } };
 }
 
 QList<QAction *> CompareDocks::menuActions(Menu menu) const
@@ -90,7 +101,7 @@ bool CompareDocks::composeB(const QStringList &bFiles, SessionInputs *inputs, QS
     return true;
 }
 
-CompareDocks::Outcome CompareDocks::compute(std::shared_ptr<const Session> a, const LoadOutcome &b)
+CompareDocks::Outcome CompareDocks::compute(std::shared_ptr<const Session> a, const LoadOutcome &b, const Scope &scope)
 {
     Outcome o;
     if (!b.session) {
@@ -99,7 +110,15 @@ CompareDocks::Outcome CompareDocks::compute(std::shared_ptr<const Session> a, co
     }
     o.a = std::move(a);
     o.b = b.session;
-    o.diff = std::make_shared<const LatencyDiff>(diffLatency(o.a->blocks, o.b->blocks));
+    // Rows pair within each method and phase (the scope's, or every one A and B hold).
+    auto d = diffLatencyByScope(*o.a, *o.b, scope);
+    if (!d) {
+        o.error = toQString(d.error().message());
+        return o;
+    }
+    o.diff = std::make_shared<const LatencyDiff>(std::move(d->diff));
+    o.parts = std::move(d->parts);
+    o.notes = std::move(d->notes);
     return o;
 }
 
@@ -139,7 +158,8 @@ void CompareDocks::tryDiff()
     }
     const auto b = std::move(m_loadedB);
     m_loadedB.reset();
-    m_job->start([a = m_controller->session(), b](BackgroundJob::Control &) { return compute(a, *b); },
+    m_job->start([a = m_controller->session(), b, scope = m_controller->scope()](
+                     BackgroundJob::Control &) { return compute(a, *b, scope); },
         [this](Outcome outcome) {
             m_busy = false;
             show(outcome);
@@ -155,7 +175,7 @@ bool CompareDocks::compareWithSync(const QStringList &bFiles, QString *error)
     if (!m_controller->session())
         err = tr("open recording A first");
     else if (composeB(bFiles, &b, &err)) {
-        const Outcome o = compute(m_controller->session(), LoadOutcome::load(b));
+        const Outcome o = compute(m_controller->session(), LoadOutcome::load(b), m_controller->scope());
         show(o);
         err = o.error;
     }
@@ -172,6 +192,7 @@ void CompareDocks::show(const Outcome &o)
         Q_EMIT comparisonReady(false, o.error);
         return;
     }
+    m_view->setScopeParts(o.parts, o.notes);
     m_view->setComparison(o.a, o.b, o.diff);
     m_dock->show();
     m_dock->raise();

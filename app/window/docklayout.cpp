@@ -41,6 +41,16 @@ void DockLayout::place(const Panel::Dock &d)
         dock->hide();
         m_startHidden << dock;
     }
+    if (d.followsScope)
+        m_scoped.append({ dock, dock->windowTitle() });
+}
+
+void DockLayout::showScope(const QString &label)
+{
+    for (const auto &[dock, title] : std::as_const(m_scoped)) {
+        dock->setWindowTitle(label.isEmpty() ? title : QStringLiteral("%1 — %2").arg(title, label));
+        dock->setToolTip(label.isEmpty() ? QString() : QObject::tr("%1 answers for %2").arg(title, label));
+    }
 }
 
 void DockLayout::keepAsDefault()

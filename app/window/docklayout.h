@@ -29,12 +29,15 @@ public:
     // Every dock back in its fresh-start place; the window keeps its size, docks showing a result
     // (a comparison, a numeric gap) stay shown, and the tab the user had in front stays there.
     void reset();
+    // Names the scope in the title of every dock that follows it; "" gives the plain titles.
+    void showScope(const QString &label);
 
 private:
     QMainWindow *m_window;
     QMenu *m_panelsMenu;
     QByteArray m_default;
     QList<QDockWidget *> m_startHidden;
+    QList<QPair<QDockWidget *, QString>> m_scoped; // docks that follow the scope, their plain titles
 };
 
 } // namespace etscope

@@ -12,7 +12,10 @@ namespace etscope {
 SniffResult sniffFile(const QString &path)
 {
     QFile file(path);
-    if (!QFileInfo(path).isFile())
+    const QFileInfo info(path);
+    if (!info.exists()) // a mistyped path, a file moved away
+        return { FileKind::Unreadable, path + QStringLiteral(": no such file") };
+    if (!info.isFile())
         return { FileKind::Unreadable, path + QStringLiteral(": not a regular file") };
     if (!file.open(QIODevice::ReadOnly))
         return { FileKind::Unreadable, path + QStringLiteral(": ") + file.errorString() };

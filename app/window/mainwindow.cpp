@@ -14,6 +14,7 @@
 #include "messagebar.h"
 #include "qtstrings.h"
 #include "runspanel.h"
+#include "scopecontrols.h"
 #include "timecontrols.h"
 
 #include <QAction>
@@ -69,6 +70,10 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     connect(m_controller, &SessionController::timeConversionRestored, m_time, &TimeControls::show);
     connect(m_controller, &SessionController::recentFilesChanged, this, &MainWindow::updateRecentMenu);
     connect(m_controller, &SessionController::sessionChanged, this, &MainWindow::showSession);
+    connect(m_controller, &SessionController::scopeChanged, this, [this](std::shared_ptr<const ScopedBlocks> scoped) {
+        // Every panel that follows the scope names it, when the recording has something to choose.
+        m_layout->showScope(scoped && m_controller->scopeMatters() ? toQString(scoped->label) : QString());
+    });
     connect(m_time, &TimeControls::refused, this, [this](const QString &why) { showMessage(MessageKind::Error, why); });
     connect(m_time, &TimeControls::changed, this, [this](const TimeConversion &time) {
         if (m_options.persistSettings)
@@ -232,6 +237,8 @@ void MainWindow::createActions()
     m_time = new TimeControls(tb);
     tb->addSeparator();
     tb->addActions(quickFilters);
+    tb->addSeparator();
+    m_scope = new ScopeControls(m_controller, tb);
 }
 
 void MainWindow::resetLayout()

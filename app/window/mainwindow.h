@@ -34,6 +34,7 @@ class HistogramWidget;
 class MessageBar;
 class ModuleRollupView;
 class ModulesDock;
+class ScopeControls;
 class TimeControls;
 class TimelineDock;
 class TimelineWidget;
@@ -57,6 +58,7 @@ public:
     EventSelection *selection() const { return m_selection; }
     EventTableView *table() const { return m_table; }
     TimeControls *timeControls() const { return m_time; }
+    ScopeControls *scopeControls() const { return m_scope; }
     GapDocks *gapDocks() const { return m_gap; }
     CompareDocks *compareDocks() const { return m_compare; }
     GraphDock *graphDock() const { return m_graph; }
@@ -117,6 +119,7 @@ private:
 
     EventTableView *m_table = nullptr;
     TimeControls *m_time = nullptr;
+    ScopeControls *m_scope = nullptr;
     MessageBar *m_messageBar = nullptr;
     QLabel *m_summary = nullptr;
     QMenu *m_fileMenu = nullptr;

@@ -54,6 +54,9 @@ public:
         Qt::DockWidgetArea area = Qt::BottomDockWidgetArea;
         Placement placement = Placement::Tab;
         bool startHidden = false; // shown by the panel once it has something to show
+        // Answers for the scope's runs (SessionController::scoped): its title names them
+        // ("Top events — decode_forward · decode · 64 runs").
+        bool followsScope = false;
     };
     enum class Menu { File, Analysis }; // File: after Open Recent; Analysis: before Help
 

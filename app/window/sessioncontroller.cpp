@@ -343,12 +343,54 @@ void SessionController::setSession(std::shared_ptr<const Session> session)
         m_time = m_session->inputs.time;
     if (m_session)
         addRecentFiles(m_session->inputs);
+    // A reload (another unit, a companion added) keeps the scope when it still selects runs.
+    m_scoped.reset();
+    if (m_session && m_session->etdump) {
+        auto scoped = scopeBlocks(*m_session, m_scope);
+        if (!scoped) {
+            m_scope = {};
+            scoped = scopeBlocks(*m_session, m_scope);
+        }
+        if (scoped)
+            m_scoped = std::make_shared<const ScopedBlocks>(std::move(*scoped));
+    }
     Q_EMIT sessionChanged(m_session);
+    Q_EMIT scopeChanged(m_scoped);
     if (m_session && !m_session->etdump && m_session->warnings.empty())
         notify(MessageKind::Info,
             tr("%1 opened alone: its methods, memory plan and instructions are in the Program panel. Open the ETDump "
                "recorded with it to see the events.")
                 .arg(displayName(m_session->primaryPath())));
+}
+
+bool SessionController::setScope(const Scope &scope, QString *error)
+{
+    if (scope == m_scope && (m_scoped || !m_session))
+        return true;
+    if (!m_session || !m_session->etdump) {
+        m_scope = scope;
+        return true;
+    }
+    auto scoped = scopeBlocks(*m_session, scope);
+    if (!scoped) {
+        const QString why = toQString(scoped.error().message());
+        notify(MessageKind::Error, why);
+        if (error)
+            *error = why;
+        return false;
+    }
+    m_scope = scope;
+    m_scoped = std::make_shared<const ScopedBlocks>(std::move(*scoped));
+    Q_EMIT scopeChanged(m_scoped);
+    return true;
+}
+
+bool SessionController::scopeMatters() const
+{
+    if (!m_session || !m_session->etdump)
+        return false;
+    const ScopeChoices c = scopeChoices(*m_session);
+    return c.methods.size() > 1 || c.phases.size() > 1 || !m_scope.whole();
 }
 
 void SessionController::addRecentFiles(const SessionInputs &inputs)

@@ -103,7 +103,8 @@ private Q_SLOTS:
                 }
         QVERIFY(block >= 0);
         w.selection()->selectEvent(block, event);
-        QVERIFY2(w.detailsPanel()->tabExplanation(DelegateMetadata).contains(QStringLiteral("logged no debug metadata")),
+        QVERIFY2(
+            w.detailsPanel()->tabExplanation(DelegateMetadata).contains(QStringLiteral("logged no debug metadata")),
             qPrintable(w.detailsPanel()->tabExplanation(DelegateMetadata)));
         w.selection()->setCurrentEvent(block, -1); // the table's block row became current
         QVERIFY(w.detailsPanel()->tabExplanation(StackTrace).startsWith(QStringLiteral("A block row")));
@@ -135,7 +136,8 @@ private Q_SLOTS:
             }
             return out;
         };
-        const QString text = w.detailsPanel()->findChild<QPlainTextEdit *>(QStringLiteral("StackTraceText"))->toPlainText();
+        const QString text
+            = w.detailsPanel()->findChild<QPlainTextEdit *>(QStringLiteral("StackTraceText"))->toPlainText();
         QCOMPARE(framesOf(text).mid(0, treeFrames.size()), treeFrames);
         // The recorded traceback, outermost first as Python writes it: the tree starts at its end.
         const Session &s = *w.controller()->session();
@@ -226,6 +228,18 @@ private Q_SLOTS:
         w.resetLayout();
         QTRY_VERIFY(!topEvents->visibleRegion().isEmpty());
         QVERIFY(timeline->visibleRegion().isEmpty());
+    }
+
+    // A mistyped path says so, in the one error place, and nothing else changes.
+    void mistypedPath()
+    {
+        MainWindow w(test::quietWindow());
+        const QString missing = test::fixturePath("runtime/cnn_mlp_50runs/etdmup.etdp");
+        QString error;
+        QVERIFY(!w.controller()->openFilesSync({ missing }, &error));
+        QCOMPARE(error, missing + QStringLiteral(": no such file"));
+        QCOMPARE(w.lastError(), missing + QStringLiteral(": no such file"));
+        QVERIFY(w.controller()->recentFiles().isEmpty());
     }
 
     // A file of a recent set reopened alone: the set, with its companions, stays right under it.
