@@ -20,7 +20,9 @@ QString runName(const Session &session, std::size_t block, std::size_t runInBloc
 {
     const int run = recordingRun(session, block, runInBlock);
     if (run >= 0)
-        return QCoreApplication::translate("etscope", "run %1").arg(run);
+        return QCoreApplication::translate("etscope", "run %1").arg(run + 1);
+    if (session.runTable.runOfBlock.empty())
+        return QCoreApplication::translate("etscope", "run %1").arg(runInBlock + 1);
     const auto &blocks = session.blocks;
     if (block < blocks.size() && runInBlock < blocks[block].runIndices.size())
         return QCoreApplication::translate("etscope", "run_data entry %1").arg(blocks[block].runIndices[runInBlock]);
@@ -76,8 +78,8 @@ QString blockRunsLabel(const Session &session, std::size_t block)
 QString runNumbering()
 {
     return QCoreApplication::translate("etscope",
-        "run 0 = the recording's first executed run (Method::execute), counted in file order as etscope-cli runs "
-        "counts");
+        "run 1 = the recording's first executed run (Method::execute), in file order; etscope-cli runs and --runs "
+        "count the same runs from 0");
 }
 
 } // namespace etscope

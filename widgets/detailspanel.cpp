@@ -263,7 +263,7 @@ void DetailsPanel::setEvent(
         const auto i = std::size_t(sb - scoped->sourceBlock.begin());
         timed = &scoped->blocks[i].events[std::size_t(eventIndex)];
         for (std::size_t run : scoped->runs[i])
-            runNames.push_back(tr("run %1").arg(run));
+            runNames.push_back(tr("run %1").arg(run + 1)); // as model/runnames.h names them
         over = toQString(scoped->label);
     } else {
         for (std::size_t r = 0; r < block.runIndices.size(); ++r)

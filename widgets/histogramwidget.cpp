@@ -32,7 +32,9 @@ HistogramWidget::HistogramWidget(QWidget *parent)
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_view = new QChartView(m_chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(240, 160);
+    // Small enough that a short dock (1280×720 with a tall bottom area) never squeezes the chart
+    // under its own minimum, which drew the marker legend over the tick labels.
+    m_view->setMinimumSize(240, kMinimumChartHeight);
     m_hint = new QLabel(tr("Select an event to see the distribution of its latency over runs."), this);
     m_hint->setAlignment(Qt::AlignCenter);
     m_hint->setWordWrap(true);
@@ -70,6 +72,9 @@ void HistogramWidget::fitToHeight()
     const bool compact = height() < kCompactBelow;
     m_chart->setTitle(compact ? QString() : m_title);
     m_chart->legend()->setVisible(!compact);
+    // The axis titles' lines go to the plot and the tick labels; the units stay in the legend.
+    for (QAbstractAxis *a : m_chart->axes())
+        a->setTitleVisible(!compact);
     m_markerLegend->setVisible(compact && m_view->isVisibleTo(this) && !m_markerLegend->text().isEmpty());
     m_view->setToolTip(compact ? m_title : QString());
 }

@@ -327,7 +327,7 @@ TimelineWidget::TimelineWidget(QWidget *parent)
         if (!m_session || m_block < 0 || std::size_t(m_block) >= m_session->runTable.runOfBlock.size())
             return -1;
         const auto &runs = m_session->runTable.runOfBlock[std::size_t(m_block)];
-        const auto it = std::find(runs.begin(), runs.end(), run);
+        const auto it = std::find(runs.begin(), runs.end(), run - 1); // names count from 1
         return it == runs.end() ? -1 : int(it - runs.begin());
     };
     m_runBox = runBox;
@@ -463,7 +463,11 @@ void TimelineWidget::rebuild()
     {
         QSignalBlocker blocker(m_runBox);
         m_runBox->setRange(0, std::max(0, runs - 1));
-        m_runBox->setSuffix(runs > 1 ? tr(" (%1 of the block's %2)").arg(m_runBox->value() + 1).arg(runs) : QString());
+        // Of the recording's executed runs (the box offers this block's).
+        const std::size_t executed = m_session->runTable.runs.size();
+        m_runBox->setSuffix(
+            tr(" of %1").arg(executed && recordingRun(*m_session, std::size_t(m_block), 0) >= 0 ? qulonglong(executed)
+                                                                                                : qulonglong(runs)));
     }
     // Laying out half a million bars is the biggest single cost of opening a large profile; a
     // timeline behind another tab waits until it is painted (or asked for its layout).
@@ -512,7 +516,7 @@ void TimelineWidget::layOut()
     if (!m_markedRuns.isEmpty()) {
         QStringList shown;
         for (int r : std::as_const(m_markedRuns).mid(0, 12))
-            shown << QString::number(recordingRun(*m_session, std::size_t(m_block), std::size_t(r)));
+            shown << runName(*m_session, std::size_t(m_block), std::size_t(r)).section(QLatin1Char(' '), -1);
         if (m_markedRuns.size() > 12)
             shown << QStringLiteral("…");
         info = (m_markedRuns.size() == 1 ? tr("%1: run %2").arg(m_markedWhat, shown.join(QString()))

@@ -73,8 +73,9 @@ void CompareDocks::chooseFiles()
             MessageKind::Info, tr("Compare: open recording A first (File ▸ Open), then compare it with B."));
         return;
     }
-    const QStringList files = askOpenFileNames(m_view->window(), tr("Recording B: ETDump (+ ETRecord, debug buffer)"),
-        tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.zip *.etrecord);;All files (*)"));
+    const QStringList files
+        = askOpenFileNames(m_view->window(), tr("Recording B: ETDump (+ ETRecord, debug buffer, program)"),
+            tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.pte *.ptd *.zip *.etrecord);;All files (*)"));
     if (!files.isEmpty())
         compareWith(files);
 }
@@ -93,6 +94,18 @@ bool CompareDocks::composeB(const QStringList &bFiles, SessionInputs *inputs, QS
     inputs->etdump = toStdString(files.etdump);
     inputs->debugBuffer = toStdString(files.debugBuffer);
     inputs->etrecord = toStdString(files.etrecord);
+    // The program tells each run's method (and so its phase): B's own, else A's when B's events
+    // fit it — left out with the reason when they do not, B still loading.
+    const auto &a = m_controller->session();
+    if (!files.program.isEmpty()) {
+        inputs->program = toStdString(files.program);
+        for (const QString &d : files.programData)
+            inputs->programData.push_back(toStdString(d));
+    } else if (a && a->program) {
+        inputs->program = a->inputs.program;
+        inputs->programData = a->inputs.programData;
+        inputs->dropUnpairable = true;
+    }
     // Same units as A so that durations compare.
     if (m_controller->session())
         inputs->time = m_controller->session()->inputs.time;

@@ -48,6 +48,7 @@ public:
         Tab, // a tab next to Details (right area) or the Timeline (bottom area)
         TabBehindAnchor, // the same, the anchor staying on top
         OwnArea, // a dock of its own in the area
+        BesideAnchor, // beside the area's anchor group, splitting it across (room of its own)
     };
     struct Dock {
         QDockWidget *dock = nullptr; // parentless; the window adopts it

@@ -1,6 +1,7 @@
 #include "scopecontrols.h"
 
 #include "qtstrings.h"
+#include "runnames.h"
 #include "sessioncontroller.h"
 
 #include <QComboBox>
@@ -97,9 +98,8 @@ void ScopeControls::show(const std::shared_ptr<const ScopedBlocks> &scoped)
         fillPhases(scope);
     }
     m_runs->setText(scoped->runCount == 1 ? tr("1 run") : tr("%1 runs").arg(scoped->runCount));
-    m_runs->setToolTip(tr("%1\n%2\nRuns are counted from 0 in file order of the recording's executed runs, as "
-                          "etscope-cli runs counts them.")
-                           .arg(toQString(scoped->label), toQString(scoped->ruleLine)));
+    m_runs->setToolTip(
+        QStringLiteral("%1\n%2\n%3").arg(toQString(scoped->label), toQString(scoped->ruleLine), runNumbering()));
 }
 
 void ScopeControls::apply()

@@ -16,11 +16,13 @@ struct Part {
     bool operator==(const Part &) const = default;
 };
 
-// The (method, phase) pairs of a recording's runs in file order of first appearance.
+// The (method, phase) pairs of a recording's runs in file order of first appearance. Warm-up
+// runs are not a part of their own: a phase's scope leaves them out (scope.h), and a recording
+// of one method and no phases compares whole, warm-up included, as it always did.
 void collectParts(const Session &s, std::vector<Part> &parts)
 {
     for (const SessionRun &r : s.runTable.runs) {
-        const Part p { r.methodName(), r.scopePhase() };
+        const Part p { r.methodName(), r.phase };
         if (std::find(parts.begin(), parts.end(), p) == parts.end())
             parts.push_back(p);
     }

@@ -7,6 +7,8 @@
 // comments.
 #include "detailspanel.h"
 #include "eventtableview.h"
+#include "gapdocks.h"
+#include "histogramwidget.h"
 #include "mainwindow.h"
 #include "memorypanel.h"
 #include "memoryview.h"
@@ -14,6 +16,8 @@
 #include "windowtest.h"
 
 #include <QAction>
+#include <QChart>
+#include <QChartView>
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -228,6 +232,69 @@ private Q_SLOTS:
         w.resetLayout();
         QTRY_VERIFY(!topEvents->visibleRegion().isEmpty());
         QVERIFY(timeline->visibleRegion().isEmpty());
+    }
+
+    // The tensor inspector opens with a numeric gap in a dock of its own beside the heatmap it
+    // follows (the bottom area, split across), never as a tab sharing Details' room.
+    void tensorInspectorHasRoom()
+    {
+        MainWindow w(test::quietWindow());
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString run = test::fixturePath("runtime/cnn_mlp_intermediates/");
+        QString error;
+        QVERIFY(w.controller()->openFilesSync(
+            { run + QStringLiteral("etdump.etdp"), test::testDataPath("analysis/cnn_mlp_perturbed.bin") }));
+        QVERIFY2(w.gapDocks()->compareWith(
+                     { run + QStringLiteral("etdump.etdp"), run + QStringLiteral("debug_output.bin") }, &error),
+            qPrintable(error));
+        auto *tensor = w.findChild<QDockWidget *>(QStringLiteral("TensorInspectorDock"));
+        auto *heatmap = w.findChild<QDockWidget *>(QStringLiteral("GapHeatmapDock"));
+        QTRY_VERIFY(tensor->isVisible() && heatmap->isVisible());
+        QVERIFY(w.tabifiedDockWidgets(tensor).isEmpty());
+        QCOMPARE(w.dockWidgetArea(tensor), Qt::BottomDockWidgetArea);
+        QTRY_VERIFY(!tensor->visibleRegion().isEmpty() && !heatmap->visibleRegion().isEmpty());
+        QVERIFY2(tensor->width() >= 300 && tensor->height() >= 200,
+            qPrintable(QStringLiteral("%1x%2").arg(tensor->width()).arg(tensor->height())));
+    }
+
+    // At 1280×720 with the bottom area tall (the Program panel of the LLM fixture asks for room),
+    // the latency histogram is short: its tick labels stay inside the chart, above the marker
+    // legend, never under it.
+    void histogramTicksClearOfLegend()
+    {
+        MainWindow w(test::quietWindow());
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString llm = test::testDataPath("runtime/llm_decoder/");
+        QVERIFY(w.controller()->openFilesSync({ llm + QStringLiteral("profile/etdump.etdp"),
+            llm + QStringLiteral("llm_decoder.pte"), llm + QStringLiteral("llm_decoder.ptd") }));
+        const Session &s = *w.controller()->session();
+        // A decode kernel: 64 runs, a histogram of several bars.
+        for (std::size_t b = 0; b < s.blocks.size(); ++b)
+            if (s.blocks[b].runIndices.size() == 64)
+                for (std::size_t e = 0; e < s.blocks[b].events.size(); ++e)
+                    if (s.blocks[b].events[e].name == "native_call_permute_copy.out") {
+                        w.selection()->setCurrentEvent(int(b), int(e));
+                        b = s.blocks.size() - 1;
+                        break;
+                    }
+        QCOMPARE(w.histogram()->totalCount(), 64);
+        QCoreApplication::processEvents();
+        QWidget *view = w.histogram()->chartView();
+        auto *legend = w.histogram()->findChild<QWidget *>(QStringLiteral("HistogramMarkerLegend"));
+        QVERIFY(view->isVisible());
+        if (legend->isVisible()) // compact: the legend is a line of its own under the chart
+            QVERIFY2(view->geometry().bottom() < legend->geometry().top(),
+                qPrintable(QStringLiteral("chart %1–%2, legend from %3")
+                               .arg(view->geometry().top())
+                               .arg(view->geometry().bottom())
+                               .arg(legend->geometry().top())));
+        auto *chart = static_cast<QChartView *>(view)->chart();
+        QVERIFY2(chart->plotArea().bottom() + view->fontMetrics().height() <= view->height(),
+            qPrintable(QStringLiteral("plot bottom %1, view %2").arg(chart->plotArea().bottom()).arg(view->height())));
     }
 
     // A mistyped path says so, in the one error place, and nothing else changes.

@@ -1,13 +1,15 @@
 // The scope in the window (issue 35 items 3 and 4): one control chooses the method and phase
 // every view answers for, each view names them, and the figures are those of the runs chosen.
 // Truth:
-//  - tests/data/app/llm_scope_expected.json, written by tests/tools/gen_scope_expected.py with
+//  - tests/data/app/llm_scope_expected.json, written by tests/tools/gen_scope_window_expected.py with
 //    numpy over `flatc --json` of the real LLM fixture's ETDump (llm_decoder/profile), the method
 //    of each run taken from the runner's log (runs.truth.json): per instruction, the kernel's
 //    mean over the 64 decode runs; its share of their sum (permute_copy: 85.7 %); the top 12;
 //  - tests/data/backend/vulkan_stem/etdump.json, the flatc source of the authored Vulkan
 //    recording (read here as JSON): where each dispatch must be drawn once aligned at its
 //    ETVK_COMPUTE_GRAPH_EXECUTE's start.
+#include "comparedocks.h"
+#include "compareview.h"
 #include "detailspanel.h"
 #include "eventtableview.h"
 #include "eventtreemodel.h"
@@ -30,7 +32,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QTest>
+#include <QTreeWidget>
 
 #include <cmath>
 #include <map>
@@ -172,7 +176,8 @@ private Q_SLOTS:
     }
 
     // Top events over the decode runs: the 12 slowest kernels with their means (numpy), slowest
-    // first; the histogram of a decode event has the 64 decode runs, named "run 1" … "run 64".
+    // first; the histogram of a decode event has the 64 decode runs, named "run 2" … "run 65"
+    // (run 1 is prefill's, runs.truth.json).
     void topEventsOfDecode()
     {
         const QJsonArray top = readJson(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/app/llm_scope_expected.json"))
@@ -205,6 +210,14 @@ private Q_SLOTS:
         QCOMPARE(w.histogram()->totalCount(), 64);
         QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_permute_copy.out")));
         QCOMPARE(w.detailsPanel()->rawValueCount(), 64);
+        QTreeWidget *tree = w.detailsPanel()->propertiesTree();
+        QTreeWidgetItem *raw = nullptr;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            if (tree->topLevelItem(i)->text(0).startsWith(QStringLiteral("Raw values")))
+                raw = tree->topLevelItem(i);
+        QVERIFY(raw);
+        QCOMPARE(raw->child(0)->text(0), QStringLiteral("run 2"));
+        QCOMPARE(raw->child(63)->text(0), QStringLiteral("run 65"));
     }
 
     // The event table keeps upstream's blocks (names unchanged) and labels each with its runs'
@@ -225,6 +238,62 @@ private Q_SLOTS:
         }
         QVERIFY2(labels.contains(QStringLiteral("prefill_forward · prefill · 1 run")), qPrintable(labels.join(u'|')));
         QVERIFY2(labels.contains(QStringLiteral("decode_forward · decode · 64 runs")), qPrintable(labels.join(u'|')));
+    }
+
+    // Two LLM recordings compared (profile: 1 prefill + 64 decode runs; intermediates: 1 + 2):
+    // rows pair within each method and phase, their blocks labelled with it, and each part has
+    // its own operator total (the sum of the kernels' medians, numpy) — never one sum over both.
+    void compareTwoLlmRecordings()
+    {
+        auto totals = [](const char *file) {
+            std::map<std::string, double> out;
+            const QJsonObject m = readJson(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/app/") + QString::fromLatin1(file))
+                                      .value(QStringLiteral("methods"))
+                                      .toObject();
+            for (auto it = m.begin(); it != m.end(); ++it)
+                out[it.key().toStdString()] = it.value()[QStringLiteral("total_p50_ms")].toDouble();
+            return out;
+        };
+        const auto a = totals("llm_scope_expected.json"), b = totals("llm_scope_intermediates_expected.json");
+        MainWindow w(test::quietWindow());
+        openLlm(w);
+        QString error;
+        // B without its program: A's is used, B's runs fitting it.
+        QVERIFY2(w.compareDocks()->compareWithSync({ kLlm + QStringLiteral("intermediates/etdump.etdp"),
+                                                       kLlm + QStringLiteral("intermediates/debug_output.bin") },
+                     &error),
+            qPrintable(error));
+        CompareView *v = w.compareDocks()->view();
+        QAbstractItemModelTester tester(v->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const LatencyDiff &d = *v->diff();
+        std::map<std::string, int> rowsPerBlock;
+        for (const DiffRow &r : d.rows)
+            ++rowsPerBlock[r.blockName];
+        QVERIFY(rowsPerBlock.count("Execute · prefill_forward · prefill"));
+        QVERIFY(rowsPerBlock.count("Execute · decode_forward · decode"));
+        // Each row's events lie in blocks of its own method, on both sides.
+        const Session &sa = *v->sessionA(), &sb = *v->sessionB();
+        for (const DiffRow &r : d.rows) {
+            const std::string method
+                = r.blockName.find("decode_forward") != std::string::npos ? "decode_forward" : "prefill_forward";
+            for (const EventPos &p : r.a.events)
+                QCOMPARE(sa.runTable.run(p.block, 0)->methodName(), method);
+            for (const EventPos &p : r.b.events)
+                QCOMPARE(sb.runTable.run(p.block, 0)->methodName(), method);
+        }
+        const QString summary = v->summary()->text();
+        QVERIFY2(summary.contains(QStringLiteral("operator totals: ")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("decode_forward · decode ")), qPrintable(summary));
+        // The parts' totals against numpy (sum of the kernels' medians per method).
+        const auto &parts = v->scopeParts();
+        QCOMPARE(int(parts.size()), 2);
+        for (const ScopeDiffPart &p : parts) {
+            QVERIFY2(close(p.total.a, a.at(p.scope.method)), qPrintable(QString::number(p.total.a)));
+            QVERIFY2(close(p.total.b, b.at(p.scope.method)), qPrintable(QString::number(p.total.b)));
+        }
+        QCOMPARE(parts[0].runsA, std::size_t(1));
+        QCOMPARE(parts[1].runsA, std::size_t(64));
+        QCOMPARE(parts[1].runsB, std::size_t(2));
     }
 
     // Vulkan dispatches timed on the GPU query pool's clock (7.35 s) are drawn inside their

@@ -38,6 +38,7 @@ public:
     // The methods and phases the rows were paired within (diffLatencyByScope), each with its
     // operator total, and how they were paired; shown by the next setComparison.
     void setScopeParts(std::vector<ScopeDiffPart> parts, std::vector<std::string> notes);
+    const std::vector<ScopeDiffPart> &scopeParts() const { return m_parts; }
     const std::shared_ptr<const LatencyDiff> &diff() const { return m_diff; }
     const std::shared_ptr<const Session> &sessionA() const { return m_a; }
     const std::shared_ptr<const Session> &sessionB() const { return m_b; }

@@ -64,6 +64,16 @@ std::vector<std::pair<double, QString>> byteTicks(std::uint64_t size, int target
     return out;
 }
 
+QString byteSizeText(std::uint64_t size)
+{
+    const double v = double(size);
+    const auto [unit, name] = v >= 1e9 ? std::pair(1e9, "GB")
+        : v >= 1e6                     ? std::pair(1e6, "MB")
+        : v >= 1e3                     ? std::pair(1e3, "kB")
+                                       : std::pair(1.0, "B");
+    return formatSignificant(v / unit, 3) + QLatin1Char(' ') + QString::fromLatin1(name);
+}
+
 MemoryPlanCanvas::MemoryPlanCanvas(const MemoryPlanModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
@@ -236,7 +246,10 @@ void MemoryPlanCanvas::drawByteAxis(QPainter &p, const QRectF &area, std::uint64
     if (size == 0 || area.height() <= 0)
         return;
     const double lineHeight = QFontMetricsF(font()).height();
-    for (const auto &[value, label] : byteTicks(size, byteTickTarget(area.height()))) {
+    auto ticks = byteTicks(size, byteTickTarget(area.height()));
+    if (ticks.size() < 2) // a strip too short for a second nice tick: its top is `size`
+        ticks.emplace_back(double(size), byteSizeText(size));
+    for (const auto &[value, label] : ticks) {
         const double f = value / double(size);
         const double y = upward ? area.bottom() - f * area.height() : area.top() + f * area.height();
         p.drawLine(QPointF(kLeft - 4, y), QPointF(kLeft, y));

@@ -25,6 +25,8 @@ std::vector<int> instructionTicks(std::size_t count, int target);
 // A byte axis from 0 to `size`: nice steps (1, 2, 5 × 10^k bytes) labelled in the step's SI unit
 // ("0", "500 kB", "1.0 MB").
 std::vector<std::pair<double, QString>> byteTicks(std::uint64_t size, int target);
+// A size in the SI unit it reaches, 3 significant digits ("324 kB").
+QString byteSizeText(std::uint64_t size);
 
 // The memory plan drawn as PyTorch's memory viz and TFLite's planner plots do: x = instruction,
 // y = offset inside the arena, one rectangle per tensor coloured by the operator that makes it,

@@ -5,11 +5,14 @@ overlay and Top events must show for the decode runs of the real two-method LLM 
 
   * the ETDump is decoded with flatc --json on our schema transcription (core/etdump/etdump.fbs);
   * which method each Execute run executed is the runner's own log (runs.truth.json);
-  * per instruction, the kernel's (native_call_<op>) mean duration over the decode runs, in ms
-    (end − start of the profile event, nanosecond timestamps), with numpy.
+  * per instruction, the kernel's (native_call_<op>) mean and median duration over each method's
+    runs, in ms (end − start of the profile event, nanosecond timestamps), with numpy; per method
+    the sum of the medians (a compare's operator total, docs/user-guide.md "Compare").
 
-  python3 tests/tools/gen_scope_expected.py core/etdump/etdump.fbs \\
+  python3 tests/tools/gen_scope_window_expected.py core/etdump/etdump.fbs \\
       tests/data/runtime/llm_decoder/profile > tests/data/app/llm_scope_expected.json
+  python3 tests/tools/gen_scope_window_expected.py core/etdump/etdump.fbs \\
+      tests/data/runtime/llm_decoder/intermediates > tests/data/app/llm_scope_intermediates_expected.json
 
 Run with Debian's /usr/bin/python3 (numpy); flatc on PATH.
 """
@@ -53,7 +56,8 @@ def main():
                     continue  # framework events and OPERATOR_CALL wrappers carry no time of their own
                 ms = (int(p["end_time"]) - int(p["start_time"])) / 1e6
                 per.setdefault(p["instruction_id"], (name, []))[1].append(ms)
-        kernels = [{"instruction_id": i, "name": n, "runs": len(v), "mean_ms": float(np.mean(v))}
+        kernels = [{"instruction_id": i, "name": n, "runs": len(v), "mean_ms": float(np.mean(v)),
+                    "p50_ms": float(np.median(v))}
                    for i, (n, v) in sorted(per.items())]
         total = float(np.sum([k["mean_ms"] for k in kernels]))
         for k in kernels:
@@ -65,6 +69,7 @@ def main():
         out["methods"][method] = {
             "runs": len(chosen),
             "total_ms": total,
+            "total_p50_ms": float(np.sum([k["p50_ms"] for k in kernels])),
             "kernels": kernels,
             "op_shares": dict(sorted(by_op.items(), key=lambda kv: -kv[1])),
             "top12": [{"instruction_id": k["instruction_id"], "name": k["name"], "mean_ms": k["mean_ms"]} for k in top],
