@@ -64,6 +64,10 @@ nlohmann::json rowJson(const DiffRow &r)
 {
     nlohmann::json o;
     o["event_block_name"] = r.blockName;
+    if (!r.method.empty() || !r.phase.empty()) {
+        o["method"] = r.method.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.method);
+        o["phase"] = r.phase;
+    }
     o["event_name"] = r.eventName;
     o["instruction_id"] = r.instructionId;
     o["occurrence"] = r.occurrence;
@@ -128,7 +132,13 @@ std::vector<std::string> diffColumnNames(TimeScale unit)
 std::string formatDiffDelimited(const LatencyDiff &diff, char sep)
 {
     std::string out;
-    const auto cols = diffColumnNames(diff.unit);
+    auto cols = diffColumnNames(diff.unit);
+    // Runs of a method or phase (diffSessions): two last columns say which.
+    const bool scoped = !diff.byMethodPhase.empty();
+    if (scoped) {
+        cols.emplace_back("method");
+        cols.emplace_back("phase");
+    }
     for (std::size_t i = 0; i < cols.size(); ++i) {
         if (i)
             out += sep;
@@ -144,7 +154,7 @@ std::string formatDiffDelimited(const LatencyDiff &diff, char sep)
         };
         const bool both = r.a.perf && r.b.perf;
         // `pairing` is the same on every row: how A and B were paired.
-        const std::vector<std::string> cells = {
+        std::vector<std::string> cells = {
             r.blockName,
             r.eventName,
             std::to_string(r.instructionId),
@@ -174,6 +184,10 @@ std::string formatDiffDelimited(const LatencyDiff &diff, char sep)
             r.module,
             pairingName(diff.pairing),
         };
+        if (scoped) {
+            cells.push_back(r.method);
+            cells.push_back(r.phase);
+        }
         for (std::size_t i = 0; i < cells.size(); ++i) {
             if (i)
                 out += sep;
@@ -221,6 +235,8 @@ std::string formatDiffJson(const LatencyDiff &diff, const DiffOptions &options)
     o["block_totals"] = blocks;
     o["total"] = { { "a", jnum(diff.total.a) }, { "b", jnum(diff.total.b) }, { "delta", jnum(diff.total.delta()) },
         { "rows", diff.total.rows } };
+    if (!diff.byMethodPhase.empty())
+        o["by_method_phase"] = totalsJson(diff.byMethodPhase);
     o["by_op_type"] = totalsJson(diff.byOpType);
     o["by_backend"] = totalsJson(diff.byBackend);
     o["by_module"] = totalsJson(diff.byModule);
@@ -241,14 +257,22 @@ std::string formatDiffText(const LatencyDiff &diff, std::size_t maxRows)
     out += fmt::format("rows: {} slower, {} faster, {} unchanged, {} only in A, {} only in B\n\n",
         diff.count(Verdict::Slower), diff.count(Verdict::Faster), diff.count(Verdict::Unchanged),
         diff.count(Verdict::OnlyA), diff.count(Verdict::OnlyB));
+    // Rows of several methods or phases: the block column names them.
+    const bool grouped = diff.byMethodPhase.size() > 1;
+    auto where = [grouped](const DiffRow &r) {
+        if (!grouped)
+            return r.blockName;
+        return r.method.empty() ? r.phase : r.phase == "all" ? r.method : r.method + ":" + r.phase;
+    };
+    const std::size_t bw = grouped ? 28 : 10;
     auto line = [&](const std::string &block, const std::string &name, const std::string &instr, const std::string &a,
                     const std::string &b, const std::string &d, const std::string &ratio, const std::string &p,
                     const std::string &verdict) {
-        return fmt::format("{:<10} {:<42} {:>5} {:>12} {:>12} {:>12} {:>8} {:>9}  {}\n", block.substr(0, 10),
+        return fmt::format("{:<{}} {:<42} {:>5} {:>12} {:>12} {:>12} {:>8} {:>9}  {}\n", block.substr(0, bw), bw,
             name.size() > 42 ? name.substr(0, 41) + "~" : name, instr, a, b, d, ratio, p, verdict);
     };
-    out += line("block", "event", "instr", "p50 A (" + u + ")", "p50 B (" + u + ")", "delta (" + u + ")", "ratio", "p",
-        "verdict");
+    out += line(grouped ? "method:phase" : "block", "event", "instr", "p50 A (" + u + ")", "p50 B (" + u + ")",
+        "delta (" + u + ")", "ratio", "p", "verdict");
     std::size_t shown = 0;
     for (const DiffRow &r : diff.rows) {
         if (maxRows && shown++ >= maxRows) {
@@ -259,15 +283,15 @@ std::string formatDiffText(const LatencyDiff &diff, std::size_t maxRows)
         if (!r.b.label.empty() && r.b.label != r.eventName && !r.a.events.empty())
             name += " ~ " + r.b.label;
         const bool both = r.a.perf && r.b.perf;
-        out += line(r.blockName, name, std::to_string(r.instructionId), shortNum(p50(r.a)), shortNum(p50(r.b)),
+        out += line(where(r), name, std::to_string(r.instructionId), shortNum(p50(r.a)), shortNum(p50(r.b)),
             both ? shortNum(r.deltaP50) : "-", both ? fmt::format("{:.3f}", r.ratio) : "-",
             r.pValue ? fmt::format("{:.2g}", *r.pValue) : "-", verdictText(r));
     }
     out += "\nblock totals (per-run)\n";
     for (const BlockTotal &t : diff.blockTotals)
-        out += line(t.blockName, t.source, "", shortNum(p50(t.row.a)), shortNum(p50(t.row.b)), shortNum(t.row.deltaP50),
-            fmt::format("{:.3f}", t.row.ratio), t.row.pValue ? fmt::format("{:.2g}", *t.row.pValue) : "-",
-            verdictText(t.row));
+        out += line(where(t.row), t.source, "", shortNum(p50(t.row.a)), shortNum(p50(t.row.b)),
+            shortNum(t.row.deltaP50), fmt::format("{:.3f}", t.row.ratio),
+            t.row.pValue ? fmt::format("{:.2g}", *t.row.pValue) : "-", verdictText(t.row));
     auto group = [&](const char *title, const std::vector<DiffTotal> &v) {
         if (v.empty())
             return;
@@ -276,8 +300,16 @@ std::string formatDiffText(const LatencyDiff &diff, std::size_t maxRows)
             out += fmt::format("  {:<48} {:>12} {:>12} {:>12}\n", t.key.size() > 48 ? t.key.substr(0, 47) + "~" : t.key,
                 shortNum(t.a), shortNum(t.b), shortNum(t.delta()));
     };
-    out += fmt::format("\ntotal of operator rows (sum of p50, {}): A {}  B {}  delta {}\n", u, shortNum(diff.total.a),
-        shortNum(diff.total.b), shortNum(diff.total.delta()));
+    if (grouped) {
+        // One total per method and phase: a sum across them would add a prefill to a decode step.
+        out += fmt::format("\ntotal of operator rows per method and phase (sum of p50, {})\n", u);
+        for (const DiffTotal &t : diff.byMethodPhase)
+            out += fmt::format("  {:<48} A {:>12}  B {:>12}  delta {:>12}\n", t.key, shortNum(t.a), shortNum(t.b),
+                shortNum(t.delta()));
+    } else {
+        out += fmt::format("\ntotal of operator rows (sum of p50, {}): A {}  B {}  delta {}\n", u,
+            shortNum(diff.total.a), shortNum(diff.total.b), shortNum(diff.total.delta()));
+    }
     group("op type", diff.byOpType);
     group("backend", diff.byBackend);
     group("module", diff.byModule);

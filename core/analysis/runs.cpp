@@ -390,8 +390,11 @@ Result<RunsReport> analyzeTable(const std::vector<EventBlock> &blocks, const Pro
         const BackendEventTable table = decodeBackendEvents(blocks);
         backendRows = backendShareRows(blocks, table);
         if (table.empty()) {
-            report.notes.push_back("shares by backend operator: no delegate event follows a known backend convention "
-                                   "(Vulkan, VGF, Neutron, XNNPACK), rows by operator");
+            if (options.sharesByDefault)
+                report.sharesBy = ShareRowsBy::Operator; // nothing to decode: plainly by operator
+            else
+                report.notes.push_back("shares by backend operator: no delegate event follows a known backend "
+                                       "convention (Vulkan, VGF, Neutron, XNNPACK), rows by operator");
         } else {
             backend.rows = &backendRows;
             backend.idOfRow.assign(backendRows.names().size(), -1);

@@ -43,6 +43,8 @@ struct RunsOptions {
     // BackendOperator: decoded delegate events are named (or left out) by backendShareName
     // first; those no convention decodes fall back to backendOperator, then their name.
     ShareRowsBy sharesBy = ShareRowsBy::Operator;
+    // BackendOperator as etscope's default (not asked for): no note when no event decodes.
+    bool sharesByDefault = false;
 };
 
 struct RunRow {

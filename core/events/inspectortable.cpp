@@ -753,6 +753,12 @@ std::string formatJson(const std::vector<EventBlock> &blocks, const TableOptions
         else
             o["debug_handles"] = nullptr;
         o["module"] = eventModulePath(e);
+        if (options.blockMethod && options.blockPhase) {
+            const auto b = std::size_t(r.block - blocks.data());
+            const std::string &m = b < options.blockMethod->size() ? (*options.blockMethod)[b] : std::string();
+            o["method"] = m.empty() ? ordered_json(nullptr) : ordered_json(m);
+            o["phase"] = b < options.blockPhase->size() ? (*options.blockPhase)[b] : "all";
+        }
         arr.push_back(std::move(o));
     }
     // Names come from the file and need not be UTF-8: replace bad bytes instead of throwing.

@@ -24,6 +24,9 @@ struct TableOptions {
     bool includeOperatorCalls = false; // the Inspector drops them
     bool includeUnits = true; // "p50 (ms)" headers
     bool includeModuleColumn = false; // extra last column "module" (not in the Inspector's table)
+    // formatJson only: per block (by position in the blocks given), the method and phase of its
+    // runs (ScopedBlocks::blockMethod / blockPhase); rows then carry "method" (null when "") and "phase".
+    const std::vector<std::string> *blockMethod = nullptr, *blockPhase = nullptr;
 };
 
 // Innermost module path of the first linked node that has a module stack ("" if none).

@@ -213,6 +213,8 @@ Result<TraceStats> writeChromeTrace(const Session &session, const TraceOptions &
     if (origin == std::numeric_limits<std::uint64_t>::max())
         origin = 0;
 
+    // Backend events on another clock (Vulkan's GPU query pool) drawn inside their host phase.
+    const HostClockOffsets clockOffsets = hostClockOffsets(session.blocks);
     Writer w(sink, options.chunkSize);
     auto &b = w.buf();
     auto out = std::back_inserter(b);
@@ -223,6 +225,15 @@ Result<TraceStats> writeChromeTrace(const Session &session, const TraceOptions &
         out, ",\"source_time_scale\":\"{}\",\"origin_ticks\":{}", timeScaleName(session.inputs.time.source), origin);
     if (!clock->exact())
         fmt::format_to(out, ",\"cycles_per_second\":{}", *session.inputs.time.cyclesPerSecond);
+    if (!clockOffsets.empty()) {
+        b.append(std::string_view(",\"clock_notes\":["));
+        for (std::size_t i = 0; i < clockOffsets.notes().size(); ++i) {
+            if (i)
+                b.push_back(',');
+            appendJsonString(b, clockOffsets.notes()[i]);
+        }
+        b.push_back(']');
+    }
     b.append(std::string_view("},\n\"traceEvents\":[\n"));
     bool first = true;
     auto sep = [&] {
@@ -301,9 +312,16 @@ Result<TraceStats> writeChromeTrace(const Session &session, const TraceOptions &
                     : (rawName == kMethodInit || rawName == kProgramLoadMethod || rawName == kMethodExecute)
                     ? kFramework
                     : kOperator;
+                // On the host's clock: a backend event timed on another clock moved by one offset
+                // per call and run (hostClockOffsets); its duration is unchanged.
+                const std::int64_t shift = ev && !clockOffsets.empty()
+                    ? clockOffsets.offset(bi, static_cast<std::size_t>(ev - block.events.data()), k)
+                    : 0;
+                const std::uint64_t startTime = p.startTime + static_cast<std::uint64_t>(shift);
+                const std::uint64_t endTime = p.endTime + static_cast<std::uint64_t>(shift);
                 // A start after the end (a wrapped 32-bit counter) gets zero length, flagged.
-                const bool wrapped = p.endTime < p.startTime;
-                const std::uint64_t endTicks = wrapped ? p.startTime : p.endTime;
+                const bool wrapped = endTime < startTime;
+                const std::uint64_t endTicks = wrapped ? startTime : endTime;
 
                 sep();
                 b.append(std::string_view("{\"ph\":\"X\",\"name\":"));
@@ -311,26 +329,28 @@ Result<TraceStats> writeChromeTrace(const Session &session, const TraceOptions &
                 fmt::format_to(out, ",\"cat\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":", kTrackNames[track], pid,
                     static_cast<int>(track));
                 if (clock->exact()) {
-                    const std::uint64_t startNs = (p.startTime - origin) * clock->nsPerTick;
-                    const std::uint64_t durNs = (endTicks - p.startTime) * clock->nsPerTick;
+                    const std::uint64_t startNs = (startTime - origin) * clock->nsPerTick;
+                    const std::uint64_t durNs = (endTicks - startTime) * clock->nsPerTick;
                     appendUsFromNs(b, startNs);
                     b.append(std::string_view(",\"dur\":"));
                     appendUsFromNs(b, durNs);
                     fmt::format_to(out, ",\"args\":{{\"run\":{},\"start_ns\":", k);
-                    appendNs(b, p.startTime * clock->nsPerTick);
+                    appendNs(b, startTime * clock->nsPerTick);
                     b.append(std::string_view(",\"dur_ns\":"));
                     appendNs(b, durNs);
                 } else {
-                    const double startNs = static_cast<double>(p.startTime - origin) * clock->nsPerCycle;
-                    const double durNs = static_cast<double>(endTicks - p.startTime) * clock->nsPerCycle;
+                    const double startNs = static_cast<double>(startTime - origin) * clock->nsPerCycle;
+                    const double durNs = static_cast<double>(endTicks - startTime) * clock->nsPerCycle;
                     fmt::format_to(out,
                         "{:.3f},\"dur\":{:.3f},\"args\":{{\"run\":{},\"start_cycles\":{},\"end_cycles\":{},"
                         "\"start_ns\":{},\"dur_ns\":{}",
-                        startNs / 1000, durNs / 1000, k, p.startTime, p.endTime,
-                        static_cast<double>(p.startTime) * clock->nsPerCycle, durNs);
+                        startNs / 1000, durNs / 1000, k, startTime, endTime,
+                        static_cast<double>(startTime) * clock->nsPerCycle, durNs);
                 }
                 if (wrapped)
                     b.append(std::string_view(",\"wrapped\":true"));
+                if (shift != 0)
+                    fmt::format_to(out, ",\"clock_offset_ticks\":{},\"recorded_start_ticks\":{}", shift, p.startTime);
                 fmt::format_to(out, ",\"instruction_id\":{},\"chain\":{},\"delegated\":{}", p.instructionId,
                     p.chainIndex, delegated ? "true" : "false");
                 if (ev) {

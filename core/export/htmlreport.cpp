@@ -1,11 +1,13 @@
 #include "export/htmlreport.h"
 
 #include "common/numberformat.h"
+#include "events/backendevents.h"
 #include "events/blockstats.h"
 #include "events/inspectortable.h"
 #include "export/jsontext.h"
 #include "export/reportbackend.h"
 
+#include "analysis/runs.h"
 #include "etrecord/modulerollup.h"
 #include "etrecord/modulestack.h"
 #include "graph/programgraph.h"
@@ -338,8 +340,15 @@ bool chartable(const Event &e)
 
 string eventLabel(const EventBlock &b, const Event &e)
 {
-    // The instruction id tells repeated operators (three convolutions) apart.
-    const string name = e.instructionId >= 0 ? fmt::format("{} #{}", e.name, e.instructionId) : string(e.name);
+    // The instruction id tells repeated operators (three convolutions) apart. A backend event
+    // etscope decodes (a Vulkan dispatch's JSON) is named by its operator, as etscope's own
+    // views name it; the raw string stays in the Inspector table below.
+    string base(e.name);
+    if (e.isDelegatedOp)
+        if (const BackendEvent d = decodeBackendEvent(e); d.decoded())
+            if (string label = backendOpLabel(d); !label.empty())
+                base = label;
+    const string name = e.instructionId >= 0 ? fmt::format("{} #{}", base, e.instructionId) : base;
     return b.name == "Execute" ? name : b.name + " · " + name;
 }
 
@@ -398,6 +407,62 @@ void appendTable(string &h, const std::vector<std::shared_ptr<const Session>> &s
 
 } // namespace
 
+namespace {
+// Runs over time (analysis/runs.h), as `etscope-cli runs --json` gives them: the phases with
+// their figures, time to first token, tokens/s and each phase's top shares. Every figure carries
+// its full-precision value in data-v.
+string runsSection(const Session &s)
+{
+    if (s.runTable.runs.size() < 2)
+        return {};
+    RunsOptions opt;
+    auto report = analyzeRuns(s, opt);
+    if (!report)
+        return fmt::format(
+            R"(<section id="runs"><h2>Runs</h2><p class="warn">{}</p></section>)", esc(report.error().message()));
+    auto cell = [](std::optional<double> v, const char *suffix = "") {
+        if (!v || !std::isfinite(*v))
+            return string(R"(<td class="n">–</td>)");
+        return fmt::format(R"(<td class="n" data-v="{:.17g}">{}{}</td>)", *v, num(*v), suffix);
+    };
+    string h = R"(<section id="runs"><h2>Runs</h2>)";
+    h += fmt::format(R"(<p id="runs-rule">{} executed runs in {} generation(s); phases: {}</p>)", report->runs.size(),
+        report->generations, esc(report->ruleLine.empty() ? phaseRuleName(report->rule) : report->ruleLine));
+    if (report->timeToFirstTokenMs)
+        h += fmt::format(R"(<p>Time to first token: <b id="ttft" data-v="{:.17g}">{} ms</b></p>)",
+            *report->timeToFirstTokenMs, num(*report->timeToFirstTokenMs));
+    h += R"(<table class="kv" id="runs-phases"><thead><tr><th>phase</th><th>runs</th><th>warm-up</th><th>outliers</th><th>median (ms)</th><th>p90 (ms)</th><th>total (ms)</th><th>tokens</th><th>tokens/s</th><th>share of the time</th></tr></thead><tbody>)";
+    double all = 0;
+    for (const PhaseFigures &f : report->phases)
+        all += f.totalMs;
+    for (const PhaseFigures &f : report->phases) {
+        h += fmt::format(
+            R"(<tr data-phase="{}"><td>{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td>)",
+            esc(f.name), esc(f.name), f.runs, f.warmupRuns, f.outlierRuns);
+        h += cell(f.medianMs) + cell(f.p90Ms) + cell(f.totalMs)
+            + cell(f.tokens ? std::optional<double>(double(*f.tokens)) : std::nullopt) + cell(f.tokensPerS)
+            + cell(all > 0 ? std::optional<double>(f.totalMs / all) : std::nullopt) + "</tr>";
+    }
+    h += "</tbody></table>";
+    for (const PhaseFigures &f : report->phases) {
+        if (f.shares.empty())
+            continue;
+        h += fmt::format(
+            R"(<h3>{}: operator shares</h3><table class="kv" id="runs-shares-{}"><thead><tr><th>operator</th><th>total (ms)</th><th>share</th><th>calls</th></tr></thead><tbody>)",
+            esc(f.name), esc(f.name));
+        for (std::size_t i = 0; i < f.shares.size() && i < 10; ++i) {
+            const ShareRow &r = f.shares[i];
+            h += "<tr><td>" + esc(r.name) + "</td>" + cell(r.totalMs) + cell(r.share)
+                + fmt::format(R"(<td class="n">{}</td></tr>)", r.calls);
+        }
+        h += "</tbody></table>";
+    }
+    for (const string &n : report->notes)
+        h += "<p class=\"muted\">" + esc(n) + "</p>";
+    return h + "</section>\n";
+}
+} // namespace
+
 string renderHtmlReport(const ReportInputs &in)
 {
     string h;
@@ -415,7 +480,10 @@ string renderHtmlReport(const ReportInputs &in)
     h += "<header><h1>etscope report</h1><p>" + esc(first.inputs.etdump)
         + (in.sessions.size() > 1 ? fmt::format(" and {} more recordings", in.sessions.size() - 1) : string())
         + "</p></header><main>\n";
-    h += R"(<nav><a href="#summary">Summary</a><a href="#charts">Charts</a>)";
+    h += R"(<nav><a href="#summary">Summary</a>)";
+    if (first.runTable.runs.size() >= 2)
+        h += R"(<a href="#runs">Runs</a>)";
+    h += R"(<a href="#charts">Charts</a>)";
     if (in.gap)
         h += R"(<a href="#gap">Numeric gap</a>)";
     if (in.diff)
@@ -459,12 +527,18 @@ string renderHtmlReport(const ReportInputs &in)
         + card(runs, "run", "runs");
     h += fmt::format(R"(<div class="card"><b>{} {}</b>total Method::execute time</div>)", num(total), esc(unit))
         + card(rows, "table row", "table rows") + card(warnings.size(), "warning", "warnings") + "</div>";
-    h += R"(<table class="kv" id="files"><thead><tr><th>file</th><th>debug buffer</th><th>ETRecord</th><th>size</th><th>blocks</th><th>runs</th></tr></thead><tbody>)";
+    // Every input file: the recording, its companions, the program and its .ptd files (those left
+    // out are in the warnings, with why).
+    h += R"(<table class="kv" id="files"><thead><tr><th>file</th><th>debug buffer</th><th>ETRecord</th><th>program</th><th>program data (.ptd)</th><th>size</th><th>blocks</th><th>runs</th></tr></thead><tbody>)";
     for (const auto &s : in.sessions) {
         const std::size_t r = countRecording(s->blocks).runs;
+        string data;
+        for (const string &d : s->inputs.programData)
+            data += (data.empty() ? "" : "<br>") + esc(d);
+        const string program = s->inputs.program.empty() ? s->inputs.bundledProgram : s->inputs.program;
         h += fmt::format(
-            R"(<tr><td>{}</td><td>{}</td><td>{}</td><td class="n">{} bytes</td><td class="n">{}</td><td class="n">{}</td></tr>)",
-            esc(s->inputs.etdump), esc(s->inputs.debugBuffer), esc(s->inputs.etrecord),
+            R"(<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{} bytes</td><td class="n">{}</td><td class="n">{}</td></tr>)",
+            esc(s->inputs.etdump), esc(s->inputs.debugBuffer), esc(s->inputs.etrecord), esc(program), data,
             s->etdump ? s->etdump->fileSize : 0, s->blocks.size(), r);
     }
     h += "</tbody></table>\n";
@@ -480,13 +554,21 @@ string renderHtmlReport(const ReportInputs &in)
     }
     h += "</section>\n";
 
-    // Charts (from the first recording).
+    h += runsSection(first);
+
+    // Charts (from the first recording), over the runs in scope.
+    auto scoped = scopeBlocks(first, in.scope);
+    const std::vector<EventBlock> &chartBlocks = scoped ? scoped->blocks : first.blocks;
     h += R"(<section id="charts"><h2>Charts)";
     if (in.sessions.size() > 1)
         h += " <span class=\"muted\">(" + esc(fileName(first.inputs.etdump)) + ")</span>";
     h += "</h2>\n";
+    if (scoped && first.runTable.rule != PhaseRule::None)
+        h += fmt::format(R"(<p id="charts-scope">Runs: <b>{}</b> ({}){}</p>)", esc(scoped->label),
+            esc(scoped->ruleLine),
+            in.scope.whole() ? " — every phase mixed; the Runs section gives each phase's shares" : "");
     std::vector<std::pair<const EventBlock *, const Event *>> events;
-    for (const auto &b : first.blocks)
+    for (const auto &b : chartBlocks)
         for (const auto &e : b.events)
             if (chartable(e) && std::isfinite(e.perfData->avg))
                 events.emplace_back(&b, &e);
@@ -509,7 +591,7 @@ string renderHtmlReport(const ReportInputs &in)
     h += "</div>\n";
 
     if (first.etrecord) {
-        const ModuleRollupNode root = buildModuleRollup(first.blocks);
+        const ModuleRollupNode root = buildModuleRollup(chartBlocks);
         std::vector<Bar> bars;
         auto addBar = [&](const ModuleRollupNode &n, int depth) {
             string indent; // en spaces: SVG text keeps them

@@ -23,6 +23,9 @@ struct ReportInputs {
     std::optional<ReportDecomposition> decomposition; // quantization / kernel error per op (issue 30)
     std::optional<ReportGraphDiff> graphDiff; // two graphs of the ETRecord layer by layer (issue 30)
     std::string generator = "etscope"; // shown in the footer
+    // The runs the charts answer for (session/scope.h), named above them; the Runs section
+    // shows every phase. Default: the whole recording.
+    Scope scope;
 };
 
 std::string renderHtmlReport(const ReportInputs &in);

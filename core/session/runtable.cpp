@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <unordered_map>
 
 namespace etscope {
@@ -426,7 +427,9 @@ RunTable buildRunTable(
         std::vector<double> d(all.begin() + std::ptrdiff_t(w), all.end());
         const std::size_t n = d.size();
         const auto fit = theilFit(d);
-        if (!fit || n < 3)
+        // A prompt's duration follows its length: prefill runs of several generations differ by
+        // design, so no prefill run is an outlier.
+        if (!fit || n < 3 || phase == Phase::Prefill)
             continue;
         std::vector<double> sorted = d;
         std::sort(sorted.begin(), sorted.end());

@@ -19,6 +19,24 @@ std::optional<std::size_t> parseIndex(std::string_view s)
         return std::nullopt;
     return v;
 }
+// Each block's method and phase, when all its runs share them.
+void labelBlocks(const RunTable &table, ScopedBlocks &out)
+{
+    for (const auto &runs : out.runs) {
+        std::string method = runs.empty() ? std::string() : table.runs[runs.front()].methodName();
+        std::optional<Phase> phase;
+        if (!runs.empty())
+            phase = table.runs[runs.front()].scopePhase();
+        for (std::size_t i : runs) {
+            if (table.runs[i].methodName() != method)
+                method.clear();
+            if (phase && table.runs[i].scopePhase() != *phase)
+                phase.reset();
+        }
+        out.blockMethod.push_back(std::move(method));
+        out.blockPhase.emplace_back(phaseName(phase.value_or(Phase::All)));
+    }
+}
 } // namespace
 
 Status parseRunRange(std::string_view text, Scope &scope)
@@ -65,6 +83,15 @@ std::string scopeLabel(const Session &session, const Scope &scope)
     return fmt::format("{} · {} run{}", label, n, n == 1 ? "" : "s");
 }
 
+std::shared_ptr<const Session> scopedSession(const Session &session, const ScopedBlocks &scoped)
+{
+    auto copy = std::make_shared<Session>(session);
+    copy->blocks = scoped.blocks;
+    copy->runTable = {};
+    copy->runMethods.clear();
+    return copy;
+}
+
 ScopeChoices scopeChoices(const Session &session)
 {
     ScopeChoices c;
@@ -100,6 +127,7 @@ Result<ScopedBlocks> scopeBlocks(const Session &session, const Scope &scope)
                         runs.push_back(std::size_t(i));
             out.runs.push_back(std::move(runs));
         }
+        labelBlocks(table, out);
         return out;
     }
     out.whole = false;
@@ -170,6 +198,7 @@ Result<ScopedBlocks> scopeBlocks(const Session &session, const Scope &scope)
     }
     if (out.runCount == 0)
         return makeError(ErrorCode::InvalidArgument, file, fmt::format("no run in scope ({})", out.label));
+    labelBlocks(table, out);
     return out;
 }
 

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -107,6 +108,9 @@ struct ScopedBlocks {
     std::vector<EventBlock> blocks;
     std::vector<std::size_t> sourceBlock; // per scoped block: the session block it came from
     std::vector<std::vector<std::size_t>> runs; // per scoped block: SessionRun::index of its runs
+    // Per scoped block: the method all its runs executed ("" when unknown or several) and their
+    // scope phase ("prefill", "decode", "warmup", …; "all" when they differ or none executed).
+    std::vector<std::string> blockMethod, blockPhase;
     std::size_t runCount = 0; // executed runs in scope
     std::string label; // "decode_forward · decode · 64 runs"; "all runs · 65 runs"
     std::string ruleLine; // RunTable::ruleLine
@@ -117,6 +121,11 @@ struct ScopedBlocks {
 // method without a program, a range beyond the runs, a scope no run falls in.
 Result<ScopedBlocks> scopeBlocks(const Session &session, const Scope &scope);
 std::string scopeLabel(const Session &session, const Scope &scope);
+
+// A session whose blocks are `scoped.blocks`, everything else shared with `session`: for the
+// analyses that take a whole Session (numeric gap, trace, report). Its run table and run
+// attribution are empty (its blocks are not the recording's): read runs from `session`.
+std::shared_ptr<const Session> scopedSession(const Session &session, const ScopedBlocks &scoped);
 
 // What a scope control offers: the methods some run executed (program order) and the phases present.
 struct ScopeChoices {
