@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QTextDocumentFragment>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -75,8 +76,11 @@ void HistogramWidget::fitToHeight()
     // The axis titles' lines go to the plot and the tick labels; the units stay in the legend.
     for (QAbstractAxis *a : m_chart->axes())
         a->setTitleVisible(!compact);
-    m_markerLegend->setVisible(compact && m_view->isVisibleTo(this) && !m_markerLegend->text().isEmpty());
-    m_view->setToolTip(compact ? m_title : QString());
+    // Below the chart's minimum and the legend's line together, the legend would be drawn over
+    // the tick labels: it goes to the tooltip (Details has the same figures).
+    const bool legendFits = height() >= kMinimumChartHeight + m_markerLegend->sizeHint().height() + 4;
+    m_markerLegend->setVisible(compact && legendFits && m_view->isVisibleTo(this) && !m_markerLegend->text().isEmpty());
+    m_view->setToolTip(compact ? (legendFits ? m_title : m_title + QStringLiteral("\n") + m_legendText) : QString());
 }
 
 QWidget *HistogramWidget::chartView() const
@@ -107,6 +111,7 @@ void HistogramWidget::clear()
     m_view->hide();
     m_hint->show();
     m_markerLegend->clear();
+    m_legendText.clear();
     m_markerLegend->hide();
 }
 
@@ -207,6 +212,7 @@ void HistogramWidget::rebuild()
         m_hint->show();
         m_hint->setText(tr("%1 has no timing data.").arg(eventName));
         m_markerLegend->clear();
+        m_legendText.clear();
         m_markerLegend->hide();
         return;
     }
@@ -319,6 +325,7 @@ void HistogramWidget::rebuild()
         line->attachAxis(yAxis);
     }
     m_markerLegend->setText(legend.join(QStringLiteral(" &nbsp; ")));
+    m_legendText = QTextDocumentFragment::fromHtml(m_markerLegend->text()).toPlainText();
     fitToHeight();
 }
 

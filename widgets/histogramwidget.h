@@ -64,6 +64,7 @@ private:
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     QString m_title;
+    QString m_legendText; // the marker legend as plain text (tooltip when it has no room)
     QLabel *m_hint = nullptr;
     QCheckBox *m_clipBox = nullptr;
     QLabel *m_markerLegend = nullptr;

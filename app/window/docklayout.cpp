@@ -29,10 +29,6 @@ void DockLayout::place(const Panel::Dock &d)
         if (besideAnchor)
             w->splitDockWidget(anchor, dock, Qt::Vertical);
         break;
-    case Panel::Placement::BesideAnchor:
-        if (besideAnchor)
-            w->splitDockWidget(anchor, dock, d.area == Qt::BottomDockWidgetArea ? Qt::Horizontal : Qt::Vertical);
-        break;
     case Panel::Placement::Tab:
     case Panel::Placement::TabBehindAnchor:
         if (besideAnchor)

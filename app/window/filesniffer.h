@@ -1,25 +1,18 @@
 #pragma once
 
+// The window's side of file sniffing: Qt strings over the one definition in the core
+// (session/inputfiles.h), which the CLI and Python use too.
+
+#include "session/inputfiles.h"
+
 #include <QString>
 #include <QStringList>
 
 namespace etscope {
 
-// What a file is, decided from its bytes (never from its extension).
-enum class FileKind {
-    ETDump,
-    ETRecord,
-    BundledProgram,
-    Program, // a .pte
-    ProgramData, // a .ptd (FlatTensor): the program's weights kept outside it
-    TorchSave, // a zip that is not an ETRecord: a torch.save file (AOT outputs, inputs)
-    DebugBuffer, // anything else: a debug buffer has no header of its own
-    Unreadable,
-};
-
 struct SniffResult {
     FileKind kind = FileKind::Unreadable;
-    QString error; // one line naming the file, for Unreadable
+    QString error; // one line naming the file, for Unreadable ("…: no such file")
 };
 
 SniffResult sniffFile(const QString &path);

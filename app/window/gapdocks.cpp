@@ -188,7 +188,7 @@ QList<Panel::Dock> GapDocks::docks() const
     return { { m_heatmapDock, Qt::BottomDockWidgetArea, Placement::Tab, true },
         { m_triageDock, Qt::BottomDockWidgetArea, Placement::Tab, true },
         // Room of its own beside the heatmap it follows, not a tab behind Details.
-        { m_tensorDock, Qt::BottomDockWidgetArea, Placement::BesideAnchor, true },
+        { m_tensorDock, Qt::BottomDockWidgetArea, Placement::OwnArea, true },
         { m_compareDock, Qt::BottomDockWidgetArea, Placement::Tab, true },
         { m_trendDock, Qt::BottomDockWidgetArea, Placement::Tab, true } };
 }

@@ -47,8 +47,7 @@ public:
         BelowAnchor, // under the area's anchor, splitting the area
         Tab, // a tab next to Details (right area) or the Timeline (bottom area)
         TabBehindAnchor, // the same, the anchor staying on top
-        OwnArea, // a dock of its own in the area
-        BesideAnchor, // beside the area's anchor group, splitting it across (room of its own)
+        OwnArea, // a dock of its own in the area, beside the others (across the bottom area)
     };
     struct Dock {
         QDockWidget *dock = nullptr; // parentless; the window adopts it

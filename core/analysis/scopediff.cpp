@@ -68,15 +68,17 @@ Result<ScopedLatencyDiff> diffLatencyByScope(
         collectParts(b, parts);
     }
     ScopedLatencyDiff out;
-    // One part without a method or phase: the recordings compare as they always did.
-    const bool split
-        = parts.size() > 1 || (parts.size() == 1 && (!parts[0].method.empty() || parts[0].phase != Phase::All));
+    // One part without a method or phase: the recordings compare as they always did. Without a
+    // program (no run has a method) the phases are the runs' own evidence only (a cold first run
+    // of a CNN loop reads as a prompt): whole recordings then compare whole, as upstream's.
+    const bool methods = std::any_of(parts.begin(), parts.end(), [](const Part &p) { return !p.method.empty(); });
+    const bool chosen = !scope.method.empty() || scope.phase != Phase::All;
+    const bool split = chosen || (methods && (parts.size() > 1 || parts[0].phase != Phase::All));
     if (!split) {
-        Scope whole = scope;
-        auto sa = scopeBlocks(a, whole);
+        auto sa = scopeBlocks(a, scope);
         if (!sa)
             return sa.error();
-        auto sb = scopeBlocks(b, whole);
+        auto sb = scopeBlocks(b, scope);
         if (!sb)
             return sb.error();
         out.diff = diffLatency(sa->blocks, sb->blocks, options);
@@ -85,7 +87,7 @@ Result<ScopedLatencyDiff> diffLatencyByScope(
             toSessionBlocks(r.b.events, sb->sourceBlock);
         }
         ScopeDiffPart p;
-        p.scope = whole;
+        p.scope = scope;
         p.runsA = sa->runCount;
         p.runsB = sb->runCount;
         p.total = out.diff.total;

@@ -5,7 +5,7 @@
 // headline total adds both methods' medians. Here the rows are paired within each (method,
 // phase) the two recordings hold — each part a diffLatency of the scope's blocks (session/
 // scope.h) — and labelled with it; each part has its own operator total. Recordings whose runs
-// name no method or phase compare as before (one part, the whole recording).
+// name no method (no program) compare whole, as before, unless the scope names a phase.
 
 #include "analysis/latencydiff.h"
 #include "common/error.h"

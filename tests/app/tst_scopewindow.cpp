@@ -11,6 +11,7 @@
 #include "comparedocks.h"
 #include "compareview.h"
 #include "detailspanel.h"
+#include "difftreemodel.h"
 #include "eventtableview.h"
 #include "eventtreemodel.h"
 #include "graph/programgraph.h"
@@ -52,6 +53,16 @@ QJsonObject readJson(const QString &path)
     return QJsonDocument::fromJson(f.readAll()).object();
 }
 
+// The numpy truth of one method of the profile recording.
+QJsonObject expectedOf(const char *method)
+{
+    return readJson(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/app/llm_scope_expected.json"))
+        .value(QStringLiteral("methods"))
+        .toObject()
+        .value(QString::fromLatin1(method))
+        .toObject();
+}
+
 bool close(double a, double b)
 {
     return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
@@ -72,7 +83,7 @@ void chooseMethod(MainWindow &w, const QString &method)
 }
 } // namespace
 
-class TestScope : public QObject
+class TestScopeWindow : public QObject
 {
     Q_OBJECT
 
@@ -117,11 +128,7 @@ private Q_SLOTS:
     // is 85.7 % of decode. Prefill's run enters no node (the whole recording added it).
     void graphOverlayOfDecode()
     {
-        const QJsonObject expected = readJson(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/app/llm_scope_expected.json"))
-                                         .value(QStringLiteral("methods"))
-                                         .toObject()
-                                         .value(QStringLiteral("decode_forward"))
-                                         .toObject();
+        const QJsonObject expected = expectedOf("decode_forward");
         QVERIFY(!expected.isEmpty());
         std::map<int, double> mean, share;
         for (const QJsonValue &k : expected.value(QStringLiteral("kernels")).toArray()) {
@@ -180,13 +187,7 @@ private Q_SLOTS:
     // (run 1 is prefill's, runs.truth.json).
     void topEventsOfDecode()
     {
-        const QJsonArray top = readJson(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/app/llm_scope_expected.json"))
-                                   .value(QStringLiteral("methods"))
-                                   .toObject()
-                                   .value(QStringLiteral("decode_forward"))
-                                   .toObject()
-                                   .value(QStringLiteral("top12"))
-                                   .toArray();
+        const QJsonArray top = expectedOf("decode_forward").value(QStringLiteral("top12")).toArray();
         QCOMPARE(top.size(), 12);
         MainWindow w(test::quietWindow());
         openLlm(w);
@@ -353,5 +354,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestScope)
-#include "tst_scope.moc"
+QTEST_MAIN(TestScopeWindow)
+#include "tst_scopewindow.moc"
