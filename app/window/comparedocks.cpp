@@ -42,7 +42,10 @@ CompareDocks::CompareDocks(SessionController *controller, EventSelection *select
             return;
         LoadOutcome b;
         b.session = m_view->sessionB();
-        show(compute(m_view->sessionA(), b, m_controller->scope()));
+        const Outcome o = compute(m_view->sessionA(), b, m_controller->scope());
+        if (!o.error.isEmpty()) // no rows of the old scope under the new scope's title
+            m_view->setComparison(m_view->sessionA(), m_view->sessionB(), nullptr);
+        show(o);
     });
     connect(controller, &SessionController::loadFinished, this, [this](bool ok) {
         if (!ok && m_loadedB)
