@@ -1,4 +1,5 @@
 #include "eventtreemodel.h"
+#include "runnames.h"
 
 #include <QHash>
 
@@ -405,6 +406,9 @@ QVariant EventTreeModel::blockData(const Node &node, int column, int role) const
                               runs == 1 ? tr("1 run") : tr("%1 runs").arg(runs));
         if (block.allocationEventCount > 0)
             tip += QLatin1Char('\n') + allocationText(block);
+        if (const QString runs = blockRunsLabel(*m_session, std::size_t(node.block)); !runs.isEmpty())
+            tip += QLatin1Char('\n') + runs + QStringLiteral(" (") + toQString(m_session->runTable.ruleLine)
+                + QLatin1Char(')');
         return tip;
     }
     case Qt::FontRole: {
@@ -412,6 +416,9 @@ QVariant EventTreeModel::blockData(const Node &node, int column, int role) const
         f.setBold(true);
         return f;
     }
+    case NameDetailRole:
+        // The block's runs by method and phase, painted after the name (names stay upstream's).
+        return column == NameColumn ? blockRunsLabel(*m_session, std::size_t(node.block)) : QVariant();
     case BlockIndexRole:
         return node.block;
     case EventIndexRole:

@@ -10,11 +10,11 @@ ModuleRollupModel::ModuleRollupModel(QObject *parent)
     : QAbstractItemModel(parent)
 { }
 
-void ModuleRollupModel::setSession(const std::shared_ptr<const Session> &session)
+void ModuleRollupModel::setSession(const std::shared_ptr<const Session> &session, const std::vector<EventBlock> *blocks)
 {
     beginResetModel();
     m_places.clear();
-    m_root = session ? buildModuleRollup(session->blocks) : ModuleRollupNode {};
+    m_root = session ? buildModuleRollup(blocks ? *blocks : session->blocks) : ModuleRollupNode {};
     m_unit = session ? toQString(timeScaleName(session->inputs.time.target)) : QStringLiteral("ms");
     indexNodes(m_root);
     endResetModel();

@@ -21,7 +21,8 @@ public:
 
     explicit ModuleRollupModel(QObject *parent = nullptr);
 
-    void setSession(const std::shared_ptr<const Session> &session);
+    // The roll-up of `blocks` (the runs in scope; the session's own blocks when null).
+    void setSession(const std::shared_ptr<const Session> &session, const std::vector<EventBlock> *blocks = nullptr);
     bool isEmpty() const { return m_root.children.empty(); }
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;

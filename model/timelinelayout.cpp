@@ -5,12 +5,14 @@
 
 namespace etscope {
 
-TimelineLayout layoutTimeline(const EventBlock &block, std::size_t run, double ticksPerUnit)
+TimelineLayout layoutTimeline(
+    const EventBlock &block, std::size_t run, double ticksPerUnit, const HostClockOffsets *host, std::size_t blockIndex)
 {
     TimelineLayout out;
     struct Raw {
         int event;
         std::uint64_t s, e;
+        bool moved;
     };
     std::vector<Raw> raw;
     raw.reserve(block.events.size());
@@ -19,9 +21,10 @@ TimelineLayout layoutTimeline(const EventBlock &block, std::size_t run, double t
         const Event &ev = block.events[i];
         if (run >= ev.startTimes().size() || run >= ev.endTimes().size())
             continue;
-        const std::uint64_t s = ev.startTimes()[run];
-        const std::uint64_t e = std::max(s, ev.endTimes()[run]);
-        raw.push_back({ i, s, e });
+        const std::int64_t shift = host && !host->empty() ? host->offset(blockIndex, std::size_t(i), run) : 0;
+        const std::uint64_t s = ev.startTimes()[run] + std::uint64_t(shift); // two's complement: s − |shift|
+        const std::uint64_t e = std::max(s, ev.endTimes()[run] + std::uint64_t(shift));
+        raw.push_back({ i, s, e, shift != 0 });
         t0 = std::min(t0, s);
     }
     if (raw.empty() || !(ticksPerUnit > 0))
@@ -44,6 +47,7 @@ TimelineLayout layoutTimeline(const EventBlock &block, std::size_t run, double t
         bar.start = double(r.s - t0) / ticksPerUnit;
         bar.end = double(r.e - t0) / ticksPerUnit;
         bar.lane = int(openEnds.size());
+        bar.moved = r.moved;
         openEnds.push_back(r.e);
         out.laneCount = std::max(out.laneCount, bar.lane + 1);
         out.span = std::max(out.span, bar.end);

@@ -142,6 +142,17 @@ elif [ -z "${BENCH_FILTER:-}" ]; then
     rows+=("bench_treemodel|not built (BENCH_GUI=ON)|-|-")
 fi
 
+# A scope change in the window on the 17,600-run language-model profile (issue 35: every open
+# view re-derived in <= 0.3 s): half the runs, then the whole recording again (GUI build).
+scope_exe=$(find "$build" -type f -name bench_scope -perm -u+x 2>/dev/null | head -n1)
+if [ -n "$scope_exe" ]; then
+    llm=$data/llm_17600.etdp
+    [ -s "$llm" ] && [ "$llm" -nt "$gen" ] || "$gen" "$llm" 17600 28 >&2
+    add "scope change, 17,600 runs (window, every view)" "$runs" env QT_QPA_PLATFORM=offscreen "$scope_exe" "$llm" 3
+elif [ -z "${BENCH_FILTER:-}" ]; then
+    rows+=("bench_scope|not built (BENCH_GUI=ON)|-|-")
+fi
+
 # The window itself: start, open the 562k distinct events, lay out and paint every dock, grab
 # the window to PNG, quit (issue 23's "usable within 0.6 s, under 250 MB").
 app_exe=$build/app/etscope

@@ -1,47 +1,32 @@
 #include "detailspanel.h"
 
-#include "etrecord/exportedprogram.h"
 #include "etrecord/modulestack.h"
 #include "eventtreemodel.h"
+#include "explainedpage.h"
 #include "qtstrings.h"
-#include "sourceviewer.h"
-#include "stacktrace.h"
+#include "runnames.h"
+#include "stacktraceview.h"
+#include "tensorvaluesdialog.h"
 
+#include "events/backendevents.h"
 #include "events/blockstats.h"
 #include "events/inspectortable.h"
 
 #include <QDialog>
-#include <QFileInfo>
 #include <QFontDatabase>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
-#include <QSpinBox>
-#include <QSplitter>
 #include <QTabWidget>
-#include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include <charconv>
+#include <algorithm>
 
 namespace etscope {
 
 namespace {
-
-// The shortest text that reads back as the same element: a float32 as a float ("0.1", not
-// "0.10000000149011612"), a float64 or an integer as a double.
-QString elementText(ScalarType dtype, double v)
-{
-    char buf[64];
-    const bool narrow = dtype == ScalarType::Float || dtype == ScalarType::Half || dtype == ScalarType::BFloat16;
-    const auto r = narrow ? std::to_chars(buf, buf + sizeof buf, float(v)) : std::to_chars(buf, buf + sizeof buf, v);
-    return QString::fromLatin1(buf, int(r.ptr - buf));
-}
-constexpr int kFrameFileRole = Qt::UserRole;
-constexpr int kFrameLineRole = Qt::UserRole + 1;
 
 QTreeWidget *makeTree(QWidget *parent, const QStringList &headers)
 {
@@ -127,25 +112,18 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     m_properties = makeTree(this, { tr("Property"), tr("Value") });
     m_tabs->addTab(m_properties, tr("Statistics"));
 
-    auto *traceSplit = new QSplitter(Qt::Vertical, this);
-    m_frames = makeTree(traceSplit, { tr("Function"), tr("Location"), tr("Code") });
-    m_frames->setToolTip(tr("Double-click a frame to open its source file when it exists on this machine"));
-    m_traceText = new QPlainTextEdit(traceSplit);
-    m_traceText->setReadOnly(true);
-    m_traceText->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_traceText->setPlaceholderText(tr("Stack traces come from an ETRecord; open one together with the ETDump."));
-    traceSplit->setStretchFactor(0, 3);
-    traceSplit->setStretchFactor(1, 2);
-    m_tabs->addTab(traceSplit, tr("Stack trace"));
+    m_frames = new StackTraceView(this);
+    m_tabs->addTab(m_tracePage = new ExplainedPage(m_frames, this), tr("Stack trace"));
+    connect(m_frames, &StackTraceView::frameUnavailable, this, &DetailsPanel::frameUnavailable);
 
     m_modules = makeTree(this, { tr("Module"), tr("Type") });
-    m_tabs->addTab(m_modules, tr("Modules"));
+    m_tabs->addTab(m_modulesPage = new ExplainedPage(m_modules, this), tr("Modules"));
     m_debug = makeTree(this, { tr("Value"), tr("Type / shape"), tr("min"), tr("max"), tr("mean"), tr("first values") });
-    m_tabs->addTab(m_debug, tr("Debug data"));
+    m_tabs->addTab(m_debugPage = new ExplainedPage(m_debug, this), tr("Debug data"));
     m_metadata = new QPlainTextEdit(this);
     m_metadata->setReadOnly(true);
     m_metadata->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_tabs->addTab(m_metadata, tr("Delegate metadata"));
+    m_tabs->addTab(m_metadataPage = new ExplainedPage(m_metadata, this), tr("Delegate metadata"));
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -153,7 +131,6 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     layout->addWidget(m_title);
     layout->addWidget(m_tabs, 1);
 
-    connect(m_frames, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) { activateFrame(item); });
     connect(m_debug, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         if (QDialog *d = openTensorValues(item))
             d->show();
@@ -168,11 +145,15 @@ void DetailsPanel::clear()
     m_title->setText(tr("<i>No event selected</i>"));
     m_properties->clear();
     m_frames->clear();
-    m_traceText->clear();
     m_modules->clear();
     m_debug->clear();
     m_tensorRefs.clear();
     m_metadata->clear();
+    const QString none = tr("Select an event in the table to see its %1.");
+    m_tracePage->explain(none.arg(tr("stack trace")));
+    m_modulesPage->explain(none.arg(tr("modules")));
+    m_debugPage->explain(none.arg(tr("debug data")));
+    m_metadataPage->explain(none.arg(tr("delegate metadata")));
 }
 
 QString DetailsPanel::title() const
@@ -187,10 +168,23 @@ int DetailsPanel::rawValueCount() const
 
 int DetailsPanel::frameCount() const
 {
-    int n = 0;
-    for (int i = 0; i < m_frames->topLevelItemCount(); ++i)
-        n += m_frames->topLevelItem(i)->childCount();
-    return n;
+    return m_frames->frameCount();
+}
+
+QTreeWidget *DetailsPanel::framesTree() const
+{
+    return m_frames->framesTree();
+}
+
+QWidget *DetailsPanel::lastSourceViewer() const
+{
+    return m_frames->lastSourceViewer();
+}
+
+QString DetailsPanel::tabExplanation(int tab) const
+{
+    auto *page = qobject_cast<ExplainedPage *>(m_tabs->widget(tab));
+    return page ? page->explanation() : QString();
 }
 
 QString DetailsPanel::metadataText() const
@@ -238,12 +232,16 @@ void DetailsPanel::setBlock(std::shared_ptr<const Session> session, int blockInd
     }
     for (const std::string &w : block.warnings)
         add(nullptr, tr("Warning"), toQString(w));
-    for (int t = 1; t < m_tabs->count(); ++t)
-        m_tabs->setTabEnabled(t, false);
+    const QString blockRow = tr("A block row: select one of its events to see its %1.");
+    m_tracePage->explain(blockRow.arg(tr("stack trace")));
+    m_modulesPage->explain(blockRow.arg(tr("modules")));
+    m_debugPage->explain(blockRow.arg(tr("debug data")));
+    m_metadataPage->explain(blockRow.arg(tr("delegate metadata")));
     m_tabs->setCurrentIndex(0);
 }
 
-void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockIndex, int eventIndex)
+void DetailsPanel::setEvent(
+    std::shared_ptr<const Session> session, int blockIndex, int eventIndex, const ScopedBlocks *scoped)
 {
     clear();
     if (!session || blockIndex < 0 || blockIndex >= int(session->blocks.size()))
@@ -253,24 +251,45 @@ void DetailsPanel::setEvent(std::shared_ptr<const Session> session, int blockInd
         return;
     m_session = std::move(session);
     const Event &e = block.events[eventIndex];
+    // The statistics answer for the runs in scope: the scoped copy of this block, when the
+    // scope holds some of its runs; else the block's own runs, said so.
+    const Event *timed = &e;
+    std::vector<QString> runNames;
+    QString over;
+    const auto sb = scoped && !scoped->whole
+        ? std::find(scoped->sourceBlock.begin(), scoped->sourceBlock.end(), std::size_t(blockIndex))
+        : std::vector<std::size_t>::const_iterator();
+    if (scoped && !scoped->whole && sb != scoped->sourceBlock.end()) {
+        const auto i = std::size_t(sb - scoped->sourceBlock.begin());
+        timed = &scoped->blocks[i].events[std::size_t(eventIndex)];
+        for (std::size_t run : scoped->runs[i])
+            runNames.push_back(tr("run %1").arg(run + 1)); // as model/runnames.h names them
+        over = toQString(scoped->label);
+    } else {
+        for (std::size_t r = 0; r < block.runIndices.size(); ++r)
+            runNames.push_back(runName(*m_session, std::size_t(blockIndex), r));
+        if (scoped && !scoped->whole)
+            over = tr("outside the scope (%1): every run of its block").arg(toQString(scoped->label));
+    }
     QString sub = tr("block %1 · instruction %2").arg(toQString(block.name).toHtmlEscaped()).arg(e.instructionId);
     if (e.isDelegatedOp)
         sub += tr(" · delegated")
             + (e.delegateBackendName()
                     ? QStringLiteral(" (") + toQString(*e.delegateBackendName()).toHtmlEscaped() + QLatin1Char(')')
                     : QString());
-    m_title->setText(QStringLiteral("<b style='font-size:large'>")
-        + toQString(e.name.empty() ? std::string("(unnamed)") : e.name).toHtmlEscaped()
+    // A backend event etscope decodes is titled by its operator, the logged name under it.
+    const std::string op = e.isDelegatedOp ? backendOpLabel(decodeBackendEvent(e)) : std::string();
+    const QString raw = toQString(e.name.empty() ? std::string("(unnamed)") : e.name);
+    if (!op.empty())
+        sub = tr("logged as %1").arg(raw.toHtmlEscaped()) + QStringLiteral("<br/>") + sub;
+    m_title->setText(QStringLiteral("<b style='font-size:large'>") + (op.empty() ? raw : toQString(op)).toHtmlEscaped()
         + QStringLiteral("</b><br/><span style='color:gray'>") + sub + QStringLiteral("</span>"));
-    fillProperties(block, e);
-    fillFrames(e);
+    fillProperties(block, e, *timed, runNames, over);
+    m_frames->setNodes(e.linkedNodes());
     fillModules(e);
     fillDebugData(*m_session, e);
-    fillMetadata(e);
-    m_tabs->setTabEnabled(1, !e.linkedNodes().empty());
-    m_tabs->setTabEnabled(2, m_modules->topLevelItemCount() > 0);
-    m_tabs->setTabEnabled(3, !e.debugData().empty());
-    m_tabs->setTabEnabled(4, !e.delegateDebugMetadatas().empty());
+    fillMetadata(e, std::size_t(blockIndex));
+    explainEmptyTabs(e);
 }
 
 void DetailsPanel::addSection(const QString &title, const QList<QPair<QString, QString>> &rows)
@@ -281,12 +300,15 @@ void DetailsPanel::addSection(const QString &title, const QList<QPair<QString, Q
     section->setExpanded(true);
 }
 
-void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
+void DetailsPanel::fillProperties(const EventBlock &block, const Event &e, const Event &timed,
+    const std::vector<QString> &runNames, const QString &over)
 {
     const QString unit = toQString(timeScaleName(block.targetTimeScale));
-    auto *stats = new QTreeWidgetItem(m_properties, { tr("Statistics (%1)").arg(unit) });
-    if (e.perfData) {
-        const EventPerf &p = *e.perfData;
+    auto *stats = new QTreeWidgetItem(m_properties,
+        { over.isEmpty() ? tr("Statistics (%1)").arg(unit) : tr("Statistics (%1) — %2").arg(unit, over) });
+    stats->setToolTip(0, runNumbering());
+    if (timed.perfData) {
+        const EventPerf &p = *timed.perfData;
         const std::pair<const char *, double> rows[] = { { "p10", p.p10 }, { "p50", p.p50 }, { "p90", p.p90 },
             { "avg", p.avg }, { "min", p.min }, { "max", p.max } };
         for (const auto &[k, v] : rows)
@@ -314,14 +336,15 @@ void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
     if (!e.opTypes().empty())
         addRow(ident, tr("op types"), toQString(opTypesText(e.opTypes())));
     addRow(ident, tr("num outputs"), QString::number(e.numOutputs()));
-    if (!e.startTimes().empty())
-        addRow(ident, tr("start (raw ticks, run 1)"), QString::number(e.startTimes().front()));
+    if (!timed.startTimes().empty() && !runNames.empty())
+        addRow(ident, tr("start (raw ticks, %1)").arg(runNames.front()), QString::number(timed.startTimes().front()));
 
-    if (e.perfData) {
-        m_rawItem = new QTreeWidgetItem(m_properties, { tr("Raw values (%1 runs)").arg(e.perfData->raw.size()) });
-        const auto &raw = e.perfData->raw;
+    if (timed.perfData) {
+        m_rawItem = new QTreeWidgetItem(m_properties, { tr("Raw values (%1 runs)").arg(timed.perfData->raw.size()) });
+        m_rawItem->setToolTip(0, runNumbering());
+        const auto &raw = timed.perfData->raw;
         for (std::size_t i = 0; i < raw.size(); ++i)
-            addRow(m_rawItem, tr("run %1").arg(i + 1), // one-based, as the timeline's run box
+            addRow(m_rawItem, i < runNames.size() ? runNames[i] : QString(),
                 EventTreeModel::formatDuration(raw[i]) + QLatin1Char(' ') + unit);
     }
     m_properties->expandItem(stats);
@@ -329,58 +352,6 @@ void DetailsPanel::fillProperties(const EventBlock &block, const Event &e)
     if (m_rawItem && m_rawItem->childCount() <= 10)
         m_properties->expandItem(m_rawItem);
     m_properties->resizeColumnToContents(0);
-}
-
-void DetailsPanel::fillFrames(const Event &e)
-{
-    QString allText;
-    for (const LinkedNode &node : e.linkedNodes()) {
-        auto *top = new QTreeWidgetItem(m_frames, { toQString(node.nodeName) });
-        QFont bold = top->font(0);
-        bold.setBold(true);
-        top->setFont(0, bold);
-        if (!node.stackTrace) {
-            top->setText(1, tr("no stack trace recorded"));
-            continue;
-        }
-        const QString trace = toQString(*node.stackTrace);
-        allText += toQString(node.nodeName) + QStringLiteral(":\n") + trace + QLatin1Char('\n');
-        const auto frames = parsePythonTraceback(trace);
-        // Innermost frame first; the user's frame (the innermost outside torch and Python's own
-        // libraries, the source everywhere else) is marked and current.
-        const auto source = userFrame(*node.stackTrace);
-        for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
-            const bool exists = QFileInfo::exists(it->file);
-            auto *item = new QTreeWidgetItem(top,
-                { it->function.isEmpty() ? tr("<module>") : it->function,
-                    QFileInfo(it->file).fileName() + QLatin1Char(':') + QString::number(it->line), it->code });
-            item->setFont(2, QFontDatabase::systemFont(QFontDatabase::FixedFont));
-            item->setData(0, kFrameFileRole, it->file);
-            item->setData(0, kFrameLineRole, it->line);
-            item->setToolTip(0, it->code.isEmpty() ? it->file : it->code);
-            item->setToolTip(1, it->file + (exists ? tr("\n(double-click to open)") : tr("\n(not on this machine)")));
-            if (!exists)
-                item->setForeground(1, QColor(0x90, 0x90, 0x90));
-            else {
-                QFont link = item->font(1);
-                link.setUnderline(true);
-                item->setFont(1, link);
-                item->setForeground(1, QColor(0x1f, 0x4e, 0xa8));
-            }
-            if (source && toQString(source->file) == it->file && source->line == it->line) {
-                QFont bold = item->font(0);
-                bold.setBold(true);
-                item->setFont(0, bold);
-                item->setToolTip(0,
-                    tr("The source: the innermost frame outside torch and Python's own libraries\n%1")
-                        .arg(item->toolTip(0)));
-            }
-        }
-        top->setExpanded(true);
-    }
-    m_traceText->setPlainText(allText);
-    m_frames->resizeColumnToContents(0);
-    m_frames->resizeColumnToContents(1);
 }
 
 QDialog *DetailsPanel::openTensorValues(QTreeWidgetItem *item)
@@ -393,85 +364,7 @@ QDialog *DetailsPanel::openTensorValues(QTreeWidgetItem *item)
     auto data = m_session->debugBuffer->read(m_tensorRefs[i]);
     if (!data)
         return nullptr;
-    constexpr int kPage = 1000;
-    auto values = std::make_shared<TensorData>(std::move(data.value()));
-    auto *dialog = new QDialog(this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setObjectName(QStringLiteral("TensorValuesDialog"));
-    dialog->setWindowTitle(tr("%1 — %2").arg(item->text(0), toQString(describeShape(values->dtype, values->sizes))));
-    auto *table = new QTableWidget(0, 2, dialog);
-    table->setObjectName(QStringLiteral("values"));
-    table->setHorizontalHeaderLabels({ tr("index"), tr("value") });
-    table->verticalHeader()->hide();
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->horizontalHeader()->setStretchLastSection(true);
-    auto *page = new QSpinBox(dialog);
-    page->setObjectName(QStringLiteral("page"));
-    const int pages = std::max<int>(1, int((values->values.size() + kPage - 1) / kPage));
-    page->setRange(1, pages);
-    page->setPrefix(tr("page "));
-    page->setSuffix(tr(" of %1").arg(pages));
-    auto *range = new QLabel(dialog);
-    auto fill = [table, range, values, sizes = values->sizes](int p) {
-        const std::size_t first = std::size_t(p - 1) * kPage;
-        const std::size_t last = std::min(values->values.size(), first + kPage);
-        table->setRowCount(int(last - first));
-        for (std::size_t k = first; k < last; ++k) {
-            // Multi-dimensional index of a row-major position.
-            QStringList idx;
-            std::size_t rest = k;
-            std::vector<std::int64_t> coords(sizes.size());
-            for (std::size_t d = sizes.size(); d-- > 0;) {
-                const auto n = std::size_t(std::max<std::int64_t>(1, sizes[d]));
-                coords[d] = std::int64_t(rest % n);
-                rest /= n;
-            }
-            for (auto c : coords)
-                idx << QString::number(c);
-            const int row = int(k - first);
-            table->setItem(row, 0, new QTableWidgetItem(QStringLiteral("[%1]").arg(idx.join(QStringLiteral(", ")))));
-            auto *v = new QTableWidgetItem(elementText(values->dtype, values->values[k]));
-            v->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            table->setItem(row, 1, v);
-        }
-        range->setText(
-            tr("values %1–%2 of %3").arg(first + (last > first ? 1 : 0)).arg(last).arg(values->values.size()));
-        table->resizeColumnToContents(0);
-    };
-    fill(1);
-    connect(page, &QSpinBox::valueChanged, dialog, fill);
-    auto *bar = new QHBoxLayout;
-    bar->addWidget(page);
-    bar->addWidget(range, 1);
-    auto *layout = new QVBoxLayout(dialog);
-    layout->addLayout(bar);
-    layout->addWidget(table, 1);
-    dialog->resize(420, 560);
-    return dialog;
-}
-
-void DetailsPanel::activateFrame(QTreeWidgetItem *item)
-{
-    const QString file = item->data(0, kFrameFileRole).toString();
-    if (file.isEmpty())
-        return;
-    const int line = item->data(0, kFrameLineRole).toInt();
-    // The recorded path, or where a source root maps it on this machine.
-    if (const QString local = SourceViewer::resolve(file); !local.isEmpty()) {
-        auto *viewer = new SourceViewer(this);
-        viewer->setAttribute(Qt::WA_DeleteOnClose);
-        m_lastViewer = viewer;
-        if (viewer->openFile(local, line)) {
-            viewer->show();
-            return;
-        }
-        delete viewer;
-    }
-    // Not available locally: show the code line recorded in the trace instead.
-    m_traceText->setPlainText(file + QLatin1Char(':') + QString::number(line) + QLatin1Char('\n') + item->toolTip(0));
-    Q_EMIT frameUnavailable(
-        tr("%1: not found on this machine (map its folder in View ▸ Source Roots…); showing the recorded line")
-            .arg(file));
+    return makeTensorValuesDialog(this, item->text(0), std::move(data.value()));
 }
 
 void DetailsPanel::fillModules(const Event &e)
@@ -586,12 +479,66 @@ void DetailsPanel::fillDebugData(const Session &session, const Event &e)
         m_debug->resizeColumnToContents(c);
 }
 
-void DetailsPanel::fillMetadata(const Event &e)
+void DetailsPanel::explainEmptyTabs(const Event &e)
+{
+    const Session &s = *m_session;
+    // Stack trace and modules come from the graph nodes the ETRecord links to the event.
+    auto why = [&](const QString &what) -> QString {
+        if (!s.etrecord)
+            return tr("No ETRecord is open: the %1 come from the ETRecord the program was exported with. Open it "
+                      "together with the ETDump.")
+                .arg(what);
+        if (e.isFramework())
+            return tr("%1 is a framework event of the runtime: no graph node of the ETRecord stands behind it, so it "
+                      "has no %2.")
+                .arg(toQString(e.name), what);
+        if (!e.debugHandles())
+            return tr("Instruction %1 has no entry in the ETRecord's debug_handle_map: no graph node is linked to this "
+                      "event, so it has no %2.")
+                .arg(e.instructionId)
+                .arg(what);
+        if (e.linkedNodes().empty())
+            return tr("The debug handles of this event (%1) match no node of the ETRecord's graph, so it has no %2.")
+                .arg(EventTreeModel::debugHandlesText(e), what);
+        return {};
+    };
+    const bool unlinked = !s.etrecord || e.linkedNodes().empty();
+    bool anyTrace = false, anyModules = false;
+    for (const LinkedNode &n : e.linkedNodes()) {
+        anyTrace = anyTrace || n.stackTrace;
+        anyModules = anyModules || n.moduleStack;
+    }
+    m_tracePage->explain(unlinked ? why(tr("stack traces"))
+            : anyTrace            ? QString()
+                                  : tr("The ETRecord's graph nodes for this event carry no stack_trace "
+                                                  "(the program was exported without it)."));
+    m_modulesPage->explain(unlinked ? why(tr("modules"))
+            : anyModules            ? QString()
+                                    : tr("The ETRecord's graph nodes for this event carry no "
+                                                    "nn_module_stack (the program was exported without it)."));
+    QString debug;
+    if (e.debugData().empty())
+        debug = logsValues(s.blocks)
+            ? tr("The runtime logged no value for this event (it logs the outputs of operators and of the program; "
+                 "other events carry none).")
+            : tr("This recording logged no values: it was made with profiling only. Record intermediate outputs "
+                 "(ETDumpGen with a debug buffer, event tracer debug level) to see them here.");
+    m_debugPage->explain(debug);
+    QString metadata;
+    if (!e.isDelegatedOp)
+        metadata = tr("Not a delegated event: only events a backend logs carry delegate metadata.");
+    else if (e.delegateDebugMetadatas().empty())
+        metadata = tr("The backend (%1) logged no debug metadata with this event.")
+                       .arg(e.delegateBackendName() ? toQString(*e.delegateBackendName()) : tr("unknown"));
+    m_metadataPage->explain(metadata);
+}
+
+void DetailsPanel::fillMetadata(const Event &e, std::size_t block)
 {
     QString text;
     for (std::size_t i = 0; i < e.delegateDebugMetadatas().size(); ++i) {
         const std::string &m = e.delegateDebugMetadatas()[i];
-        text += tr("run %1 (%2 bytes):\n").arg(i).arg(m.size());
+        text += tr("%1 (%2 bytes):\n").arg(runName(*m_session, block, i)).arg(m.size());
         text += isPrintable(m) ? toQString(m) + QLatin1Char('\n') : hexDump(m);
     }
     m_metadata->setPlainText(text);

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QTextDocumentFragment>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -32,7 +33,9 @@ HistogramWidget::HistogramWidget(QWidget *parent)
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_view = new QChartView(m_chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(240, 160);
+    // Small enough that a short dock (1280×720 with a tall bottom area) never squeezes the chart
+    // under its own minimum, which drew the marker legend over the tick labels.
+    m_view->setMinimumSize(240, kMinimumChartHeight);
     m_hint = new QLabel(tr("Select an event to see the distribution of its latency over runs."), this);
     m_hint->setAlignment(Qt::AlignCenter);
     m_hint->setWordWrap(true);
@@ -70,8 +73,14 @@ void HistogramWidget::fitToHeight()
     const bool compact = height() < kCompactBelow;
     m_chart->setTitle(compact ? QString() : m_title);
     m_chart->legend()->setVisible(!compact);
-    m_markerLegend->setVisible(compact && m_view->isVisibleTo(this) && !m_markerLegend->text().isEmpty());
-    m_view->setToolTip(compact ? m_title : QString());
+    // The axis titles' lines go to the plot and the tick labels; the units stay in the legend.
+    for (QAbstractAxis *a : m_chart->axes())
+        a->setTitleVisible(!compact);
+    // Below the chart's minimum and the legend's line together, the legend would be drawn over
+    // the tick labels: it goes to the tooltip (Details has the same figures).
+    const bool legendFits = height() >= kMinimumChartHeight + m_markerLegend->sizeHint().height() + 4;
+    m_markerLegend->setVisible(compact && legendFits && m_view->isVisibleTo(this) && !m_markerLegend->text().isEmpty());
+    m_view->setToolTip(compact ? (legendFits ? m_title : m_title + QStringLiteral("\n") + m_legendText) : QString());
 }
 
 QWidget *HistogramWidget::chartView() const
@@ -102,6 +111,7 @@ void HistogramWidget::clear()
     m_view->hide();
     m_hint->show();
     m_markerLegend->clear();
+    m_legendText.clear();
     m_markerLegend->hide();
 }
 
@@ -202,6 +212,7 @@ void HistogramWidget::rebuild()
         m_hint->show();
         m_hint->setText(tr("%1 has no timing data.").arg(eventName));
         m_markerLegend->clear();
+        m_legendText.clear();
         m_markerLegend->hide();
         return;
     }
@@ -240,10 +251,11 @@ void HistogramWidget::rebuild()
         const int nb = int(m_bins.counts.size());
         QString what;
         if (index == nb) {
-            what = tr("> p99 (%1 %2)").arg(formatSignificant(m_clipAt, 4), m_unit);
+            what = tr("histogram bar > p99 (%1 %2)").arg(formatSignificant(m_clipAt, 4), m_unit);
         } else {
             const double a = m_bins.lower + index * m_bins.binWidth;
-            what = tr("%1 – %2 %3").arg(formatSignificant(a, 6), formatSignificant(a + m_bins.binWidth, 6), m_unit);
+            what = tr("histogram bar %1 – %2 %3")
+                       .arg(formatSignificant(a, 6), formatSignificant(a + m_bins.binWidth, 6), m_unit);
         }
         Q_EMIT runsSelected(runs, what);
     });
@@ -313,6 +325,7 @@ void HistogramWidget::rebuild()
         line->attachAxis(yAxis);
     }
     m_markerLegend->setText(legend.join(QStringLiteral(" &nbsp; ")));
+    m_legendText = QTextDocumentFragment::fromHtml(m_markerLegend->text()).toPlainText();
     fitToHeight();
 }
 

@@ -46,7 +46,8 @@ public:
     // In a short dock the chart's legend gives its room to the plot; this one line under it
     // names the p10/p50/p90 lines instead ("p10 0.2824 ms", in each line's colour).
     QLabel *markerLegend() const { return m_markerLegend; }
-    static constexpr int kCompactBelow = 280; // px of height: title and legend hidden below it
+    static constexpr int kCompactBelow = 280; // px of height: title, legend and axis titles hidden below it
+    static constexpr int kMinimumChartHeight = 90; // the bars, the count ticks and the latency ticks
 
 Q_SIGNALS:
     // A bar was clicked: these runs (indices into the values given to setValues).
@@ -63,6 +64,7 @@ private:
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     QString m_title;
+    QString m_legendText; // the marker legend as plain text (tooltip when it has no room)
     QLabel *m_hint = nullptr;
     QCheckBox *m_clipBox = nullptr;
     QLabel *m_markerLegend = nullptr;

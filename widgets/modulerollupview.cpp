@@ -3,6 +3,7 @@
 #include "costbardelegate.h"
 #include "modelroles.h"
 #include "modulerollupmodel.h"
+#include "qtstrings.h"
 #include "treeviewutil.h"
 
 #include <QHeaderView>
@@ -33,8 +34,12 @@ ModuleRollupView::ModuleRollupView(QWidget *parent)
     m_hint = new QLabel(tr("Open an ETRecord together with the ETDump to see latency per nn.Module."), this);
     m_hint->setAlignment(Qt::AlignCenter);
     m_hint->setWordWrap(true);
+    m_caption = new QLabel(this);
+    m_caption->setContentsMargins(4, 2, 4, 0);
+    m_caption->hide();
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_caption);
     layout->addWidget(m_hint);
     layout->addWidget(m_view, 1);
     m_view->hide();
@@ -44,9 +49,17 @@ ModuleRollupView::ModuleRollupView(QWidget *parent)
     });
 }
 
-void ModuleRollupView::setSession(const std::shared_ptr<const Session> &session)
+QString ModuleRollupView::caption() const
 {
-    m_model->setSession(session);
+    return m_caption->text();
+}
+
+void ModuleRollupView::setSession(const std::shared_ptr<const Session> &session, const ScopedBlocks *scoped)
+{
+    m_model->setSession(session, scoped ? &scoped->blocks : nullptr);
+    const bool named = scoped && !scoped->whole;
+    m_caption->setText(named ? tr("Average latency per nn.Module over %1").arg(toQString(scoped->label)) : QString());
+    m_caption->setVisible(named && !m_model->isEmpty());
     m_view->setVisible(!m_model->isEmpty());
     m_hint->setVisible(m_model->isEmpty());
     m_view->expandToDepth(1);

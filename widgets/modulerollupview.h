@@ -1,5 +1,6 @@
 #pragma once
 
+#include "session/scope.h"
 #include "session/session.h"
 
 #include <QWidget>
@@ -22,7 +23,9 @@ class ModuleRollupView : public QWidget
 public:
     explicit ModuleRollupView(QWidget *parent = nullptr);
 
-    void setSession(const std::shared_ptr<const Session> &session);
+    // Over the runs `scoped` holds (the whole recording when null), named above the tree.
+    void setSession(const std::shared_ptr<const Session> &session, const ScopedBlocks *scoped = nullptr);
+    QString caption() const;
     ModuleRollupModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
 
@@ -34,6 +37,7 @@ private:
     QSortFilterProxyModel *m_proxy = nullptr;
     QTreeView *m_view = nullptr;
     QLabel *m_hint = nullptr;
+    QLabel *m_caption = nullptr;
 };
 
 } // namespace etscope

@@ -1,5 +1,7 @@
 #include "timelinewidget.h"
 
+#include "runnames.h"
+
 #include "eventtreemodel.h"
 #include "numberformat.h"
 #include "qtstrings.h"
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <tuple>
 
 namespace etscope {
@@ -288,19 +291,25 @@ private:
 };
 
 namespace {
-// Runs are counted from 1 wherever the window names one ("run 1 of 50"); the value stays the
-// zero-based index into the block's runs (what the TSV and the Inspector use).
+// The value is the run's place among its block's runs (what the TSV and the Inspector index);
+// the text names it as every view does (model/runnames.h): the recording's run number.
 class RunSpinBox : public QSpinBox
 {
 public:
     using QSpinBox::QSpinBox;
+    std::function<QString(int)> name; // run of the block → its text
+    std::function<int(int)> fromName; // recording run typed → run of the block (-1: none)
 
 protected:
-    QString textFromValue(int value) const override { return locale().toString(value + 1); }
+    QString textFromValue(int value) const override { return name ? name(value) : locale().toString(value); }
     int valueFromText(const QString &text) const override
     {
-        return locale().toInt(text.mid(prefix().size(), text.size() - prefix().size() - suffix().size()).trimmed()) - 1;
+        const int typed = locale().toInt(
+            text.mid(prefix().size(), text.size() - prefix().size() - suffix().size()).section(QLatin1Char(' '), -1));
+        const int run = fromName ? fromName(typed) : typed;
+        return run >= 0 ? run : value();
     }
+    QValidator::State validate(QString &, int &) const override { return QValidator::Intermediate; }
 };
 } // namespace
 
@@ -309,8 +318,20 @@ TimelineWidget::TimelineWidget(QWidget *parent)
 {
     m_blockBox = new QComboBox(this);
     m_blockBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_runBox = new RunSpinBox(this);
-    m_runBox->setPrefix(tr("run "));
+    auto *runBox = new RunSpinBox(this);
+    runBox->name = [this](int r) {
+        return m_session && m_block >= 0 ? runName(*m_session, std::size_t(m_block), std::size_t(r))
+                                         : QString::number(r);
+    };
+    runBox->fromName = [this](int run) {
+        if (!m_session || m_block < 0 || std::size_t(m_block) >= m_session->runTable.runOfBlock.size())
+            return -1;
+        const auto &runs = m_session->runTable.runOfBlock[std::size_t(m_block)];
+        const auto it = std::find(runs.begin(), runs.end(), run - 1); // names count from 1
+        return it == runs.end() ? -1 : int(it - runs.begin());
+    };
+    m_runBox = runBox;
+    m_runBox->setToolTip(runNumbering());
     m_info = new QLabel(this);
     m_info->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long info never widens the dock
     auto *reset = new QPushButton(tr("Fit"), this);
@@ -380,6 +401,8 @@ const TimelineLayout &TimelineWidget::layout()
 void TimelineWidget::setSession(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
+    // Backend events on another clock (Vulkan's GPU query pool) are drawn where the host ran them.
+    m_host = m_session ? std::make_shared<const HostClockOffsets>(hostClockOffsets(m_session->blocks)) : nullptr;
     QSignalBlocker blocker(m_blockBox);
     m_blockBox->clear();
     m_block = -1;
@@ -399,6 +422,23 @@ void TimelineWidget::setSession(std::shared_ptr<const Session> session)
         m_blockBox->setCurrentIndex(best);
     }
     rebuild();
+}
+
+void TimelineWidget::showScope(const ScopedBlocks &scoped)
+{
+    // Keeps the run shown while the scope holds it, else shows the scope's first run.
+    if (!m_session || scoped.runs.empty() || scoped.runs.front().empty())
+        return;
+    const int current
+        = m_block >= 0 ? recordingRun(*m_session, std::size_t(m_block), std::size_t(m_runBox->value())) : -1;
+    if (current >= 0)
+        for (const auto &runs : scoped.runs)
+            if (std::find(runs.begin(), runs.end(), std::size_t(current)) != runs.end())
+                return;
+    const SessionRun &first = m_session->runTable.runs[scoped.runs.front().front()];
+    if (int(first.block) != m_block)
+        m_blockBox->setCurrentIndex(int(first.block)); // rebuilds
+    m_runBox->setValue(int(first.runInBlock));
 }
 
 void TimelineWidget::highlightEvent(int blockIndex, int eventIndex)
@@ -423,7 +463,11 @@ void TimelineWidget::rebuild()
     {
         QSignalBlocker blocker(m_runBox);
         m_runBox->setRange(0, std::max(0, runs - 1));
-        m_runBox->setSuffix(tr(" of %1").arg(runs));
+        // Of the recording's executed runs (the box offers this block's).
+        const std::size_t executed = m_session->runTable.runs.size();
+        m_runBox->setSuffix(
+            tr(" of %1").arg(executed && recordingRun(*m_session, std::size_t(m_block), 0) >= 0 ? qulonglong(executed)
+                                                                                                : qulonglong(runs)));
     }
     // Laying out half a million bars is the biggest single cost of opening a large profile; a
     // timeline behind another tab waits until it is painted (or asked for its layout).
@@ -443,11 +487,26 @@ void TimelineWidget::layOut()
     const auto scale = m_session->inputs.time.scaleFactor();
     const double ticksPerUnit = scale ? scale.value() : 1.0;
     const QString unit = toQString(timeScaleName(m_session->inputs.time.target));
-    auto layout = layoutTimeline(block, std::size_t(m_runBox->value()), ticksPerUnit);
+    const auto run = std::size_t(m_runBox->value());
+    auto layout = layoutTimeline(block, run, ticksPerUnit, m_host.get(), std::size_t(m_block));
     QString info = tr("%1 bars in %2 lanes, span %3 %4 — wheel zooms, drag pans")
                        .arg(layout.bars.size())
                        .arg(layout.laneCount)
                        .arg(EventTreeModel::formatDuration(layout.span), unit);
+    // Said where it is drawn: events moved from their own clock, and by how much.
+    std::size_t moved = 0;
+    double shift = 0;
+    for (const TimelineBar &b : layout.bars)
+        if (b.moved) {
+            ++moved;
+            shift = double(m_host->offset(std::size_t(m_block), std::size_t(b.event), run)) / ticksPerUnit;
+        }
+    if (moved)
+        info = tr("%1 Vulkan dispatches on the GPU's clock drawn from their ETVK_COMPUTE_GRAPH_EXECUTE's start "
+                  "(offset %2 %3, durations unchanged)")
+                   .arg(moved)
+                   .arg(formatSignificant(shift, 6), unit)
+            + QStringLiteral(" · ") + info;
     // The histogram bar's runs are news only while one of them is shown: jumping to another
     // run forgets them.
     if (!m_markedRuns.contains(m_runBox->value())) {
@@ -457,11 +516,11 @@ void TimelineWidget::layOut()
     if (!m_markedRuns.isEmpty()) {
         QStringList shown;
         for (int r : std::as_const(m_markedRuns).mid(0, 12))
-            shown << QString::number(r + 1); // one-based, as the run box
+            shown << runName(*m_session, std::size_t(m_block), std::size_t(r)).section(QLatin1Char(' '), -1);
         if (m_markedRuns.size() > 12)
             shown << QStringLiteral("…");
-        info = (m_markedRuns.size() == 1 ? tr("histogram bar %1: run %2").arg(m_markedWhat, shown.join(QString()))
-                                         : tr("histogram bar %1: %2 runs (%3)")
+        info = (m_markedRuns.size() == 1 ? tr("%1: run %2").arg(m_markedWhat, shown.join(QString()))
+                                         : tr("%1: %2 runs (%3)")
                                                .arg(m_markedWhat)
                                                .arg(m_markedRuns.size())
                                                .arg(shown.join(QStringLiteral(", "))))

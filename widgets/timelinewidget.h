@@ -1,5 +1,6 @@
 #pragma once
 
+#include "session/scope.h"
 #include "session/session.h"
 #include "timelinelayout.h"
 
@@ -24,13 +25,16 @@ public:
     explicit TimelineWidget(QWidget *parent = nullptr);
 
     void setSession(std::shared_ptr<const Session> session);
+    // Keeps the run shown while `scoped` holds it, else shows the scope's first run.
+    void showScope(const ScopedBlocks &scoped);
     // Shows the block of the event (keeping the run) and highlights the event.
     void highlightEvent(int blockIndex, int eventIndex);
     const TimelineLayout &layout(); // lays out first if the timeline was hidden
     int currentBlock() const { return m_block; }
     QWidget *canvas() const;
     int currentRun() const;
-    // Runs picked elsewhere (a histogram bar): shows the first, names them all in the info line.
+    // Runs picked elsewhere (a histogram bar), as runs of the block shown: shows the first, names
+    // them all in the info line after `what` ("histogram bar 1 – 2 ms").
     void showRuns(const QList<int> &runs, const QString &what);
     QList<int> markedRuns() const { return m_markedRuns; }
     QString infoText();
@@ -46,6 +50,7 @@ private:
     void layOutIfStale();
 
     std::shared_ptr<const Session> m_session;
+    std::shared_ptr<const HostClockOffsets> m_host; // backend events placed on the host's clock
     int m_block = -1;
     QComboBox *m_blockBox = nullptr;
     QSpinBox *m_runBox = nullptr;

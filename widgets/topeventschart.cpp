@@ -3,10 +3,13 @@
 #include "eventtreemodel.h"
 #include "qtstrings.h"
 
+#include "events/backendevents.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QCursor>
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
@@ -37,12 +40,17 @@ TopEventsChart::TopEventsChart(QWidget *parent)
     m_topN->setPrefix(tr("top "));
     m_topN->setToolTip(tr("Number of events shown"));
     connect(m_topN, &QSpinBox::valueChanged, this, &TopEventsChart::rebuild);
+    m_raw = new QCheckBox(tr("raw names"), this);
+    m_raw->setToolTip(tr("Name backend events as the runtime logged them instead of by their decoded operator"));
+    m_raw->hide(); // offered when a bar shows a decoded backend event
+    connect(m_raw, &QCheckBox::toggled, this, &TopEventsChart::rebuild);
 
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 0);
     m_caption = new QLabel(this);
     m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the dock
     bar->addWidget(m_caption, 1);
+    bar->addWidget(m_raw);
     bar->addWidget(m_topN);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -90,8 +98,19 @@ QWidget *TopEventsChart::chartView() const
 
 void TopEventsChart::setSession(std::shared_ptr<const Session> session)
 {
+    setScoped(std::move(session), nullptr);
+}
+
+void TopEventsChart::setScoped(std::shared_ptr<const Session> session, std::shared_ptr<const ScopedBlocks> scoped)
+{
     m_session = std::move(session);
+    m_scoped = std::move(scoped);
     rebuild();
+}
+
+void TopEventsChart::setRawNames(bool raw)
+{
+    m_raw->setChecked(raw);
 }
 
 void TopEventsChart::setTopN(int n)
@@ -110,17 +129,29 @@ void TopEventsChart::rebuild()
     m_entries.clear();
     if (!m_session)
         return;
-    for (int b = 0; b < int(m_session->blocks.size()); ++b) {
-        const auto &events = m_session->blocks[b].events;
+    // The scope's blocks (their statistics over the runs in scope), or the session's own.
+    const std::vector<EventBlock> &blocks = m_scoped ? m_scoped->blocks : m_session->blocks;
+    for (int b = 0; b < int(blocks.size()); ++b) {
+        const int source = m_scoped ? int(m_scoped->sourceBlock[std::size_t(b)]) : b;
+        const auto &events = blocks[std::size_t(b)].events;
         for (int e = 0; e < int(events.size()); ++e) {
-            const Event &ev = events[e];
+            const Event &ev = events[std::size_t(e)];
             if (ev.perfData && !ev.isFramework() && !ev.isOperatorCall())
-                m_entries.push_back({ b, e, ev.perfData->avg });
+                m_entries.push_back({ source, e, ev.perfData->avg, {} });
         }
     }
     const std::size_t n = std::min<std::size_t>(m_entries.size(), std::size_t(m_topN->value()));
     std::partial_sort(m_entries.begin(), m_entries.begin() + std::ptrdiff_t(n), m_entries.end(),
         [](const Entry &a, const Entry &b) { return a.avg > b.avg; });
+    bool decoded = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        Entry &entry = m_entries[i];
+        const Event &ev = m_session->blocks[std::size_t(entry.block)].events[std::size_t(entry.event)];
+        const std::string op = ev.isDelegatedOp ? backendOpLabel(decodeBackendEvent(ev)) : std::string();
+        decoded = decoded || !op.empty();
+        entry.label = toQString(op.empty() || m_raw->isChecked() ? ev.name : op);
+    }
+    m_raw->setVisible(decoded);
     m_entries.resize(n);
     draw();
 }
@@ -135,12 +166,15 @@ void TopEventsChart::draw()
     }
     m_shown = std::min(int(m_entries.size()), barsThatFit());
     const QString excluded = tr("framework events and OPERATOR_CALL excluded");
+    // Which runs the averages are over, when the recording has a choice.
+    const QString over = m_scoped && !m_scoped->whole ? tr(" over %1").arg(toQString(m_scoped->label)) : QString();
     m_caption->setText(m_shown < int(m_entries.size())
-            ? tr("Slowest events by average latency: %1 of the top %2 fit this height (%3)")
+            ? tr("Slowest events by average latency%1: %2 of the top %3 fit this height (%4)")
+                  .arg(over)
                   .arg(m_shown)
                   .arg(m_entries.size())
                   .arg(excluded)
-            : tr("Slowest events by average latency (%1)").arg(excluded));
+            : tr("Slowest events by average latency%1 (%2)").arg(over, excluded));
     m_caption->setToolTip(m_caption->text());
     if (m_entries.empty() || !m_session)
         return;
@@ -153,7 +187,7 @@ void TopEventsChart::draw()
     // Horizontal bars grow bottom-up: append smallest first so the slowest is on top.
     for (auto it = std::make_reverse_iterator(m_entries.begin() + m_shown); it != m_entries.rend(); ++it) {
         const Event &ev = m_session->blocks[it->block].events[it->event];
-        QString label = toQString(ev.name);
+        QString label = it->label;
         if (label.size() > 40)
             label = label.left(38) + QStringLiteral("…");
         // Category labels must be unique; repeated kernels get their instruction id.
@@ -195,11 +229,14 @@ void TopEventsChart::draw()
             return;
         }
         const Event &ev = m_session->blocks[m_entries[i].block].events[m_entries[i].event];
+        const QString raw = toQString(ev.name);
         QToolTip::showText(QCursor::pos(),
-            tr("%1\nblock %2, instruction %3\navg %4 %5 (click to select)")
-                .arg(toQString(ev.name), toQString(m_session->blocks[m_entries[i].block].name))
+            tr("%1\nblock %2, instruction %3\navg %4 %5%6 (click to select)")
+                .arg(m_entries[i].label == raw ? raw : m_entries[i].label + tr("\nlogged as: ") + raw,
+                    toQString(m_session->blocks[m_entries[i].block].name))
                 .arg(ev.instructionId)
-                .arg(EventTreeModel::formatDuration(m_entries[i].avg), unit),
+                .arg(EventTreeModel::formatDuration(m_entries[i].avg), unit,
+                    m_scoped && !m_scoped->whole ? tr(" over %1").arg(toQString(m_scoped->label)) : QString()),
             this);
     });
 }

@@ -1,6 +1,7 @@
 #include "comparedocks.h"
 #include "filedialogs.h"
 
+#include "analysis/scopediff.h"
 #include "backgroundjob.h"
 #include "compareview.h"
 #include "filesniffer.h"
@@ -16,6 +17,8 @@ namespace etscope {
 struct CompareDocks::Outcome {
     std::shared_ptr<const Session> a, b;
     std::shared_ptr<const LatencyDiff> diff;
+    std::vector<ScopeDiffPart> parts; // per method and phase
+    std::vector<std::string> notes;
     QString error;
 };
 
@@ -33,6 +36,17 @@ CompareDocks::CompareDocks(SessionController *controller, EventSelection *select
 
     connect(controller, &SessionController::compareRequested, this, &CompareDocks::compareWith);
     connect(controller, &SessionController::sessionChanged, this, &CompareDocks::onSessionChanged);
+    // A comparison shown answers for the scope: compared again within the new one.
+    connect(controller, &SessionController::scopeChanged, this, [this] {
+        if (m_busy || !m_view->sessionA() || m_view->sessionA() != m_controller->session() || !m_view->sessionB())
+            return;
+        LoadOutcome b;
+        b.session = m_view->sessionB();
+        const Outcome o = compute(m_view->sessionA(), b, m_controller->scope());
+        if (!o.error.isEmpty()) // no rows of the old scope under the new scope's title
+            m_view->setComparison(m_view->sessionA(), m_view->sessionB(), nullptr);
+        show(o);
+    });
     connect(controller, &SessionController::loadFinished, this, [this](bool ok) {
         if (!ok && m_loadedB)
             tryDiff(); // A failed: report instead of waiting forever
@@ -49,7 +63,7 @@ QList<Panel::Dock> CompareDocks::docks() const
 {
     // Shown once there is a comparison.
     // A tab of the bottom area (its full width); the window makes room when a comparison shows.
-    return { { m_dock, Qt::BottomDockWidgetArea, Placement::Tab, true } };
+    return { { m_dock, Qt::BottomDockWidgetArea, Placement::Tab, true, true } };
 }
 
 QList<QAction *> CompareDocks::menuActions(Menu menu) const
@@ -64,8 +78,9 @@ void CompareDocks::chooseFiles()
             MessageKind::Info, tr("Compare: open recording A first (File ▸ Open), then compare it with B."));
         return;
     }
-    const QStringList files = askOpenFileNames(m_view->window(), tr("Recording B: ETDump (+ ETRecord, debug buffer)"),
-        tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.zip *.etrecord);;All files (*)"));
+    const QStringList files
+        = askOpenFileNames(m_view->window(), tr("Recording B: ETDump (+ ETRecord, debug buffer, program)"),
+            tr("ExecuTorch artifacts (*.etdp *.etdump *.bin *.pte *.ptd *.zip *.etrecord);;All files (*)"));
     if (!files.isEmpty())
         compareWith(files);
 }
@@ -84,6 +99,18 @@ bool CompareDocks::composeB(const QStringList &bFiles, SessionInputs *inputs, QS
     inputs->etdump = toStdString(files.etdump);
     inputs->debugBuffer = toStdString(files.debugBuffer);
     inputs->etrecord = toStdString(files.etrecord);
+    // The program tells each run's method (and so its phase): B's own, else A's when B's events
+    // fit it — left out with the reason when they do not, B still loading.
+    const auto &a = m_controller->session();
+    if (!files.program.isEmpty()) {
+        inputs->program = toStdString(files.program);
+        for (const QString &d : files.programData)
+            inputs->programData.push_back(toStdString(d));
+    } else if (a && a->program) {
+        inputs->program = a->inputs.program;
+        inputs->programData = a->inputs.programData;
+        inputs->dropUnpairable = true;
+    }
     // Same units as A so that durations compare.
     if (m_controller->session())
         inputs->time = m_controller->session()->inputs.time;
@@ -92,7 +119,7 @@ bool CompareDocks::composeB(const QStringList &bFiles, SessionInputs *inputs, QS
     return true;
 }
 
-CompareDocks::Outcome CompareDocks::compute(std::shared_ptr<const Session> a, const LoadOutcome &b)
+CompareDocks::Outcome CompareDocks::compute(std::shared_ptr<const Session> a, const LoadOutcome &b, const Scope &scope)
 {
     Outcome o;
     if (!b.session) {
@@ -101,7 +128,15 @@ CompareDocks::Outcome CompareDocks::compute(std::shared_ptr<const Session> a, co
     }
     o.a = std::move(a);
     o.b = b.session;
-    o.diff = std::make_shared<const LatencyDiff>(diffLatency(o.a->blocks, o.b->blocks));
+    // Rows pair within each method and phase (the scope's, or every one A and B hold).
+    auto d = diffLatencyByScope(*o.a, *o.b, scope);
+    if (!d) {
+        o.error = toQString(d.error().message());
+        return o;
+    }
+    o.diff = std::make_shared<const LatencyDiff>(std::move(d->diff));
+    o.parts = std::move(d->parts);
+    o.notes = std::move(d->notes);
     return o;
 }
 
@@ -141,7 +176,8 @@ void CompareDocks::tryDiff()
     }
     const auto b = std::move(m_loadedB);
     m_loadedB.reset();
-    m_job->start([a = m_controller->session(), b](BackgroundJob::Control &) { return compute(a, *b); },
+    m_job->start([a = m_controller->session(), b, scope = m_controller->scope()](
+                     BackgroundJob::Control &) { return compute(a, *b, scope); },
         [this](Outcome outcome) {
             m_busy = false;
             show(outcome);
@@ -157,7 +193,7 @@ bool CompareDocks::compareWithSync(const QStringList &bFiles, QString *error)
     if (!m_controller->session())
         err = tr("open recording A first");
     else if (composeB(bFiles, &b, &err)) {
-        const Outcome o = compute(m_controller->session(), LoadOutcome::load(b));
+        const Outcome o = compute(m_controller->session(), LoadOutcome::load(b), m_controller->scope());
         show(o);
         err = o.error;
     }
@@ -174,6 +210,7 @@ void CompareDocks::show(const Outcome &o)
         Q_EMIT comparisonReady(false, o.error);
         return;
     }
+    m_view->setScopeParts(o.parts, o.notes);
     m_view->setComparison(o.a, o.b, o.diff);
     m_dock->show();
     m_dock->raise();

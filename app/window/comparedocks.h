@@ -43,7 +43,7 @@ Q_SIGNALS:
 
 private:
     struct Outcome;
-    static Outcome compute(std::shared_ptr<const Session> a, const LoadOutcome &b);
+    static Outcome compute(std::shared_ptr<const Session> a, const LoadOutcome &b, const Scope &scope);
     void tryDiff();
     bool composeB(const QStringList &bFiles, SessionInputs *inputs, QString *error) const;
     void show(const Outcome &o);

@@ -142,7 +142,8 @@ QList<QAction *> DecompositionPanel::menuActions(Menu menu) const
 
 QList<Panel::Chart> DecompositionPanel::charts() const
 {
-    return { { QStringLiteral("decomposition"), tr("Quantization or kernel (stacked bars)…"), m_chart } };
+    return { { QStringLiteral("decomposition"), tr("Quantization or kernel (stacked bars)…"), m_chart,
+        [this] { return m_result ? QString() : tr("run Analysis ▸ Quantization or Kernel? first"); } } };
 }
 
 bool DecompositionPanel::isRunning() const

@@ -41,6 +41,16 @@ void DockLayout::place(const Panel::Dock &d)
         dock->hide();
         m_startHidden << dock;
     }
+    if (d.followsScope)
+        m_scoped.append({ dock, dock->windowTitle() });
+}
+
+void DockLayout::showScope(const QString &label)
+{
+    for (const auto &[dock, title] : std::as_const(m_scoped)) {
+        dock->setWindowTitle(label.isEmpty() ? title : QStringLiteral("%1 — %2").arg(title, label));
+        dock->setToolTip(label.isEmpty() ? QString() : QObject::tr("%1 answers for %2").arg(title, label));
+    }
 }
 
 void DockLayout::keepAsDefault()
@@ -58,18 +68,24 @@ void DockLayout::restore(const QByteArray &geometry, const QByteArray &state)
 
 void DockLayout::reset()
 {
-    QList<QDockWidget *> showing;
-    for (QDockWidget *d : std::as_const(m_startHidden))
-        if (d->isVisible())
-            showing << d;
     const auto docks = m_window->findChildren<QDockWidget *>();
+    // Docks showing a result stay open, and of each tab group the tab the user had in front
+    // stays in front (a tab behind another is not visible).
+    QList<QDockWidget *> open, front;
+    for (QDockWidget *d : std::as_const(m_startHidden))
+        if (d->toggleViewAction()->isChecked())
+            open << d;
+    for (QDockWidget *d : docks)
+        if (d->isVisible() && !d->isFloating() && !m_window->tabifiedDockWidgets(d).isEmpty())
+            front << d;
     for (QDockWidget *d : docks)
         d->setFloating(false);
     m_window->restoreState(m_default);
-    for (QDockWidget *d : std::as_const(showing)) {
+    for (QDockWidget *d : std::as_const(open))
         d->show();
-        d->raise();
-    }
+    for (QDockWidget *d : std::as_const(front))
+        if (!m_window->tabifiedDockWidgets(d).isEmpty())
+            d->raise();
 }
 
 } // namespace etscope

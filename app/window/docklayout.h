@@ -26,15 +26,18 @@ public:
     // The user's layout (saveGeometry / saveState of an earlier run); docks that show themselves
     // when they have something to show start hidden whatever it says, as they would be empty.
     void restore(const QByteArray &geometry, const QByteArray &state);
-    // Every dock back in its fresh-start place; the window keeps its size, and docks showing a
-    // result (a comparison, a numeric gap) stay shown, in front.
+    // Every dock back in its fresh-start place; the window keeps its size, docks showing a result
+    // (a comparison, a numeric gap) stay shown, and the tab the user had in front stays there.
     void reset();
+    // Names the scope in the title of every dock that follows it; "" gives the plain titles.
+    void showScope(const QString &label);
 
 private:
     QMainWindow *m_window;
     QMenu *m_panelsMenu;
     QByteArray m_default;
     QList<QDockWidget *> m_startHidden;
+    QList<QPair<QDockWidget *, QString>> m_scoped; // docks that follow the scope, their plain titles
 };
 
 } // namespace etscope

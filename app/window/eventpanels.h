@@ -1,6 +1,7 @@
 #pragma once
 
 #include "panel.h"
+#include "session/scope.h"
 #include "session/session.h"
 
 #include <memory>
@@ -35,6 +36,9 @@ private:
     void showEvent(int block, int event);
 
     std::shared_ptr<const Session> m_session;
+    std::shared_ptr<const ScopedBlocks> m_scoped;
+    int m_block = -1, m_event = -1; // shown
+    QList<int> m_valueRuns; // per histogram value: its run of the block (when scoped)
     DetailsPanel *m_details;
     HistogramWidget *m_histogram;
     QDockWidget *m_detailsDock;

@@ -97,24 +97,47 @@ ChartExports::ChartExports(QWidget *window, QMenu *menu, bool persistSize, std::
     , m_menu(menu)
     , m_persistSize(persistSize)
     , m_feedback(std::move(feedback))
-{ }
-
-void ChartExports::add(const QString &name, const QString &title, QWidget *chart)
 {
-    m_charts.emplace_back(name, chart);
+    QObject::connect(m_menu, &QMenu::aboutToShow, m_menu, [this] { updateActions(); });
+}
+
+void ChartExports::add(const QString &name, const QString &title, QWidget *chart, std::function<QString()> unavailable)
+{
+    Entry e { name, title, chart, std::move(unavailable), nullptr, nullptr };
     chart->setContextMenuPolicy(Qt::ActionsContextMenu);
-    auto *save = new QAction(QObject::tr("Save Chart as PNG or SVG…"), chart);
-    QObject::connect(save, &QAction::triggered, chart, [this, name] { exportInteractive(name); });
-    chart->addAction(save);
-    QObject::connect(m_menu->addAction(title), &QAction::triggered, m_menu, [this, name] { exportInteractive(name); });
+    e.contextAction = new QAction(QObject::tr("Save Chart as PNG or SVG…"), chart);
+    QObject::connect(e.contextAction, &QAction::triggered, chart, [this, name] { exportInteractive(name); });
+    chart->addAction(e.contextAction);
+    e.menuAction = m_menu->addAction(title);
+    QObject::connect(e.menuAction, &QAction::triggered, m_menu, [this, name] { exportInteractive(name); });
+    m_charts.push_back(std::move(e));
+}
+
+QString ChartExports::unavailableReason(const QString &name) const
+{
+    for (const Entry &e : m_charts)
+        if (e.name == name)
+            return e.unavailable ? e.unavailable() : QString();
+    return QObject::tr("no chart named %1").arg(name);
+}
+
+void ChartExports::updateActions() const
+{
+    // A greyed-out entry says why: a disabled menu entry shows no tooltip.
+    for (const Entry &e : m_charts) {
+        const QString why = e.unavailable ? e.unavailable() : QString();
+        e.menuAction->setEnabled(why.isEmpty());
+        e.menuAction->setText(why.isEmpty() ? e.title : QStringLiteral("%1 (%2)").arg(e.title, why));
+        e.contextAction->setEnabled(why.isEmpty());
+    }
 }
 
 bool ChartExports::exportTo(const QString &name, const QString &path, QSize size, QString *error) const
 {
     QWidget *chart = nullptr;
-    for (const auto &[n, w] : m_charts)
-        if (n == name)
-            chart = w;
+    for (const Entry &e : m_charts)
+        if (e.name == name)
+            chart = e.widget;
     const QString e
         = chart ? exportChartImage(chart, path, size, name) : path + QObject::tr(": no chart named %1").arg(name);
     if (error)
@@ -124,6 +147,10 @@ bool ChartExports::exportTo(const QString &name, const QString &path, QSize size
 
 void ChartExports::exportInteractive(const QString &name) const
 {
+    if (const QString why = unavailableReason(name); !why.isEmpty()) {
+        m_feedback().error(QObject::tr("Nothing to export: %1").arg(why));
+        return;
+    }
     exportChartInteractive(
         m_window, name, m_persistSize,
         [this, name](const QString &path, QSize size) {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+class QAction;
 class QMenu;
 class QWidget;
 
@@ -51,7 +52,11 @@ class ChartExports
 {
 public:
     ChartExports(QWidget *window, QMenu *menu, bool persistSize, std::function<ExportFeedback()> feedback);
-    void add(const QString &name, const QString &title, QWidget *chart);
+    // `unavailable` says why the chart has nothing to export now ("" when it has): the menu entry
+    // is greyed out with the reason, and an export refuses with it.
+    void add(const QString &name, const QString &title, QWidget *chart, std::function<QString()> unavailable = {});
+    // Why chart `name` cannot be exported now; "" when it can.
+    QString unavailableReason(const QString &name) const;
     // Renders chart `name` at `size` to `path`; false and a one-line error otherwise.
     bool exportTo(const QString &name, const QString &path, QSize size, QString *error = nullptr) const;
     // Asks for the size and the file, then exports.
@@ -62,7 +67,15 @@ private:
     QMenu *m_menu;
     bool m_persistSize;
     std::function<ExportFeedback()> m_feedback;
-    std::vector<std::pair<QString, QWidget *>> m_charts;
+    struct Entry {
+        QString name, title;
+        QWidget *widget = nullptr;
+        std::function<QString()> unavailable;
+        QAction *menuAction = nullptr;
+        QAction *contextAction = nullptr;
+    };
+    void updateActions() const;
+    std::vector<Entry> m_charts;
 };
 
 // Adds an "Export" submenu with Trace… and Report… to `file`; `session` and `gap` are asked for

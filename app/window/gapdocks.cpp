@@ -83,7 +83,8 @@ QList<Panel::Dock> GapDocks::docks() const
     // Shown once there is something to compare.
     return { { m_heatmapDock, Qt::BottomDockWidgetArea, Placement::Tab, true },
         { m_triageDock, Qt::BottomDockWidgetArea, Placement::Tab, true },
-        { m_tensorDock, Qt::RightDockWidgetArea, Placement::Tab, true },
+        // Room of its own beside the heatmap it follows, not a tab behind Details.
+        { m_tensorDock, Qt::BottomDockWidgetArea, Placement::OwnArea, true },
         { m_trendDock, Qt::BottomDockWidgetArea, Placement::Tab, true } };
 }
 

@@ -20,6 +20,7 @@ GraphDock::GraphDock(SessionController *controller, EventSelection *selection, Q
     m_view = new GraphView;
     m_dock = makeDock(m_view, tr("Graph"), QStringLiteral("GraphDock"));
     connect(controller, &SessionController::sessionChanged, this, &GraphDock::onSessionChanged);
+    connect(controller, &SessionController::scopeChanged, this, &GraphDock::onScopeChanged);
     connect(m_view, &GraphView::nodeClicked, this, &GraphDock::onNodeClicked);
     connect(m_view, &GraphView::groupClicked, this, &GraphDock::onGroupClicked);
     connect(m_view, &GraphView::programRequested, this, &GraphDock::showProgram);
@@ -40,19 +41,38 @@ GraphDock::GraphDock(SessionController *controller, EventSelection *selection, Q
 QList<Panel::Dock> GraphDock::docks() const
 {
     // A tab beside the timeline rather than a sliver of the bottom area.
-    return { { m_dock, Qt::BottomDockWidgetArea, Placement::TabBehindAnchor, false } };
+    return { { m_dock, Qt::BottomDockWidgetArea, Placement::TabBehindAnchor, false, true } };
 }
 
 void GraphDock::onSessionChanged(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
+    m_scoped.reset(); // scopeChanged follows and draws
     m_graph.reset();
     m_backendLinks.reset();
     m_backendEvents.reset();
-    if (m_session && m_session->etrecord)
-        m_backendEvents = std::make_shared<const BackendEventTable>(decodeBackendEvents(m_session->blocks));
     m_roomGiven = false;
-    showProgram({}, false);
+}
+
+void GraphDock::onScopeChanged(std::shared_ptr<const ScopedBlocks> scoped)
+{
+    // The overlay answers for the runs in scope; a program graph shows the scope's method.
+    m_scoped = std::move(scoped);
+    m_backendEvents.reset();
+    if (m_session && m_session->etrecord)
+        m_backendEvents = std::make_shared<const BackendEventTable>(decodeBackendEvents(overlayBlocks()));
+    m_view->setRunsLabel(m_scoped && !m_scoped->whole ? toQString(m_scoped->label) : QString());
+    if (!m_graph || m_graphScopeMethod != m_controller->scope().method)
+        showProgram({}, false);
+    else {
+        linkBackendEvents();
+        onGapChanged();
+    }
+}
+
+const std::vector<EventBlock> &GraphDock::overlayBlocks() const
+{
+    return m_scoped ? m_scoped->blocks : m_session->blocks;
 }
 
 void GraphDock::setGap(std::shared_ptr<const Session> session, std::shared_ptr<const analysis::GapTable> gap)
@@ -64,9 +84,14 @@ void GraphDock::setGap(std::shared_ptr<const Session> session, std::shared_ptr<c
 
 void GraphDock::showProgram(const QString &entry, bool placeholders)
 {
+    m_graphScopeMethod = m_controller->scope().method;
     if (m_session && !m_session->etrecord && m_session->program && m_session->method) {
-        // etscope's own view: the instruction graph of the .pte, labelled as such.
-        auto g = graph::ProgramGraph::fromProgram(m_session->program, m_session->method->name());
+        // etscope's own view: the instruction graph of the .pte, labelled as such; of the
+        // scope's method when it names one.
+        const std::string &scoped = m_controller->scope().method;
+        const std::string method
+            = !scoped.empty() && m_session->program->method(scoped) ? scoped : m_session->method->name();
+        auto g = graph::ProgramGraph::fromProgram(m_session->program, method);
         if (!g) {
             m_view->clear(toQString(g.error().message()));
             return;
@@ -133,12 +158,29 @@ void GraphDock::linkBackendEvents()
     const std::string &entry = m_graph->entryName();
     constexpr std::string_view kEdge = "edge_dialect_exported_program/";
     const std::string method = entry.starts_with(kEdge) ? entry.substr(kEdge.size()) : m_session->inputs.link.method;
-    m_backendLinks = backendGraphLinks(m_session->blocks, *m_backendEvents, *m_session->etrecord, method);
+    m_backendLinks = backendGraphLinks(overlayBlocks(), *m_backendEvents, *m_session->etrecord, method);
 }
 
 graph::OverlayData GraphDock::overlay() const
 {
-    return graph::overlayFromEvents(*m_graph, m_session->blocks, m_backendLinks ? &*m_backendLinks : nullptr);
+    graph::OverlayData d
+        = graph::overlayFromEvents(*m_graph, overlayBlocks(), m_backendLinks ? &*m_backendLinks : nullptr);
+    if (!m_scoped || m_scoped->whole)
+        return d;
+    // Computed on the scope's blocks; everything else (selection, gap) speaks of the session's.
+    const auto &source = m_scoped->sourceBlock;
+    for (auto &refs : d.nodeEvents)
+        for (graph::EventRef &r : refs)
+            r.block = int(source[std::size_t(r.block)]);
+    auto remap = [&](auto &map) {
+        std::remove_reference_t<decltype(map)> out;
+        for (const auto &[key, value] : map)
+            out.emplace(std::pair(int(source[std::size_t(key.first)]), key.second), value);
+        map = std::move(out);
+    };
+    remap(d.eventLatency);
+    remap(d.eventGroup);
+    return d;
 }
 
 void GraphDock::selectEvents(const std::vector<EventPosition> &events)

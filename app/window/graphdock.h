@@ -2,6 +2,7 @@
 
 #include "etrecord/backendlink.h"
 #include "panel.h"
+#include "session/scope.h"
 #include "session/session.h"
 
 #include <memory>
@@ -39,6 +40,8 @@ public:
 
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
+    void onScopeChanged(std::shared_ptr<const ScopedBlocks> scoped);
+    const std::vector<EventBlock> &overlayBlocks() const; // the scope's, else the session's
     void showProgram(const QString &entry, bool placeholders);
     void onGapChanged();
     void onNodeClicked(int opNode);
@@ -52,6 +55,8 @@ private:
     GraphView *m_view = nullptr;
     QDockWidget *m_dock = nullptr;
     std::shared_ptr<const Session> m_session;
+    std::shared_ptr<const ScopedBlocks> m_scoped;
+    std::string m_graphScopeMethod; // the scope's method when m_graph was built
     std::shared_ptr<const graph::ProgramGraph> m_graph;
     // Decoded backend events (Vulkan dispatches) of the session, and those exactly linked to
     // the nodes of the method m_graph shows.

@@ -15,6 +15,7 @@
 #include "outputqualitypanel.h"
 #include "qtstrings.h"
 #include "runspanel.h"
+#include "scopecontrols.h"
 #include "timecontrols.h"
 
 #include <QAction>
@@ -70,6 +71,10 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     connect(m_controller, &SessionController::timeConversionRestored, m_time, &TimeControls::show);
     connect(m_controller, &SessionController::recentFilesChanged, this, &MainWindow::updateRecentMenu);
     connect(m_controller, &SessionController::sessionChanged, this, &MainWindow::showSession);
+    connect(m_controller, &SessionController::scopeChanged, this, [this](std::shared_ptr<const ScopedBlocks> scoped) {
+        // Every panel that follows the scope names it, when the recording has something to choose.
+        m_layout->showScope(scoped && m_controller->scopeMatters() ? toQString(scoped->label) : QString());
+    });
     connect(m_time, &TimeControls::refused, this, [this](const QString &why) { showMessage(MessageKind::Error, why); });
     connect(m_time, &TimeControls::changed, this, [this](const TimeConversion &time) {
         if (m_options.persistSettings)
@@ -153,7 +158,7 @@ void MainWindow::addPanel(Panel *panel)
     for (const Panel::Dock &dock : panel->docks())
         m_layout->place(dock);
     for (const Panel::Chart &chart : panel->charts())
-        m_charts->add(chart.name, chart.title, chart.widget);
+        m_charts->add(chart.name, chart.title, chart.widget, chart.unavailable);
     // Readable as it opens: the dock's area takes most of the window's height.
     connect(panel, &Panel::needsRoom, this, [this](QDockWidget *dock) {
         if (!dock->isFloating() && dockWidgetArea(dock) == Qt::BottomDockWidgetArea)
@@ -234,6 +239,8 @@ void MainWindow::createActions()
     m_time = new TimeControls(tb);
     tb->addSeparator();
     tb->addActions(quickFilters);
+    tb->addSeparator();
+    m_scope = new ScopeControls(m_controller, tb);
 }
 
 void MainWindow::resetLayout()

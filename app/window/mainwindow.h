@@ -28,6 +28,7 @@ class RunsPanel;
 class GraphDock;
 class MessageBar;
 class ModulesDock;
+class ScopeControls;
 class TimeControls;
 class TimelineDock;
 class TopEventsDock;
@@ -49,6 +50,7 @@ public:
     EventSelection *selection() const { return m_selection; }
     EventTableView *table() const { return m_table; }
     TimeControls *timeControls() const { return m_time; }
+    ScopeControls *scopeControls() const { return m_scope; }
     GapDocks *gapDocks() const { return m_gap; }
     CompareDocks *compareDocks() const { return m_compare; }
     GraphDock *graphDock() const { return m_graph; }
@@ -67,6 +69,8 @@ public:
     {
         return m_charts->exportTo(name, path, size, error);
     }
+    // Why chart `name` has nothing to export now (File ▸ Export Chart greys it out saying so).
+    QString chartUnavailable(const QString &name) const { return m_charts->unavailableReason(name); }
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -96,6 +100,7 @@ private:
 
     EventTableView *m_table = nullptr;
     TimeControls *m_time = nullptr;
+    ScopeControls *m_scope = nullptr;
     MessageBar *m_messageBar = nullptr;
     QLabel *m_summary = nullptr;
     QMenu *m_fileMenu = nullptr;

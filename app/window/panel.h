@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <vector>
 
 class QAction;
@@ -46,13 +47,16 @@ public:
         BelowAnchor, // under the area's anchor, splitting the area
         Tab, // a tab next to Details (right area) or the Timeline (bottom area)
         TabBehindAnchor, // the same, the anchor staying on top
-        OwnArea, // a dock of its own in the area
+        OwnArea, // a dock of its own in the area, beside the others (across the bottom area)
     };
     struct Dock {
         QDockWidget *dock = nullptr; // parentless; the window adopts it
         Qt::DockWidgetArea area = Qt::BottomDockWidgetArea;
         Placement placement = Placement::Tab;
         bool startHidden = false; // shown by the panel once it has something to show
+        // Answers for the scope's runs (SessionController::scoped): its title names them
+        // ("Top events — decode_forward · decode · 64 runs").
+        bool followsScope = false;
     };
     enum class Menu { File, Analysis }; // File: after Open Recent; Analysis: before Help
 
@@ -68,6 +72,9 @@ public:
         QString name; // "histogram", "top-events", "timeline" (what --screenshot and tests ask for)
         QString title; // "Latency histogram…"
         QWidget *widget = nullptr;
+        // Why the chart has nothing to export now ("select an event first"); "" when it has. The
+        // File ▸ Export Chart entry says so instead of writing an empty image.
+        std::function<QString()> unavailable = [] { return QString(); };
     };
 
     virtual QList<Dock> docks() const = 0;

@@ -122,7 +122,8 @@ QList<QAction *> RunsPanel::menuActions(Menu menu) const
 
 QList<Panel::Chart> RunsPanel::charts() const
 {
-    return { { QStringLiteral("runs"), tr("Runs over time…"), m_chart } };
+    return { { QStringLiteral("runs"), tr("Runs over time…"), m_chart,
+        [this] { return m_report ? QString() : tr("needs a recording of more than one run"); } } };
 }
 
 QString RunsPanel::figuresText() const

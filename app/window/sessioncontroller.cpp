@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QSettings>
 
+#include <algorithm>
 #include <tuple>
 
 namespace etscope {
@@ -344,12 +345,54 @@ void SessionController::setSession(std::shared_ptr<const Session> session)
         m_time = m_session->inputs.time;
     if (m_session)
         addRecentFiles(m_session->inputs);
+    // A reload (another unit, a companion added) keeps the scope when it still selects runs.
+    m_scoped.reset();
+    if (m_session && m_session->etdump) {
+        auto scoped = scopeBlocks(*m_session, m_scope);
+        if (!scoped) {
+            m_scope = {};
+            scoped = scopeBlocks(*m_session, m_scope);
+        }
+        if (scoped)
+            m_scoped = std::make_shared<const ScopedBlocks>(std::move(*scoped));
+    }
     Q_EMIT sessionChanged(m_session);
+    Q_EMIT scopeChanged(m_scoped);
     if (m_session && !m_session->etdump && m_session->warnings.empty())
         notify(MessageKind::Info,
             tr("%1 opened alone: its methods, memory plan and instructions are in the Program panel. Open the ETDump "
                "recorded with it to see the events.")
                 .arg(displayName(m_session->primaryPath())));
+}
+
+bool SessionController::setScope(const Scope &scope, QString *error)
+{
+    if (scope == m_scope && (m_scoped || !m_session))
+        return true;
+    if (!m_session || !m_session->etdump) {
+        m_scope = scope;
+        return true;
+    }
+    auto scoped = scopeBlocks(*m_session, scope);
+    if (!scoped) {
+        const QString why = toQString(scoped.error().message());
+        notify(MessageKind::Error, why);
+        if (error)
+            *error = why;
+        return false;
+    }
+    m_scope = scope;
+    m_scoped = std::make_shared<const ScopedBlocks>(std::move(*scoped));
+    Q_EMIT scopeChanged(m_scoped);
+    return true;
+}
+
+bool SessionController::scopeMatters() const
+{
+    if (!m_session || !m_session->etdump)
+        return false;
+    const ScopeChoices c = scopeChoices(*m_session);
+    return c.methods.size() > 1 || c.phases.size() > 1 || !m_scope.whole();
 }
 
 void SessionController::addRecentFiles(const SessionInputs &inputs)
@@ -364,7 +407,18 @@ void SessionController::addRecentFiles(const SessionInputs &inputs)
         group << QFileInfo(toQString(p)).absoluteFilePath();
     const QString entry = group.join(QLatin1Char('\n'));
     m_recentFiles.removeAll(entry);
-    m_recentFiles.prepend(entry);
+    // A file of a recent set reopened alone (the ETDump from a file dialog, say) must not push
+    // that set, with its companions, out of the list: the sets holding every file just opened
+    // follow it at the top.
+    QStringList holders;
+    for (const QString &set : std::as_const(m_recentFiles)) {
+        const QStringList files = set.split(QLatin1Char('\n'));
+        if (std::all_of(group.cbegin(), group.cend(), [&](const QString &f) { return files.contains(f); }))
+            holders << set;
+    }
+    for (const QString &set : std::as_const(holders))
+        m_recentFiles.removeAll(set);
+    m_recentFiles = QStringList { entry } + holders + m_recentFiles;
     while (m_recentFiles.size() > kMaxRecent)
         m_recentFiles.removeLast();
     if (m_persistSettings)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "session/scope.h"
 #include "session/session.h"
 
 #include <QObject>
@@ -56,6 +57,17 @@ public:
     // What the evaluator views (numeric gap, decomposition, graph against graph) share: the
     // metric, threshold, accumulated or isolated, the inputs the ETRecord's graphs run on.
     EvaluatorSettings *evaluatorSettings() const { return m_evaluatorSettings; }
+    // The runs every view answers for (session/scope.h): a method, a phase, a run range. Changing
+    // it never reloads; the views re-derive from scoped() on scopeChanged. A new session keeps
+    // the scope while it still selects runs, else goes back to the whole recording. Returns false
+    // (and a one-line `error`) for a scope no run falls in, keeping the current one.
+    bool setScope(const Scope &scope, QString *error = nullptr);
+    const Scope &scope() const { return m_scope; }
+    // The open session's blocks in scope, with the label views show ("decode_forward · decode ·
+    // 64 runs"); null without a session.
+    const std::shared_ptr<const ScopedBlocks> &scoped() const { return m_scoped; }
+    // Whether the recording gives a scope anything to choose (several methods or phases).
+    bool scopeMatters() const;
     // Companions opened before their ETDump, paired with the next ETDump opened.
     QString pendingDebugBuffer() const { return m_waitingDebugBuffer; }
     QString pendingETRecord() const { return m_waitingETRecord; }
@@ -90,6 +102,8 @@ public:
 
 Q_SIGNALS:
     void sessionChanged(std::shared_ptr<const etscope::Session> session);
+    // After every sessionChanged, and whenever the scope changes: what the scope selects.
+    void scopeChanged(std::shared_ptr<const etscope::ScopedBlocks> scoped);
     void loadStarted(const QString &etdump);
     void loadProgress(int permille, const QString &stage);
     void loadFinished(bool ok);
@@ -111,6 +125,8 @@ private:
     BackgroundJob *m_job;
     EvaluatorSettings *m_evaluatorSettings;
     std::shared_ptr<const Session> m_session;
+    Scope m_scope;
+    std::shared_ptr<const ScopedBlocks> m_scoped;
     TimeConversion m_time;
     QString m_waitingDebugBuffer;
     QString m_waitingETRecord;

@@ -148,6 +148,12 @@ CompareView::CompareView(QWidget *parent)
         [this] { exportChartInteractive(m_timelines, QStringLiteral("ab-timelines")); });
 }
 
+void CompareView::setScopeParts(std::vector<ScopeDiffPart> parts, std::vector<std::string> notes)
+{
+    m_parts = std::move(parts);
+    m_partNotes = std::move(notes);
+}
+
 void CompareView::setComparison(
     std::shared_ptr<const Session> a, std::shared_ptr<const Session> b, std::shared_ptr<const LatencyDiff> diff)
 {
@@ -176,17 +182,35 @@ void CompareView::setComparison(
     m_summary->setToolTip(
         QStringLiteral("A: %1\nB: %2")
             .arg(m_a ? toQString(m_a->inputs.etdump) : QString(), m_b ? toQString(m_b->inputs.etdump) : QString()));
+    // With runs of several methods or phases, one operator total per method and phase: a sum
+    // over prefill and decode would mean nothing.
+    QString totals;
+    const QString unit = toQString(timeScaleName(m_diff->unit));
+    if (m_parts.size() > 1 || (m_parts.size() == 1 && !m_parts.front().label.empty())) {
+        QStringList each;
+        for (const ScopeDiffPart &p : m_parts)
+            each << (p.runsA && p.runsB
+                    ? tr("%1 %2 → %3 %4")
+                          .arg(toQString(p.label).toHtmlEscaped(), QString::number(p.total.a, 'g', 5),
+                              QString::number(p.total.b, 'g', 5), unit)
+                    : tr("%1 only in %2")
+                          .arg(
+                              toQString(p.label).toHtmlEscaped(), p.runsA ? QStringLiteral("A") : QStringLiteral("B")));
+        totals = tr("operator totals: %1").arg(each.join(QStringLiteral("; ")));
+    } else {
+        totals = tr("operator total %1 → %2 %3")
+                     .arg(QString::number(m_diff->total.a, 'g', 5), QString::number(m_diff->total.b, 'g', 5), unit);
+    }
     QString text
         = tr("<b>A</b> %1 &nbsp; <b>B</b> %2 &nbsp; — %3 slower, %4 faster, %5 unchanged, %6 only in A, %7 only in B; "
-             "operator total %8 → %9 %10")
+             "%8")
               .arg(toQString(names[0]).toHtmlEscaped(), toQString(names[1]).toHtmlEscaped())
               .arg(m_diff->count(Verdict::Slower))
               .arg(m_diff->count(Verdict::Faster))
               .arg(m_diff->count(Verdict::Unchanged))
               .arg(m_diff->count(Verdict::OnlyA))
               .arg(m_diff->count(Verdict::OnlyB))
-              .arg(QString::number(m_diff->total.a, 'g', 5), QString::number(m_diff->total.b, 'g', 5),
-                  toQString(timeScaleName(m_diff->unit)));
+              .arg(totals);
     m_summary->setText(text);
 
     // The pairing of different programs and the limits of the verdicts stay in sight (issue 28).
@@ -198,6 +222,8 @@ void CompareView::setComparison(
             line += QStringLiteral(" — ") + toQString(m_diff->identity.reason).toHtmlEscaped();
         lines << line;
     }
+    for (const std::string &n : m_partNotes)
+        lines << toQString(n).toHtmlEscaped();
     QStringList caveats;
     for (const std::string &c : m_diff->caveats)
         caveats << toQString(c).toHtmlEscaped();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/latencydiff.h"
+#include "analysis/scopediff.h"
 #include "session/session.h"
 
 #include <QWidget>
@@ -34,6 +35,10 @@ public:
 
     void setComparison(
         std::shared_ptr<const Session> a, std::shared_ptr<const Session> b, std::shared_ptr<const LatencyDiff> diff);
+    // The methods and phases the rows were paired within (diffLatencyByScope), each with its
+    // operator total, and how they were paired; shown by the next setComparison.
+    void setScopeParts(std::vector<ScopeDiffPart> parts, std::vector<std::string> notes);
+    const std::vector<ScopeDiffPart> &scopeParts() const { return m_parts; }
     const std::shared_ptr<const LatencyDiff> &diff() const { return m_diff; }
     const std::shared_ptr<const Session> &sessionA() const { return m_a; }
     const std::shared_ptr<const Session> &sessionB() const { return m_b; }
@@ -86,6 +91,8 @@ private:
 
     std::shared_ptr<const Session> m_a, m_b;
     std::shared_ptr<const LatencyDiff> m_diff;
+    std::vector<ScopeDiffPart> m_parts;
+    std::vector<std::string> m_partNotes;
     int m_selected = -1;
     DiffTreeModel *m_model = nullptr;
     DiffFilterProxy *m_proxy = nullptr;

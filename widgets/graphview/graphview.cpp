@@ -322,6 +322,7 @@ class GraphLegend : public QWidget
 {
 public:
     GraphLegend() { setFixedWidth(210); }
+    QString title() const { return toQString(m_c.title); }
     void setColoring(const graph::Coloring &c)
     {
         m_c = c;
@@ -512,6 +513,17 @@ GraphView::GraphView(QWidget *parent)
 }
 
 GraphView::~GraphView() = default; // the job cancels and waits for the layout
+
+QString GraphView::legendTitle() const
+{
+    return m_legend->title();
+}
+
+void GraphView::setRunsLabel(const QString &label)
+{
+    m_runsLabel = label;
+    recolor();
+}
 
 QGraphicsView *GraphView::canvas() const
 {
@@ -808,7 +820,10 @@ void GraphView::recolor()
     m_colors = graph::colorItems(*m_graph, m_visible, m_data, m_overlay);
     for (std::size_t i = 0; i < m_items.size(); ++i)
         m_items[i]->setFill(qcolor(m_colors.fill[i]), toQString(m_colors.value[i]));
-    m_legend->setColoring(m_colors);
+    graph::Coloring legend = m_colors;
+    if (m_overlay == graph::Overlay::Latency && !m_runsLabel.isEmpty() && !legend.title.empty())
+        legend.title += " — " + m_runsLabel.toStdString(); // the runs the latencies are over
+    m_legend->setColoring(legend);
     updateInfo();
 }
 

@@ -38,6 +38,10 @@ public:
 
     void setGraph(std::shared_ptr<const graph::ProgramGraph> g, graph::OverlayData data);
     void setOverlayData(graph::OverlayData data); // same graph, new numbers (e.g. a gap table)
+    // The runs the latency overlay is over ("decode_forward · decode · 64 runs"), named in its
+    // legend; empty for the whole recording.
+    void setRunsLabel(const QString &label);
+    QString legendTitle() const;
     void clear(const QString &message);
     void setOverlay(graph::Overlay o);
     // Program entries offered in the toolbar (Edge program first); programRequested() asks the
@@ -125,6 +129,7 @@ private:
     GraphCanvas *m_view = nullptr;
     QGraphicsScene *m_scene = nullptr;
     GraphLegend *m_legend = nullptr;
+    QString m_runsLabel;
     QComboBox *m_overlayBox = nullptr;
     QComboBox *m_programBox = nullptr;
     QToolButton *m_inputsButton = nullptr;

@@ -15,6 +15,8 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace etscope {
 
 namespace {
@@ -26,6 +28,51 @@ QString bytesText(std::uint64_t b)
     return QLocale::c().toString(qulonglong(b)) + QStringLiteral(" B");
 }
 } // namespace
+
+std::vector<int> instructionTicks(std::size_t count, int target)
+{
+    // Whole instructions only, each once: a step below 1 would label 0, 0.5, 1 as "0", "0", "1".
+    std::vector<int> out;
+    if (count == 0)
+        return out;
+    const double step = std::max(1.0, niceStep(double(count - 1), std::max(target, 1)));
+    for (double v = 0; v <= double(count - 1) + 1e-9; v += step)
+        out.push_back(int(std::lround(v)));
+    return out;
+}
+
+std::vector<std::pair<double, QString>> byteTicks(std::uint64_t size, int target)
+{
+    std::vector<std::pair<double, QString>> out;
+    if (size == 0)
+        return out;
+    // In the unit of the size, with the decimals of the step: "0", "0.5 MB", "1.0 MB" (SI units).
+    const double step = std::max(1.0, niceStep(double(size), std::max(target, 1)));
+    const double top = double(size);
+    const double unit = top >= 1e9 ? 1e9 : top >= 1e6 ? 1e6 : top >= 1e3 ? 1e3 : 1;
+    const QString name = unit == 1e9 ? QStringLiteral("GB")
+        : unit == 1e6                ? QStringLiteral("MB")
+        : unit == 1e3                ? QStringLiteral("kB")
+                                     : QStringLiteral("B");
+    const int decimals = std::max(0, -int(std::floor(std::log10(step / unit) + 1e-9)));
+    for (int i = 0;; ++i) {
+        const double v = i * step;
+        if (v > double(size) * (1 + 1e-9) || i > 1000)
+            break;
+        out.emplace_back(v, i == 0 ? QStringLiteral("0") : formatTick(v / unit, decimals) + QLatin1Char(' ') + name);
+    }
+    return out;
+}
+
+QString byteSizeText(std::uint64_t size)
+{
+    const double v = double(size);
+    const auto [unit, name] = v >= 1e9 ? std::pair(1e9, "GB")
+        : v >= 1e6                     ? std::pair(1e6, "MB")
+        : v >= 1e3                     ? std::pair(1e3, "kB")
+                                       : std::pair(1.0, "B");
+    return formatSignificant(v / unit, 3) + QLatin1Char(' ') + QString::fromLatin1(name);
+}
 
 MemoryPlanCanvas::MemoryPlanCanvas(const MemoryPlanModel *model, QWidget *parent)
     : QWidget(parent)
@@ -102,13 +149,17 @@ void MemoryPlanCanvas::paintEvent(QPaintEvent *)
         return;
     }
     p.setPen(palette().text().color());
+    const QFontMetricsF fm(font());
     for (std::size_t a = 0; a < plan.arenas.size(); ++a) {
         const QRectF area = arenaArea(a);
-        p.drawText(QRectF(0, area.top(), kLeft - 6, 16), Qt::AlignRight, tr("arena %1").arg(plan.arenas[a].id));
-        p.drawText(QRectF(0, area.top() + 16, kLeft - 6, 16), Qt::AlignRight, bytesText(plan.arenas[a].size));
+        // The arena's name in the margin above it (beside the legend, or in the gap between
+        // arenas); its y axis is the offset inside it, 0 at the top.
+        QString title = tr("arena %1").arg(plan.arenas[a].id);
         if (!plan.arenas[a].device.isCpu()) // CUDA programs plan arenas on the device (non_const_buffer_device)
-            p.drawText(QRectF(0, area.top() + 32, kLeft - 6, 16), Qt::AlignRight,
-                toQString(deviceName(plan.arenas[a].device)));
+            title += QLatin1Char(' ') + toQString(deviceName(plan.arenas[a].device));
+        p.drawText(QRectF(0, area.top() - 17, kLeft - 6, 16), Qt::AlignRight | Qt::AlignBottom,
+            fm.elidedText(title, Qt::ElideRight, kLeft - 6));
+        drawByteAxis(p, area, plan.arenas[a].size, false);
         p.drawRect(area);
     }
     p.setPen(QPen(QColor(40, 40, 40), 0.5));
@@ -125,7 +176,6 @@ void MemoryPlanCanvas::paintEvent(QPaintEvent *)
     }
     // Legend: what each colour is, as many as fit on the line (the rest counted).
     {
-        const QFontMetricsF fm(font());
         double x = kLeft;
         int shown = 0;
         for (const QString &label : std::as_const(producers)) {
@@ -152,8 +202,8 @@ void MemoryPlanCanvas::paintEvent(QPaintEvent *)
     p.setBrush(Qt::NoBrush);
     p.setPen(palette().text().color());
     p.drawRect(live);
-    p.drawText(QRectF(0, live.top(), kLeft - 6, 16), Qt::AlignRight, tr("live"));
-    p.drawText(QRectF(0, live.top() + 16, kLeft - 6, 16), Qt::AlignRight, bytesText(plan.peakLiveBytes));
+    p.drawText(QRectF(0, live.top() - 17, kLeft - 6, 16), Qt::AlignRight | Qt::AlignBottom, tr("live"));
+    drawByteAxis(p, live, plan.peakLiveBytes, true);
     const double maxLive = double(std::max<std::uint64_t>(plan.peakLiveBytes, 1));
     QPolygonF line;
     for (std::size_t k = 0; k < plan.liveBytes.size(); ++k) {
@@ -169,18 +219,67 @@ void MemoryPlanCanvas::paintEvent(QPaintEvent *)
     }
     // Instruction axis: nice ticks at the middle of each instruction's column.
     p.setPen(palette().text().color());
-    const double n = double(std::max<std::size_t>(plan.instructionCount, 1));
-    const QFontMetricsF fm(font());
-    const int target
-        = std::max(2, int((width() - kLeft - kRight) / (fm.horizontalAdvance(QStringLiteral("0000")) * 2.5)));
-    const NiceTicks ticks = niceTicks(0, n - 1, target);
-    for (double v : ticks.values) {
+    for (int v : instructionTicks(plan.instructionCount, instructionTickTarget())) {
         const double x = xOf(v + 0.5);
         p.drawLine(QPointF(x, live.bottom()), QPointF(x, live.bottom() + 4));
-        p.drawText(QRectF(x - 30, live.bottom() + 4, 60, 13), Qt::AlignHCenter | Qt::AlignTop, formatTick(v, 0));
+        p.drawText(QRectF(x - 30, live.bottom() + 4, 60, 13), Qt::AlignHCenter | Qt::AlignTop, QString::number(v));
     }
     p.drawText(QRectF(kLeft, height() - 14, width() - kLeft - kRight, 14), Qt::AlignCenter,
         tr("instruction (0 … %1)").arg(qlonglong(plan.instructionCount) - 1));
+}
+
+int MemoryPlanCanvas::instructionTickTarget() const
+{
+    const QFontMetricsF fm(font());
+    return std::max(2, int((width() - kLeft - kRight) / (fm.horizontalAdvance(QStringLiteral("0000")) * 2.5)));
+}
+
+int MemoryPlanCanvas::byteTickTarget(double height) const
+{
+    return std::max(1, int(height / (QFontMetricsF(font()).height() * 1.6)));
+}
+
+void MemoryPlanCanvas::drawByteAxis(QPainter &p, const QRectF &area, std::uint64_t size, bool upward) const
+{
+    // Byte ticks in the left margin: offsets in an arena (0 at the top, as the rectangles are
+    // placed), live bytes upward from 0 under the line.
+    if (size == 0 || area.height() <= 0)
+        return;
+    const double lineHeight = QFontMetricsF(font()).height();
+    auto ticks = byteTicks(size, byteTickTarget(area.height()));
+    if (ticks.size() < 2) // a strip too short for a second nice tick: its top is `size`
+        ticks.emplace_back(double(size), byteSizeText(size));
+    for (const auto &[value, label] : ticks) {
+        const double f = value / double(size);
+        const double y = upward ? area.bottom() - f * area.height() : area.top() + f * area.height();
+        p.drawLine(QPointF(kLeft - 4, y), QPointF(kLeft, y));
+        QRectF box(0, y - lineHeight / 2, kLeft - 6, lineHeight);
+        // Labels stay inside the area's height (the first and last shifted in).
+        if (box.top() < area.top() - 2)
+            box.moveTop(area.top() - 2);
+        if (box.bottom() > area.bottom() + 2)
+            box.moveBottom(area.bottom() + 2);
+        p.drawText(box, Qt::AlignRight | Qt::AlignVCenter, label);
+    }
+}
+
+QStringList MemoryPlanCanvas::instructionTickLabels() const
+{
+    QStringList out;
+    for (int v : instructionTicks(m_model->plan().instructionCount, instructionTickTarget()))
+        out << QString::number(v);
+    return out;
+}
+
+QStringList MemoryPlanCanvas::byteTickLabels(std::size_t arena) const
+{
+    QStringList out;
+    const MemoryPlan &plan = m_model->plan();
+    if (arena >= plan.arenas.size())
+        return out;
+    for (const auto &[value, label] : byteTicks(plan.arenas[arena].size, byteTickTarget(arenaArea(arena).height())))
+        out << label;
+    return out;
 }
 
 void MemoryPlanCanvas::mouseMoveEvent(QMouseEvent *event)

@@ -4,15 +4,29 @@
 
 #include <QWidget>
 
+#include <QStringList>
+
 #include <memory>
+#include <utility>
+#include <vector>
 
 class QLabel;
+class QPainter;
 class QSplitter;
 class QTableView;
 
 namespace etscope {
 
 class MemoryPlanModel;
+
+// The instruction axis' ticks for `count` instructions: whole numbers, each once, about
+// `target` of them.
+std::vector<int> instructionTicks(std::size_t count, int target);
+// A byte axis from 0 to `size`: nice steps (1, 2, 5 × 10^k bytes) labelled in the step's SI unit
+// ("0", "500 kB", "1.0 MB").
+std::vector<std::pair<double, QString>> byteTicks(std::uint64_t size, int target);
+// A size in the SI unit it reaches, 3 significant digits ("324 kB").
+QString byteSizeText(std::uint64_t size);
 
 // The memory plan drawn as PyTorch's memory viz and TFLite's planner plots do: x = instruction,
 // y = offset inside the arena, one rectangle per tensor coloured by the operator that makes it,
@@ -26,6 +40,9 @@ public:
     // Row of the tensor under a point, or -1.
     int tensorAt(QPointF pos) const;
     QRectF tensorRect(int row) const;
+    // For tests: the labels of the instruction axis and of an arena's byte axis, as drawn.
+    QStringList instructionTickLabels() const;
+    QStringList byteTickLabels(std::size_t arena) const;
 
 Q_SIGNALS:
     void tensorClicked(int row);
@@ -39,6 +56,9 @@ private:
     QRectF arenaArea(std::size_t arena) const;
     QRectF liveArea() const;
     double xOf(double instruction) const;
+    int instructionTickTarget() const;
+    int byteTickTarget(double height) const;
+    void drawByteAxis(QPainter &p, const QRectF &area, std::uint64_t size, bool upward) const;
 
     const MemoryPlanModel *m_model;
 };
