@@ -50,7 +50,6 @@ public:
     EventSelection *selection() const { return m_selection; }
     EventTableView *table() const { return m_table; }
     TimeControls *timeControls() const { return m_time; }
-    ScopeControls *scopeControls() const { return m_scope; }
     GapDocks *gapDocks() const { return m_gap; }
     CompareDocks *compareDocks() const { return m_compare; }
     GraphDock *graphDock() const { return m_graph; }

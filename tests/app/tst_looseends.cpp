@@ -6,6 +6,7 @@
 // with a regular expression, not with the parser under test), and numbers worked by hand in the
 // comments.
 #include "detailspanel.h"
+#include "eventpanels.h"
 #include "eventtableview.h"
 #include "gapdocks.h"
 #include "histogramwidget.h"
@@ -58,7 +59,7 @@ private Q_SLOTS:
     void emptyTabsSayWhy()
     {
         MainWindow w(test::quietWindow());
-        DetailsPanel *details = w.detailsPanel();
+        DetailsPanel *details = test::part<EventDetailsDocks>(w)->details();
         // Nothing selected yet.
         QVERIFY(details->tabExplanation(StackTrace).startsWith(QStringLiteral("Select an event")));
         QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/cnn_mlp_50runs/etdump.etdp") }));
@@ -79,7 +80,7 @@ private Q_SLOTS:
         MainWindow w(test::quietWindow());
         QVERIFY(w.controller()->openFilesSync(
             { sample("cnn_mlp_50runs/etdump.etdp"), sample("cnn_mlp_50runs/etrecord.bin") }));
-        DetailsPanel *details = w.detailsPanel();
+        DetailsPanel *details = test::part<EventDetailsDocks>(w)->details();
         QVERIFY(w.table()->selectEventByName(QStringLiteral("native_call_convolution.out")));
         QCOMPARE(details->tabExplanation(StackTrace), QString());
         QCOMPARE(details->tabExplanation(Modules), QString());
@@ -107,11 +108,16 @@ private Q_SLOTS:
                 }
         QVERIFY(block >= 0);
         w.selection()->selectEvent(block, event);
-        QVERIFY2(
-            w.detailsPanel()->tabExplanation(DelegateMetadata).contains(QStringLiteral("logged no debug metadata")),
-            qPrintable(w.detailsPanel()->tabExplanation(DelegateMetadata)));
+        QVERIFY2(test::part<EventDetailsDocks>(w)
+                     ->details()
+                     ->tabExplanation(DelegateMetadata)
+                     .contains(QStringLiteral("logged no debug metadata")),
+            qPrintable(test::part<EventDetailsDocks>(w)->details()->tabExplanation(DelegateMetadata)));
         w.selection()->setCurrentEvent(block, -1); // the table's block row became current
-        QVERIFY(w.detailsPanel()->tabExplanation(StackTrace).startsWith(QStringLiteral("A block row")));
+        QVERIFY(test::part<EventDetailsDocks>(w)
+                    ->details()
+                    ->tabExplanation(StackTrace)
+                    .startsWith(QStringLiteral("A block row")));
     }
 
     // One order: the tree's frames and the text's "File" lines name the same frames in the same
@@ -122,7 +128,7 @@ private Q_SLOTS:
         QVERIFY(w.controller()->openFilesSync(
             { sample("cnn_mlp_50runs/etdump.etdp"), sample("cnn_mlp_50runs/etrecord.bin") }));
         QVERIFY(w.table()->selectEventByName(QStringLiteral("native_call_convolution.out")));
-        QTreeWidget *tree = w.detailsPanel()->framesTree();
+        QTreeWidget *tree = test::part<EventDetailsDocks>(w)->details()->framesTree();
         QVERIFY(tree->topLevelItemCount() > 0);
         QTreeWidgetItem *node = tree->topLevelItem(0);
         QStringList treeFrames;
@@ -140,8 +146,10 @@ private Q_SLOTS:
             }
             return out;
         };
-        const QString text
-            = w.detailsPanel()->findChild<QPlainTextEdit *>(QStringLiteral("StackTraceText"))->toPlainText();
+        const QString text = test::part<EventDetailsDocks>(w)
+                                 ->details()
+                                 ->findChild<QPlainTextEdit *>(QStringLiteral("StackTraceText"))
+                                 ->toPlainText();
         QCOMPARE(framesOf(text).mid(0, treeFrames.size()), treeFrames);
         // The recorded traceback, outermost first as Python writes it: the tree starts at its end.
         const Session &s = *w.controller()->session();
@@ -186,9 +194,9 @@ private Q_SLOTS:
         w.show();
         QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/add_pte_50runs/add.pte"),
             test::fixturePath("runtime/add_pte_50runs/etdump.etdp") }));
-        const QStringList ticks = w.memoryPanel()->view()->canvas()->instructionTickLabels();
+        const QStringList ticks = test::part<MemoryPanel>(w)->view()->canvas()->instructionTickLabels();
         QCOMPARE(ticks, QStringList { QStringLiteral("0") }); // add.pte: one instruction (README)
-        QVERIFY(!w.memoryPanel()->view()->canvas()->byteTickLabels(0).isEmpty());
+        QVERIFY(!test::part<MemoryPanel>(w)->view()->canvas()->byteTickLabels(0).isEmpty());
     }
 
     // File ▸ Export Chart offers only what the session can fill; the others say why.
@@ -281,10 +289,11 @@ private Q_SLOTS:
                         b = s.blocks.size() - 1;
                         break;
                     }
-        QCOMPARE(w.histogram()->totalCount(), 64);
+        QCOMPARE(test::part<EventDetailsDocks>(w)->histogram()->totalCount(), 64);
         QCoreApplication::processEvents();
-        QWidget *view = w.histogram()->chartView();
-        auto *legend = w.histogram()->findChild<QWidget *>(QStringLiteral("HistogramMarkerLegend"));
+        QWidget *view = test::part<EventDetailsDocks>(w)->histogram()->chartView();
+        auto *legend = test::part<EventDetailsDocks>(w)->histogram()->findChild<QWidget *>(
+            QStringLiteral("HistogramMarkerLegend"));
         QVERIFY(view->isVisible());
         if (legend->isVisible()) // compact: the legend is a line of its own under the chart
             QVERIFY2(view->geometry().bottom() < legend->geometry().top(),

@@ -12,6 +12,7 @@
 #include "compareview.h"
 #include "detailspanel.h"
 #include "difftreemodel.h"
+#include "eventpanels.h"
 #include "eventtableview.h"
 #include "eventtreemodel.h"
 #include "graph/programgraph.h"
@@ -76,7 +77,7 @@ void openLlm(MainWindow &w)
 
 void chooseMethod(MainWindow &w, const QString &method)
 {
-    QComboBox *box = w.scopeControls()->methodBox();
+    QComboBox *box = test::part<ScopeControls>(w)->methodBox();
     const int i = box->findData(method);
     QVERIFY2(i >= 0, qPrintable(method));
     box->setCurrentIndex(i);
@@ -94,7 +95,7 @@ private Q_SLOTS:
     {
         MainWindow w(test::quietWindow());
         openLlm(w);
-        QComboBox *methods = w.scopeControls()->methodBox();
+        QComboBox *methods = test::part<ScopeControls>(w)->methodBox();
         QCOMPARE(methods->count(), 3); // every method, prefill_forward, decode_forward
         QCOMPARE(methods->itemData(1).toString(), QStringLiteral("prefill_forward"));
         QCOMPARE(methods->itemData(2).toString(), QStringLiteral("decode_forward"));
@@ -102,7 +103,7 @@ private Q_SLOTS:
         const QString label = QStringLiteral("decode_forward · 64 runs");
         QCOMPARE(QString::fromStdString(w.controller()->scoped()->label), label);
         // The phase box now offers decode_forward's phase only.
-        QComboBox *phases = w.scopeControls()->phaseBox();
+        QComboBox *phases = test::part<ScopeControls>(w)->phaseBox();
         QCOMPARE(phases->count(), 2);
         phases->setCurrentIndex(phases->findData(int(Phase::Decode)));
         const QString decode = QStringLiteral("decode_forward · decode · 64 runs");
@@ -110,7 +111,7 @@ private Q_SLOTS:
         for (const char *dock : { "TopEventsDock", "GraphDock", "DetailsDock", "HistogramDock", "ModulesDock" })
             QVERIFY2(w.findChild<QDockWidget *>(QString::fromLatin1(dock))->windowTitle().endsWith(decode),
                 qPrintable(w.findChild<QDockWidget *>(QString::fromLatin1(dock))->windowTitle()));
-        QVERIFY(w.topEventsChart()->caption().contains(decode));
+        QVERIFY(test::part<TopEventsDock>(w)->chart()->caption().contains(decode));
         QVERIFY(w.graphDock()->view()->legendTitle().contains(decode));
         // Every method keeps the phase: the decode runs of every method (the same 64 here).
         methods->setCurrentIndex(0);
@@ -196,7 +197,7 @@ private Q_SLOTS:
         s.phase = Phase::Decode;
         QVERIFY(w.controller()->setScope(s));
         const Session &session = *w.controller()->session();
-        const auto &entries = w.topEventsChart()->entries();
+        const auto &entries = test::part<TopEventsDock>(w)->chart()->entries();
         QCOMPARE(int(entries.size()), 12);
         for (int i = 0; i < 12; ++i) {
             const Event &ev = session.blocks[std::size_t(entries[std::size_t(i)].block)]
@@ -208,10 +209,11 @@ private Q_SLOTS:
         }
         // The slowest decode kernel in Details and the histogram: 64 runs, numbered as every view.
         w.selection()->setCurrentEvent(entries.front().block, entries.front().event);
-        QCOMPARE(w.histogram()->totalCount(), 64);
-        QVERIFY(w.detailsPanel()->title().contains(QStringLiteral("native_call_permute_copy.out")));
-        QCOMPARE(w.detailsPanel()->rawValueCount(), 64);
-        QTreeWidget *tree = w.detailsPanel()->propertiesTree();
+        QCOMPARE(test::part<EventDetailsDocks>(w)->histogram()->totalCount(), 64);
+        QVERIFY(test::part<EventDetailsDocks>(w)->details()->title().contains(
+            QStringLiteral("native_call_permute_copy.out")));
+        QCOMPARE(test::part<EventDetailsDocks>(w)->details()->rawValueCount(), 64);
+        QTreeWidget *tree = test::part<EventDetailsDocks>(w)->details()->propertiesTree();
         QTreeWidgetItem *raw = nullptr;
         for (int i = 0; i < tree->topLevelItemCount(); ++i)
             if (tree->topLevelItem(i)->text(0).startsWith(QStringLiteral("Raw values")))
@@ -329,7 +331,7 @@ private Q_SLOTS:
         w.show();
         QVERIFY(w.controller()->openFilesSync(
             { QStringLiteral(ETSCOPE_TEST_DATA_DIR "/backend/vulkan_stem/etdump.etdp") }));
-        TimelineWidget *t = w.timeline();
+        TimelineWidget *t = test::part<TimelineDock>(w)->timeline();
         const Session &session = *w.controller()->session();
         const auto &block = session.blocks[std::size_t(t->currentBlock())];
         QList<std::pair<double, double>> drawn;
