@@ -49,8 +49,7 @@ QDialog *makeTensorValuesDialog(QWidget *parent, const QString &label, TensorDat
     auto *dialog = new QDialog(parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setObjectName(QStringLiteral("TensorValuesDialog"));
-    dialog->setWindowTitle(
-        QObject::tr("%1 — %2").arg(label, toQString(describeShape(values->dtype, values->sizes))));
+    dialog->setWindowTitle(QObject::tr("%1 — %2").arg(label, toQString(describeShape(values->dtype, values->sizes))));
     auto *table = new QTableWidget(0, 2, dialog);
     table->setObjectName(QStringLiteral("values"));
     table->setHorizontalHeaderLabels({ QObject::tr("index"), QObject::tr("value") });
@@ -75,10 +74,8 @@ QDialog *makeTensorValuesDialog(QWidget *parent, const QString &label, TensorDat
             v->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             table->setItem(row, 1, v);
         }
-        range->setText(QObject::tr("values %1–%2 of %3")
-                           .arg(first + (last > first ? 1 : 0))
-                           .arg(last)
-                           .arg(values->values.size()));
+        range->setText(
+            QObject::tr("values %1–%2 of %3").arg(first + (last > first ? 1 : 0)).arg(last).arg(values->values.size()));
         table->resizeColumnToContents(0);
     };
     fill(1);
