@@ -1,4 +1,5 @@
 #include "program/program.h"
+#include "common/flatbufferalign.h"
 #include "common/littleendian.h"
 
 #include "bundled/bundledprogram.h"
@@ -58,13 +59,6 @@ std::optional<std::uint64_t> tensorBytes(const pf::Tensor *t)
                 return std::nullopt;
         }
     return n;
-}
-
-// The verifier checks a vector's length field alignment only; 64-bit elements read in place
-// must be 8-aligned themselves (real files are; a crafted one need not be).
-template <typename T> bool elementsAligned(const flatbuffers::Vector<T> *v)
-{
-    return !v || reinterpret_cast<std::uintptr_t>(v->data()) % alignof(T) == 0;
 }
 
 } // namespace

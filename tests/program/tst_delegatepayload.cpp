@@ -212,6 +212,57 @@ private slots:
         QCOMPARE(links.events[2].node, std::int64_t(4));
     }
 
+    // A graph whose header puts it 4 bytes off an 8-byte boundary (a payload the fuzzer made
+    // from conv.vulkan; any writer may pad less than upstream's 16): it decodes to the same
+    // graph as the aligned original. Read in place, its 8-byte fields would be loaded from
+    // misaligned addresses (caught by the sanitizer builds).
+    void graphOffAlignment_data()
+    {
+        QTest::addColumn<QString>("payload");
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("vulkan") << "conv.vulkan"
+                                << "VulkanBackend";
+        QTest::newRow("xnnpack") << "int8.xnnpack"
+                                 << "XnnpackBackend";
+    }
+    void graphOffAlignment()
+    {
+        QFETCH(QString, payload);
+        QFETCH(QString, backend);
+        std::ifstream in(testData("program/delegates/payloads/" + payload.toStdString()), std::ios::binary);
+        const std::vector<std::uint8_t> blob((std::istreambuf_iterator<char>(in)), {});
+        QVERIFY(blob.size() > 64);
+        // Header fields (payloaddecoders.h): u32 flatbuffer offset at 10, u32 constant offset at 18.
+        auto u32 = [](const std::uint8_t *at) { return std::uint32_t(at[0] | at[1] << 8 | at[2] << 16 | at[3] << 24); };
+        auto put = [](std::uint8_t *at, std::uint32_t v) {
+            for (int i = 0; i < 4; ++i)
+                at[i] = std::uint8_t(v >> (8 * i));
+        };
+        const std::uint32_t fbOffset = u32(&blob[10]);
+        QCOMPARE(fbOffset % 8, 0u);
+        std::vector<std::uint8_t> shifted(blob.begin(), blob.begin() + fbOffset);
+        shifted.insert(shifted.end(), 4, 0);
+        shifted.insert(shifted.end(), blob.begin() + fbOffset, blob.end());
+        put(&shifted[10], fbOffset + 4);
+        put(&shifted[18], u32(&blob[18]) + 4);
+
+        const DelegatePayload a = decodeDelegatePayload(backend.toStdString(), blob);
+        const DelegatePayload b = decodeDelegatePayload(backend.toStdString(), shifted);
+        QVERIFY2(a.decoded && b.decoded, b.summary().c_str());
+        QVERIFY(!a.nodes.empty());
+        QCOMPARE(b.nodes.size(), a.nodes.size());
+        for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+            QCOMPARE(b.nodes[i].op, a.nodes[i].op);
+            QCOMPARE(b.nodes[i].inputs, a.nodes[i].inputs);
+            QCOMPARE(b.nodes[i].outputs, a.nodes[i].outputs);
+        }
+        QCOMPARE(b.values.size(), a.values.size());
+        for (std::size_t i = 0; i < a.values.size(); ++i)
+            QCOMPARE(b.values[i].shape, a.values[i].shape);
+        QCOMPARE(b.constants.size(), a.constants.size());
+        QCOMPARE(b.note, a.note);
+    }
+
     // Every prefix and every single-byte corruption of real payloads: no failure, parts add up.
     void hostilePayloads()
     {

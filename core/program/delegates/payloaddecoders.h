@@ -3,10 +3,12 @@
 // The per-backend decoders behind decodeDelegatePayload (delegatepayload.cpp), and what they
 // share. Internal to core/program/delegates.
 
+#include "common/alignedbytes.h"
 #include "program/delegates/delegatepayload.h"
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -38,16 +40,35 @@ void addSegmentedParts(DelegatePayload &p, const SegmentedHeader &h, const char 
 // The 4 identifier bytes of a flatbuffer (at offset 4), printable, or "" when too short.
 std::string flatbufferIdentifier(std::span<const std::uint8_t> fb);
 
-// The verified root of a payload's graph flatbuffer, or nullptr (limits sized for graphs of
-// millions of nodes).
-template <typename Root> const Root *verifiedRoot(std::span<const std::uint8_t> fb)
+// The verified root of a payload's graph flatbuffer (limits sized for graphs of millions of
+// nodes); root is nullptr when verification fails. flatbuffers checks the alignment of each
+// scalar relative to the buffer's start but then loads it at its absolute address, so a graph
+// whose start sits off an 8-byte boundary in the blob (a header field says where it starts) is
+// read from an aligned copy, which lives as long as this object.
+template <typename Root> class VerifiedGraph
 {
-    flatbuffers::Verifier::Options opts;
-    opts.max_tables = 100'000'000;
-    opts.max_depth = 64;
-    flatbuffers::Verifier verifier(fb.data(), fb.size(), opts);
-    return verifier.VerifyBuffer<Root>(nullptr) ? flatbuffers::GetRoot<Root>(fb.data()) : nullptr;
-}
+public:
+    explicit VerifiedGraph(std::span<const std::uint8_t> fb)
+    {
+        if (reinterpret_cast<std::uintptr_t>(fb.data()) % alignof(std::max_align_t) != 0) {
+            m_copy.emplace(fb.data(), fb.size());
+            fb = { m_copy->data(), m_copy->size() };
+        }
+        flatbuffers::Verifier::Options opts;
+        opts.max_tables = 100'000'000;
+        opts.max_depth = 64;
+        flatbuffers::Verifier verifier(fb.data(), fb.size(), opts);
+        if (verifier.VerifyBuffer<Root>(nullptr))
+            m_root = flatbuffers::GetRoot<Root>(fb.data());
+    }
+    VerifiedGraph(const VerifiedGraph &) = delete;
+    VerifiedGraph &operator=(const VerifiedGraph &) = delete;
+    const Root *root() const { return m_root; }
+
+private:
+    std::optional<AlignedBytes> m_copy;
+    const Root *m_root = nullptr;
+};
 
 DelegatePayload decodeXnnpack(std::span<const std::uint8_t> blob);
 DelegatePayload decodeVulkan(std::span<const std::uint8_t> blob);

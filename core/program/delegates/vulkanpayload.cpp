@@ -8,6 +8,8 @@
 // arguments in order and its `outputs` are empty.
 #include "program/delegates/payloaddecoders.h"
 
+#include "common/flatbufferalign.h"
+
 #include "vulkan_generated.h"
 
 #include <fmt/format.h>
@@ -34,6 +36,15 @@ std::string lower(const char *name, int fallback)
     for (char &c : s)
         c = c == '_' ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
+}
+
+template <typename T> std::string listText(const flatbuffers::Vector<T> *items)
+{
+    if (!items)
+        return "[]";
+    if (!elementsAligned(items))
+        return fmt::format("[{} items, misaligned in the payload]", items->size());
+    return fmt::format("[{}]", fmt::join(*items, ", "));
 }
 
 DelegateValue valueOf(const vf::VkValue &v, std::uint32_t id)
@@ -79,14 +90,11 @@ DelegateValue valueOf(const vf::VkValue &v, std::uint32_t id)
         break;
     case G::IntList:
         out.dtype = "int_list";
-        out.text = v.value_as_IntList()->items() ? fmt::format("[{}]", fmt::join(*v.value_as_IntList()->items(), ", "))
-                                                 : "[]";
+        out.text = listText(v.value_as_IntList()->items());
         break;
     case G::DoubleList:
         out.dtype = "double_list";
-        out.text = v.value_as_DoubleList()->items()
-            ? fmt::format("[{}]", fmt::join(*v.value_as_DoubleList()->items(), ", "))
-            : "[]";
+        out.text = listText(v.value_as_DoubleList()->items());
         break;
     case G::BoolList:
         out.dtype = "bool_list";
@@ -139,7 +147,8 @@ DelegatePayload decodeVulkan(std::span<const std::uint8_t> blob)
     const std::string ident = flatbufferIdentifier(fb);
     if (ident != "VK00")
         return opaquePayload(blob, fmt::format("Vulkan graph identifier '{}' (expected VK00)", ident));
-    const vf::VkGraph *g = verifiedRoot<vf::VkGraph>(fb);
+    const VerifiedGraph<vf::VkGraph> graph(fb);
+    const vf::VkGraph *g = graph.root();
     if (!g)
         return opaquePayload(blob, "Vulkan graph fails flatbuffer verification");
 

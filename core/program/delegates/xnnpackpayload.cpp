@@ -356,7 +356,8 @@ DelegatePayload decodeXnnpack(std::span<const std::uint8_t> blob)
     const std::string ident = flatbufferIdentifier(fb);
     if (ident != "XN01" && ident != "XN00")
         return opaquePayload(blob, fmt::format("XNNPACK graph identifier '{}' (expected XN01 or XN00)", ident));
-    const xf::XNNGraph *g = verifiedRoot<xf::XNNGraph>(fb);
+    const VerifiedGraph<xf::XNNGraph> graph(fb);
+    const xf::XNNGraph *g = graph.root();
     if (!g)
         return opaquePayload(blob, "XNNPACK graph fails flatbuffer verification");
 
