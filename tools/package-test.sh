@@ -97,6 +97,9 @@ grep -q 'native_call_convolution.out' <<<"$out" \
 pydir=$(find "$root/usr/lib" -maxdepth 3 -type d -name etscope -path '*dist-packages*' 2>/dev/null | head -n1)
 if [ -n "$pydir" ]; then
     grep -q 'python3-numpy' <<<"$deps" || die "package ships etscope for Python but does not depend on python3-numpy"
+    site=${pydir#"$root"}; site=${site%/etscope}
+    /usr/bin/python3 -c "import sys; sys.exit(sys.argv[1] not in sys.path)" "$site" \
+        || die "the package puts etscope in $site, which Debian's python3 does not search"
     pyout=$(PYTHONPATH=$(dirname "$pydir") /usr/bin/python3 -W ignore -c \
         "import sys, etscope; etscope.Inspector(etdump_path=sys.argv[1]).print_data_tabular()" "$fixture") \
         || die "import etscope from the package failed"

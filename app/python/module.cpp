@@ -147,7 +147,9 @@ py::object tensorToNumpy(const TensorRef &ref, const DebugBuffer *buffer, py::ha
     if (!buffer) {
         orThrow(checkedNumel(ref, {})); // the shape and its limits, without allocating
         const std::vector<std::int64_t> &shape = ref.sizes;
-        static py::object broadcastTo = py::module_::import("numpy").attr("broadcast_to");
+        // Never destroyed: a static py::object would be released by the C++ runtime after the
+        // interpreter is gone (a crash at exit on Python 3.13).
+        static const py::object &broadcastTo = *new py::object(py::module_::import("numpy").attr("broadcast_to"));
         auto zero = py::array(dtype ? *dtype : py::dtype("float64"), std::vector<py::ssize_t> {});
         std::memset(zero.mutable_data(), 0, static_cast<std::size_t>(zero.nbytes()));
         return broadcastTo(zero, py::tuple(py::cast(shape)));
