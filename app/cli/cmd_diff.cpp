@@ -6,6 +6,7 @@
 
 #include "analysis/latencydiff.h"
 #include "analysis/latencydiffformat.h"
+#include "analysis/scopediff.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -99,7 +100,10 @@ const Registration diffCmd(
                 if (!sa || !sb)
                     return 1;
                 // Per method and phase of the runs (session/scope.h), within the asked scope.
-                diff = diffSessions(*sa, *sb, *scope, options);
+                auto scoped = diffLatencyByScope(*sa, *sb, *scope, options);
+                if (!scoped)
+                    return reportError(scoped.error());
+                diff = std::move(scoped->diff);
             }
             std::string text;
             std::string out;

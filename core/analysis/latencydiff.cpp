@@ -1,7 +1,6 @@
 #include "analysis/latencydiff.h"
 
 #include "etrecord/modulestack.h"
-#include "session/session.h"
 
 #include <fmt/format.h>
 
@@ -610,7 +609,7 @@ void totalAndRank(LatencyDiff &result)
     for (const DiffRow &r : result.rows) {
         if (!counted(r))
             continue;
-        // Rows of several methods and phases (diffSessions): each group's totals apart.
+        // Rows of several methods and phases (diffLatencyByScope): each group's totals apart.
         const std::string group = r.phase.empty() ? std::string()
             : r.method.empty()                    ? r.phase + ": "
                                                   : r.method + " · " + r.phase + ": ";
@@ -734,111 +733,9 @@ LatencyDiff diffLatency(const std::vector<EventBlock> &a, const std::vector<Even
     return result;
 }
 
-namespace {
-// The (method, phase) groups of a session's runs in `within`, in the order of their first run.
-std::vector<std::pair<std::string, Phase>> runGroups(const Session &s, const Scope &within)
+void rankDiff(LatencyDiff &diff)
 {
-    std::vector<std::pair<std::string, Phase>> out;
-    for (const SessionRun &r : s.runTable.runs)
-        if (runInScope(r, within)) {
-            std::pair<std::string, Phase> key(r.methodName(), r.scopePhase());
-            if (std::find(out.begin(), out.end(), key) == out.end())
-                out.push_back(std::move(key));
-        }
-    return out;
-}
-
-std::string groupLabel(const std::pair<std::string, Phase> &g)
-{
-    if (g.first.empty())
-        return phaseName(g.second);
-    return g.second == Phase::All ? g.first : g.first + " · " + phaseName(g.second);
-}
-
-std::vector<EventBlock> blocksOf(const Session &s, const Scope &scope)
-{
-    if (scope.whole())
-        return s.blocks;
-    auto scoped = scopeBlocks(s, scope);
-    return scoped ? std::move(scoped->blocks) : std::vector<EventBlock>();
-}
-
-std::string methodList(const std::vector<std::pair<std::string, Phase>> &groups)
-{
-    std::vector<std::string> names;
-    for (const auto &g : groups)
-        if (!g.first.empty() && std::find(names.begin(), names.end(), g.first) == names.end())
-            names.push_back(g.first);
-    std::string out;
-    for (const std::string &n : names)
-        out += (out.empty() ? "" : ", ") + n;
-    return out.empty() ? std::string("(unknown)") : out;
-}
-} // namespace
-
-LatencyDiff diffSessions(const Session &a, const Session &b, const Scope &scope, const DiffOptions &options)
-{
-    const auto ga = runGroups(a, scope), gb = runGroups(b, scope);
-    std::vector<std::pair<std::string, Phase>> groups = ga;
-    for (const auto &g : gb)
-        if (std::find(groups.begin(), groups.end(), g) == groups.end())
-            groups.push_back(g);
-    const bool oneGroup = groups.size() <= 1;
-    if (oneGroup) {
-        LatencyDiff d = diffLatency(blocksOf(a, scope), blocksOf(b, scope), options);
-        if (!groups.empty() && (!groups.front().first.empty() || groups.front().second != Phase::All)) {
-            for (DiffRow &r : d.rows) {
-                r.method = groups.front().first;
-                r.phase = phaseName(groups.front().second);
-            }
-            d.byMethodPhase.push_back(d.total);
-            d.byMethodPhase.back().key = groupLabel(groups.front());
-        }
-        return d;
-    }
-    // Each (method, phase) of either recording diffed on its own: rows pair within a group only,
-    // so a decode kernel never meets its prefill namesake and totals are per group.
-    LatencyDiff merged;
-    bool first = true;
-    for (const auto &g : groups) {
-        Scope sc = scope;
-        sc.method = g.first;
-        sc.phase = g.second;
-        const std::string label = groupLabel(g);
-        LatencyDiff d = diffLatency(blocksOf(a, sc), blocksOf(b, sc), options);
-        if (first || !d.comparable()) {
-            merged.mode = d.mode;
-            merged.unit = d.unit;
-            merged.pairing = d.pairing;
-            merged.identity = d.identity;
-            merged.banner = d.banner;
-            first = false;
-        }
-        merged.pairedRows += d.pairedRows;
-        merged.onlyARows += d.onlyARows;
-        merged.onlyBRows += d.onlyBRows;
-        for (const std::string &c : d.caveats)
-            merged.caveats.push_back(label + ": " + c);
-        for (const std::string &n : d.notes)
-            merged.notes.push_back(label + ": " + n);
-        for (DiffRow &r : d.rows) {
-            r.method = g.first;
-            r.phase = phaseName(g.second);
-            merged.rows.push_back(std::move(r));
-        }
-        for (BlockTotal &t : d.blockTotals) {
-            t.row.method = g.first;
-            t.row.phase = phaseName(g.second);
-            merged.blockTotals.push_back(std::move(t));
-        }
-        d.total.key = label;
-        merged.byMethodPhase.push_back(d.total);
-    }
-    if (methodList(ga) != methodList(gb))
-        merged.notes.insert(merged.notes.begin(),
-            fmt::format("the recordings ran different methods: A {}, B {}", methodList(ga), methodList(gb)));
-    totalAndRank(merged);
-    return merged;
+    totalAndRank(diff);
 }
 
 } // namespace etscope

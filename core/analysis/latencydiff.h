@@ -102,7 +102,7 @@ struct DiffRow {
     std::string backend; // delegate backend name, "portable" otherwise
     std::string module; // outermost nn.Module path under the model, "" when unknown
     double contribution = 0; // deltaP50 / sum of |deltaP50| of counted rows (signed share)
-    // The runs the row compares (diffSessions): their method ("" unknown) and phase ("" unscoped).
+    // The runs the row compares (diffLatencyByScope): their method ("" unknown) and phase ("" unscoped).
     std::string method, phase;
 };
 
@@ -143,8 +143,8 @@ struct LatencyDiff {
     std::vector<BlockTotal> blockTotals;
     std::vector<DiffTotal> byOpType, byBackend, byModule; // |delta| desc; byModule empty unless linked
     DiffTotal total; // over counted rows
-    // diffSessions: per (method, phase) of the runs, keyed "decode_forward · decode"; empty when
-    // the runs have neither. With several, `total` spans methods and is not a figure to quote.
+    // diffLatencyByScope: per (method, phase) of the runs, keyed "decode_forward · decode"; empty
+    // when the runs have neither. With several, `total` spans methods and is not a figure to quote.
     std::vector<DiffTotal> byMethodPhase;
     std::vector<std::string> notes; // one line each (e.g. why a mode was chosen, run counts)
     std::size_t count(Verdict v) const;
@@ -155,12 +155,10 @@ struct LatencyDiff {
 LatencyDiff diffLatency(
     const std::vector<EventBlock> &a, const std::vector<EventBlock> &b, const DiffOptions &options = {});
 
-// Two sessions compared per (method, phase) of their runs within `scope` (session/scope.h):
-// rows pair only within one method and phase and carry them; totals per method and phase. Runs
-// of one kind only: diffLatency of the scoped blocks. Methods that differ are said in `notes`.
-struct Session;
-struct Scope;
-LatencyDiff diffSessions(const Session &a, const Session &b, const Scope &scope, const DiffOptions &options = {});
+// Totals by op type, backend and module (per method and phase when rows carry them) and the
+// ranking of the rows: what diffLatency ends with, again for a diff assembled from several
+// (analysis/scopediff.h, which compares two sessions per method and phase).
+void rankDiff(LatencyDiff &diff);
 
 // Statistics and verdict of two per-run samples (what every row uses).
 void computeRowStatistics(DiffRow &row, const DiffOptions &options);

@@ -4,6 +4,7 @@
 
 #include "analysis/latencydiff.h"
 #include "analysis/latencydiffformat.h"
+#include "analysis/scopediff.h"
 #include "session/inputfiles.h"
 #include "session/session.h"
 
@@ -89,12 +90,19 @@ std::string diffTsvScoped(py::handle a, py::handle b, const std::string &method,
 {
     const auto sa = nativeSession(a), sb = nativeSession(b);
     const Scope scope = scopeOf(method, phase, runs);
-    py::gil_scoped_release release;
     DiffOptions opt;
     opt.alpha = alpha;
     opt.minChange = minChange;
     opt.includeOperatorCalls = all;
-    return formatDiffDelimited(diffSessions(*sa, *sb, scope, opt), '\t');
+    Result<ScopedLatencyDiff> d = makeError(ErrorCode::InvalidArgument, "", "not compared");
+    {
+        py::gil_scoped_release release;
+        d = diffLatencyByScope(*sa, *sb, scope, opt);
+    }
+    if (!d)
+        etscope::python::throwCoreError(d.error());
+    py::gil_scoped_release release;
+    return formatDiffDelimited(d->diff, '\t');
 }
 
 // The run table: one entry per executed run, as loadSession decided it.
