@@ -53,8 +53,12 @@ const Registration runs("runs",
                 auto session = loadOrReport(in);
                 if (!session)
                     return kExitBadInput;
+                const auto scope = scopeOf(in);
+                if (!scope)
+                    return reportError(scope.error());
                 RunsOptions opt;
                 opt.method = in.method;
+                opt.scope = *scope; // --phase, --runs: those runs' rows, figures and shares
                 opt.promptTokens = a->promptTokens;
                 // etscope's own table: backend events by their decoded operator unless asked otherwise.
                 if (a->sharesBy == "backend-operator" || (a->sharesBy.empty() && !in.rawBackendNames))
@@ -63,9 +67,12 @@ const Registration runs("runs",
                 auto report = analyzeRuns(*session, opt);
                 if (!report)
                     return reportError(report.error());
-                // How much of Method::execute the events explain (analysis/coverage.h).
-                recordings.push_back(
-                    { std::move(*report), analyzeCoverage(session->blocks, session->inputs.time, a->wallMs) });
+                // How much of Method::execute the events explain (analysis/coverage.h), in scope.
+                std::optional<ScopedBlocks> scoped;
+                if (!scope->whole() && !(scoped = scopedOrReport(*session, in)))
+                    return kExitBadInput;
+                recordings.push_back({ std::move(*report),
+                    analyzeCoverage(scoped ? scoped->blocks : session->blocks, session->inputs.time, a->wallMs) });
             }
             const bool several = recordings.size() > 1;
             if (!a->json.empty()) {

@@ -219,10 +219,18 @@ Result<RunsReport> analyzeTable(const std::vector<EventBlock> &blocks, const Pro
     report.generations = table.generations;
     report.notes = table.notes;
 
-    // Every executed run, in file order, as the table decided it.
+    // Every executed run in scope, in file order, as the table decided it.
+    Scope phaseAndRange = options.scope;
+    phaseAndRange.method.clear(); // the method is options.method, which accepts ambiguous runs it fits
+    if (!phaseAndRange.whole())
+        report.notes.push_back(fmt::format("runs in scope: {}{}{}", phaseName(phaseAndRange.phase),
+            phaseAndRange.firstRun ? fmt::format(", from run {}", *phaseAndRange.firstRun) : std::string(),
+            phaseAndRange.lastRun ? fmt::format(", to run {}", *phaseAndRange.lastRun) : std::string()));
     for (const SessionRun &run : table.runs) {
         const RunAttribution *a = run.block < attribution.size() ? &attribution[run.block] : nullptr;
         if (!options.method.empty() && !(a && a->fits(options.method)))
+            continue;
+        if (!runInScope(run, phaseAndRange))
             continue;
         RunRow row;
         row.index = run.index;
@@ -239,8 +247,9 @@ Result<RunsReport> analyzeTable(const std::vector<EventBlock> &blocks, const Pro
         row.startNs = std::llround(double(run.startTick) * clock->nsPerTick);
         report.runs.push_back(std::move(row));
     }
-    for (std::size_t i = 0; i < report.runs.size(); ++i)
-        report.runs[i].index = i;
+    if (!phaseAndRange.whole() && report.runs.empty())
+        return makeError(
+            ErrorCode::InvalidArgument, file, fmt::format("no run is in the asked scope ({})", report.notes.back()));
     report.rule = table.rule;
 
     // Prompt tokens: given, else the prefill method's input shape (per prefill run).

@@ -11,6 +11,7 @@
 #include "events/timescale.h"
 #include "program/runattribution.h"
 #include "session/runtable.h"
+#include "session/scope.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +34,10 @@ const char *shareRowsByName(ShareRowsBy by); // "operator", "backend-operator"
 struct RunsOptions {
     TimeConversion time; // how the blocks' ticks and durations were scaled (session.inputs.time)
     std::string method; // only the runs this method fits (needs a program); empty: all
+    // Only the runs in this scope's phase and run range (its method is `method` above): the rows,
+    // the phase figures and the shares are those runs' (a decode scope has no time to first
+    // token). Runs keep their recording-wide index ("run N" is the same run in every view).
+    Scope scope;
     // Bare blocks only (the session-based analyzeRuns reads Session::inputs.phases):
     PhaseRule phaseBy = PhaseRule::Auto;
     std::size_t prefillRuns = 0; // PhaseRule::PrefillRuns
