@@ -29,22 +29,42 @@ bool isMany(const std::vector<std::string> &args)
         || (!std::filesystem::exists(args.front(), ec) && args.front().find_first_of("*?[") != std::string::npos);
 }
 
+namespace {
+// What every recording of a set is loaded with: time scales, ETRecord, the program and its .ptd
+// files, the phase rule and the scope (--method, --phase, --runs) each one is reduced to.
+Result<RecordingsOptions> recordingsOptionsOf(const InputOptions &in)
+{
+    RecordingsOptions opt;
+    opt.time = timeConversionOf(in);
+    opt.etrecord = in.etrecord;
+    opt.program = in.program;
+    opt.programData = in.data;
+    opt.phases = phaseOptionsOf(in);
+    auto scope = scopeOf(in);
+    if (!scope)
+        return scope.error();
+    opt.scope = *scope;
+    if (!opt.scope.whole())
+        std::fprintf(stderr, "etscope-cli: scope: every recording's runs of method %s, phase %s, runs %s\n",
+            in.method.empty() ? "(any)" : in.method.c_str(), phaseName(opt.scope.phase),
+            in.runs.empty() ? "(all)" : in.runs.c_str());
+    return opt;
+}
+} // namespace
+
 int runManyTable(const ManyTableArgs &a)
 {
     auto inputs = expandRecordings(a.recordings);
     if (!inputs)
         return reportError(inputs.error());
-    RecordingsOptions opt;
-    opt.time.source = *parseTimeScale(a.in.sourceTimeScale);
-    opt.time.target = *parseTimeScale(a.in.targetTimeScale);
-    if (a.in.cyclesPerSecond > 0)
-        opt.time.cyclesPerSecond = a.in.cyclesPerSecond;
-    opt.etrecord = a.in.etrecord;
-    opt.table.includeOperatorCalls = a.all;
-    opt.table.includeModuleColumn = a.modules;
-    opt.separator = a.format == "csv" ? ',' : '\t';
-    opt.threads = a.jobs;
-    const auto files = summarizeRecordings(*inputs, opt);
+    auto opt = recordingsOptionsOf(a.in);
+    if (!opt)
+        return reportError(opt.error());
+    opt->table.includeOperatorCalls = a.all;
+    opt->table.includeModuleColumn = a.modules;
+    opt->separator = a.format == "csv" ? ',' : '\t';
+    opt->threads = a.jobs;
+    const auto files = summarizeRecordings(*inputs, *opt);
     int failed = 0;
     for (const auto &f : files) {
         if (!f.error.empty()) {
@@ -54,7 +74,7 @@ int runManyTable(const ManyTableArgs &a)
         for (const auto &w : f.warnings)
             std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
     }
-    const std::string text = a.format == "jsonl" ? formatJsonl(files) : formatManyDelimited(files, opt, a.aggregate);
+    const std::string text = a.format == "jsonl" ? formatJsonl(files) : formatManyDelimited(files, *opt, a.aggregate);
     if (auto st = writeOutput(a.output, text); !st)
         return reportError(st.error());
     if (failed)
@@ -69,14 +89,13 @@ std::optional<std::vector<EventBlock>> loadPooledBlocks(const InputOptions &o)
         reportError(inputs.error());
         return std::nullopt;
     }
-    RecordingsOptions opt;
-    opt.time.source = *parseTimeScale(o.sourceTimeScale);
-    opt.time.target = *parseTimeScale(o.targetTimeScale);
-    if (o.cyclesPerSecond > 0)
-        opt.time.cyclesPerSecond = o.cyclesPerSecond;
-    opt.etrecord = o.etrecord;
-    opt.table.includeOperatorCalls = true; // the diff decides what to show
-    const auto files = summarizeRecordings(*inputs, opt);
+    auto opt = recordingsOptionsOf(o);
+    if (!opt) {
+        reportError(opt.error());
+        return std::nullopt;
+    }
+    opt->table.includeOperatorCalls = true; // the diff decides what to show
+    const auto files = summarizeRecordings(*inputs, *opt);
     for (const auto &f : files)
         if (!f.error.empty()) {
             std::fprintf(stderr, "etscope-cli: %s\n", f.error.c_str());

@@ -60,6 +60,10 @@ struct InputOptions {
     LinkOptions link; // how --etrecord is linked (commands with linking options set it)
     bool etdumpRequired = true; // set by addInputOptions
 };
+// The time conversion (--source/--target-time-scale, --cycles-per-second) and the phase options
+// (--phase-by, --prefill-runs) the options ask for.
+TimeConversion timeConversionOf(const InputOptions &opts);
+PhaseOptions phaseOptionsOf(const InputOptions &opts);
 // The session's inputs these options name (FILES… sorted by content, then the options).
 Result<SessionInputs> sessionInputsOf(const InputOptions &opts);
 // Adds the shared options. A command that gives --method another meaning (the ETRecord method

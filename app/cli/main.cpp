@@ -75,6 +75,28 @@ int reportError(const Error &e)
     return kExitBadInput;
 }
 
+TimeConversion timeConversionOf(const InputOptions &o)
+{
+    TimeConversion t;
+    t.source = *parseTimeScale(o.sourceTimeScale);
+    t.target = *parseTimeScale(o.targetTimeScale);
+    if (o.cyclesPerSecond > 0)
+        t.cyclesPerSecond = o.cyclesPerSecond;
+    return t;
+}
+
+PhaseOptions phaseOptionsOf(const InputOptions &o)
+{
+    PhaseOptions p;
+    if (o.prefillRuns) {
+        p.rule = PhaseRule::PrefillRuns;
+        p.prefillRuns = *o.prefillRuns;
+    } else if (!o.phaseBy.empty()) {
+        p.rule = *parsePhaseRule(o.phaseBy);
+    }
+    return p;
+}
+
 Result<SessionInputs> sessionInputsOf(const InputOptions &o)
 {
     SessionInputs in;
@@ -103,16 +125,8 @@ Result<SessionInputs> sessionInputsOf(const InputOptions &o)
         return makeError(ErrorCode::InvalidArgument, in.programData.front(), "--data needs the program (--program)");
     in.method = o.method;
     in.link = o.link;
-    in.time.source = *parseTimeScale(o.sourceTimeScale);
-    in.time.target = *parseTimeScale(o.targetTimeScale);
-    if (o.cyclesPerSecond > 0)
-        in.time.cyclesPerSecond = o.cyclesPerSecond;
-    if (o.prefillRuns) {
-        in.phases.rule = PhaseRule::PrefillRuns;
-        in.phases.prefillRuns = *o.prefillRuns;
-    } else if (!o.phaseBy.empty()) {
-        in.phases.rule = *parsePhaseRule(o.phaseBy);
-    }
+    in.time = timeConversionOf(o);
+    in.phases = phaseOptionsOf(o);
     // A program or .ptd that does not belong to the recording is left out with its reason (a
     // warning), never a refusal: the profile does not depend on it. Without a recording the
     // program is what is shown: a .ptd that does not belong is refused.

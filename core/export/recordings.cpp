@@ -86,6 +86,9 @@ RecordingSummary summarize(const RecordingInput &in, const RecordingsOptions &op
     si.etdump = in.etdump;
     si.debugBuffer = in.debugBuffer;
     si.etrecord = opt.etrecord;
+    si.program = opt.program;
+    si.programData = opt.programData;
+    si.phases = opt.phases;
     si.time = opt.time;
     auto session = loadSession(si);
     if (!session) {
@@ -94,15 +97,25 @@ RecordingSummary summarize(const RecordingInput &in, const RecordingsOptions &op
     }
     const Session &ses = **session;
     s.warnings.assign(ses.warnings.begin(), ses.warnings.end());
-    const std::string tsv = formatDelimited(ses.blocks, opt.separator, opt.table);
+    std::optional<ScopedBlocks> scoped;
+    if (!opt.scope.whole()) {
+        auto sb = scopeBlocks(ses, opt.scope);
+        if (!sb) {
+            s.error = sb.error().message();
+            return s;
+        }
+        scoped = std::move(*sb);
+    }
+    const std::vector<EventBlock> &blocks = scoped ? scoped->blocks : ses.blocks;
+    const std::string tsv = formatDelimited(blocks, opt.separator, opt.table);
     const auto nl = tsv.find('\n');
     s.tsvRows = nl == std::string::npos ? std::string() : tsv.substr(nl + 1);
-    const auto rows = inspectorTableRows(ses.blocks, opt.table);
+    const auto rows = inspectorTableRows(blocks, opt.table);
     std::map<std::pair<const EventBlock *, std::string>, std::size_t> occurrences;
     for (const TableRow &r : rows) {
         const Event &e = *r.event;
         RecordingEvent ev;
-        ev.blockIndex = static_cast<std::size_t>(r.block - ses.blocks.data());
+        ev.blockIndex = static_cast<std::size_t>(r.block - blocks.data());
         ev.block = r.block->name;
         ev.event = std::string(e.name);
         ev.occurrence = occurrences[{ r.block, ev.event }]++;

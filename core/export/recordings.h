@@ -55,6 +55,13 @@ struct RecordingSummary {
 struct RecordingsOptions {
     TimeConversion time;
     std::string etrecord; // linked into every file when given
+    // The program the recordings ran (and its .ptd files) and how phases are decided; with a
+    // scope, each recording is reduced to the scope's runs (session/scope.h) before it is
+    // summarized, and a recording with no run in scope is an error of that file.
+    std::string program;
+    std::vector<std::string> programData;
+    PhaseOptions phases;
+    Scope scope;
     TableOptions table;
     char separator = '\t';
     unsigned threads = 0; // 0: all cores

@@ -90,6 +90,52 @@ def test_one_method_phases_cli_and_python():
     assert list(ins.runs(phase="decode")["index"]) == [r["index"] for r in t["runs"] if r["phase"] == "decode"]
 
 
+def test_runs_scope_keeps_the_scope_runs_and_figures():
+    """`runs --phase decode` / `--runs N-M`: the rows of the runs in scope under their
+    recording-wide index, and figures over those runs only (truth: runs.truth.json's plan and
+    numpy shares; the decode shares are over steady decode runs, which the scope keeps)."""
+    t = truth("scope/one_method/runs.truth.json")
+    doc = json.loads(cli("runs", "--etdump", ONE, "--phase", "decode", "--json", "-"))
+    assert [r["index"] for r in doc["runs"]] == [r["index"] for r in t["runs"] if r["phase"] == "decode"]
+    assert {r["phase"] for r in doc["runs"]} == {"decode"}
+    assert [p["name"] for p in doc["phases"]] == ["decode"]
+    assert doc["time_to_first_token_ms"] is None  # a decode scope holds no prompt
+    got = {r["name"]: r for r in doc["shares"]["decode"]}
+    for op, e in t["shares"]["decode"].items():
+        assert abs(got[op]["total_ms"] - e["total_ms"]) < 1e-9
+    assert any("runs in scope: decode" in n for n in doc["notes"])
+    ranged = json.loads(cli("runs", "--etdump", ONE, "--runs", "20-30", "--json", "-"))
+    assert [r["index"] for r in ranged["runs"]] == list(range(20, 31))
+    assert {r["phase"] for r in ranged["runs"]} == {t["runs"][i]["phase"] for i in range(20, 31)}
+    # A scope no run falls in is refused with the file named.
+    p = subprocess.run([CLI, "runs", "--etdump", ONE, "--phase", "other"], capture_output=True, text=True)
+    assert p.returncode != 0 and ONE in p.stderr and "no run" in p.stderr
+
+
+def test_many_recordings_reduced_to_the_scope():
+    """tsv over a folder and diff of two folders take the scope: each recording reduced to its
+    decode runs. One recording per folder: the per-file rows equal the single-file scoped TSV,
+    and the pooled diff's decode totals equal numpy's (llm_decoder_scopes.json "diff")."""
+    with tempfile.TemporaryDirectory() as d:
+        a, b = os.path.join(d, "a"), os.path.join(d, "b")
+        os.makedirs(a)
+        os.makedirs(b)
+        os.symlink(LLM, os.path.join(a, "etdump.etdp"))
+        os.symlink(SLOWER, os.path.join(b, "etdump.etdp"))
+        scope = ("--program", PTE, "--phase", "decode")
+        many = tsv_rows(cli("tsv", a, *scope, "--no-aggregate"))
+        one = tsv_rows(cli("tsv", "--etdump", LLM, *scope))
+        assert [r["event_name"] for r in many] == [r["event_name"] for r in one]
+        assert [r["p50 (ms)"] for r in many] == [r["p50 (ms)"] for r in one]
+        assert len(many) < len(tsv_rows(cli("tsv", a, "--no-aggregate")))
+        doc = json.loads(cli("diff", "--etdump", a, "--etdump-b", b, *scope, "--json"))
+        want = truth("scope/llm_decoder_scopes.json")["diff"]["decode_forward · decode"]
+        kernels = [r for r in doc["rows"] if r["event_name"].startswith("native_call_")]
+        assert kernels
+        assert abs(sum(r["a"]["p50"] for r in kernels) - want["a"]) < 1e-9
+        assert abs(sum(r["b"]["p50"] for r in kernels) - want["b"]) < 1e-9
+
+
 def test_tsv_phase_decode_equals_numpy_and_python():
     t = truth("scope/one_method/runs.truth.json")
     ins = etscope.Inspector(etdump_path=ONE)
