@@ -6,6 +6,7 @@ import os
 import warnings
 
 from . import _native
+from ._process import _pandas
 
 _COLUMNS = ["position", "instruction_id", "name", "occurrence", "program_output", "dtype", "sizes", "distinct",
             "reference_run", "runs_differ", "max_abs", "mean_abs", "max_rel", "mean_rel", "max_ulp", "bits",
@@ -16,8 +17,6 @@ def determinism(inspector, others=()):
     """One row per logged tensor in program order; `others`: more (etdump, debug_buffer) pairs
     of the same program and input, their runs after this recording's. The frame's
     attrs["sentence"] says it in one line ("deterministic: …" or "op #k varies on runs …")."""
-    from ._inspector import _pandas
-
     etdump, buffer = inspector._paths["etdump"], inspector._paths["debug_buffer"]
     if etdump is None or buffer is None:
         raise ValueError("determinism needs the Inspector's etdump_path and debug_buffer_path (the tensors live there)")

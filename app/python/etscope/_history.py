@@ -8,6 +8,7 @@ import os
 import warnings
 
 from . import _native
+from ._process import _pandas
 
 HistoryResult = collections.namedtuple("HistoryResult", ["frame", "change_points"])
 
@@ -39,8 +40,6 @@ def history(paths, labels=None, by="operator", alpha=0.001, permutations=999, mi
     after it, label, before/after means with 95 % CI half-widths, change_percent, p, ...).
     Recordings that cannot be read, recordings of several programs, unlabelled recordings:
     warnings.warn."""
-    from ._inspector import _pandas
-
     pd = _pandas()
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]

@@ -8,14 +8,18 @@ import line.
 import os
 import sys
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Dict, IO, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, IO, List, Optional, Tuple, Union
 
-from . import _native
+from . import _determinism, _native
+from ._gap import numeric_gap, numeric_gap_decomposed
+from ._graph import ExportedProgram
 from ._process import _no_gc, _pandas, _prefetch_pandas  # noqa: F401 (re-exported for old imports)
 from ._units import _SCALES, _TIME_FACTOR, TimeScale, _run_range, _scale_value  # noqa: F401
 
-if TYPE_CHECKING:  # the annotation's class, without importing _graph at run time
-    from ._graph import ExportedProgram
+# Imported on first use, not here: _graphdiff (it imports logging) and _extras (tempfile, html),
+# which `import etscope` would otherwise load for methods most scripts never call. Neither
+# imports this module, nor does any module above: the package has no import cycle
+# (tests/python/test_imports.py).
 
 __all__ = ["Event", "EventBlock", "Inspector", "PerfData", "TimeScale", "ETRecord", "parse_etrecord"]
 
@@ -328,14 +332,10 @@ class ETRecord:
 
     @property
     def graph_map(self) -> Dict[str, "ExportedProgram"]:
-        from ._graph import ExportedProgram
-
         return {name: ExportedProgram(self._native, name) for name in self._native.programs()}
 
     @property
     def edge_dialect_program(self):
-        from ._graph import ExportedProgram
-
         names = self._native.programs()
         for candidate in ("edge_dialect_exported_program/forward", "edge_dialect_exported_program"):
             if candidate in names:
@@ -344,8 +344,6 @@ class ETRecord:
 
     @property
     def exported_program(self):
-        from ._graph import ExportedProgram
-
         return ExportedProgram(
             self._native, "exported_program") if "exported_program" in self._native.programs() else None
 
@@ -612,16 +610,12 @@ class Inspector:
         if method is not None or phase is not None:
             native = self._scoped(method, phase, None)["session"]
         if decompose:
-            from ._gap import numeric_gap_decomposed
-
             if isolate:
                 raise ValueError("decompose=True compares whole graphs; it does not combine with isolate=True")
             return numeric_gap_decomposed(
                 self, distance, disable_debug_handle_valdiation, reference_graph, inputs, bundled_program, test_case,
                 native=native,
             )
-        from ._gap import numeric_gap
-
         return numeric_gap(
             self, distance, disable_debug_handle_valdiation, reference_graph, isolate, inputs, bundled_program,
             test_case, native=native,
@@ -665,9 +659,7 @@ class Inspector:
         """Per logged tensor over this recording's runs (and `others`: (etdump, debug_buffer)
         pairs): distinct results, runs that differ, deviations, the varying tile
         (`etscope-cli determinism`); attrs["sentence"] sums it up."""
-        from ._determinism import determinism
-
-        return determinism(self, others)
+        return _determinism.determinism(self, others)
 
     def save_trace(self, path: str, **options) -> None:
         """A Perfetto / chrome://tracing JSON of every profile event (`etscope-cli trace`)."""

@@ -5,8 +5,12 @@ each with the switch that turns it off:
   of fresh lists that cannot form a cycle); always on, scoped to that call.
 - `_prefetch_pandas()`: pandas is imported on a thread while the native load runs with the GIL
   released; `ETSCOPE_NO_PANDAS_PREFETCH=1` turns it off.
-- The exit policy of the native module (`etscope._native`, app/python/module.cpp): at interpreter
-  exit it skips freeing large native objects (the OS reclaims them) once Python is finalizing.
+- The exit policy of the native module (`etscope._native`), all of it in
+  app/python/native/process.cpp: a native Session freed while Python is finalizing leaves its
+  recording to the operating system (freeing a million events one by one only delays the exit),
+  and the module's reference to numpy.broadcast_to (the zeros for tensors without a debug buffer)
+  is never released, since a static one would be released after the interpreter is gone (a crash
+  at exit on Python 3.13). No switch: both act only while the interpreter ends.
 
 A leaf module: it imports nothing of etscope, so `_inspector` and the modules it uses import it at
 the top without a cycle."""

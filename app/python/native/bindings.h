@@ -2,7 +2,8 @@
 
 // The pybind11 bindings of etscope._native, one topic per file in app/python/native/, each
 // called from module.cpp with one line, and the hooks they reach the session through (defined
-// in module.cpp, which owns the Python Session type).
+// in session.cpp, which owns the Python Session type). What the topic files share besides:
+// common.h (errors, text, NativeSession), values.h (core values as Python values).
 
 #include "common/error.h"
 #include "session/scope.h"
@@ -38,7 +39,7 @@ void bindScope(pybind11::module_ &m);
 namespace etscope::python {
 
 // A core error as the package's exception (OSError for files we cannot read, ValueError for
-// content we refuse), as module.cpp's CoreError does; the GIL must be held.
+// content we refuse), as common.h's CoreError does; the GIL must be held.
 [[noreturn]] inline void throwCoreError(const etscope::Error &e)
 {
     PyErr_SetString(e.code == etscope::ErrorCode::Io ? PyExc_OSError : PyExc_ValueError, e.message().c_str());
@@ -51,5 +52,24 @@ void bindProgram(pybind11::module_ &m);
 void bindHistory(pybind11::module_ &m);
 // determinism.cpp: Inspector.determinism().
 void bindDeterminism(pybind11::module_ &m);
+// common.cpp: the core's errors (common.h's CoreError) as OSError / ValueError.
+void bindErrors(pybind11::module_ &m);
+// etrecord.cpp: the ETRecord class, parse_etrecord, its programs' nodes.
+void bindETRecord(pybind11::module_ &m);
+// session.cpp: the Session class and load(). After bindETRecord, before every topic below that
+// adds methods to Session or ETRecord.
+void bindSession(pybind11::module_ &m);
+// blocks.cpp: event blocks, Event fields, to_dataframe's columns, reference outputs.
+void bindBlocks(pybind11::module_ &m);
+// export.cpp: the table and the Chrome trace streamed to a file, the HTML report, backend events.
+void bindExport(pybind11::module_ &m);
+// gap.cpp: the numeric gap, its decomposition, graph against graph.
+void bindGap(pybind11::module_ &m);
+// compare.cpp: diff of two sessions, compare_results.
+void bindCompare(pybind11::module_ &m);
+// runs.cpp: Inspector.runs().
+void bindRuns(pybind11::module_ &m);
+// recordings.cpp: summarize_recording, expand_recordings.
+void bindRecordings(pybind11::module_ &m);
 
 } // namespace etscope::python
