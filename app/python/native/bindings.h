@@ -38,14 +38,6 @@ void bindScope(pybind11::module_ &m);
 
 namespace etscope::python {
 
-// A core error as the package's exception (OSError for files we cannot read, ValueError for
-// content we refuse), as common.h's CoreError does; the GIL must be held.
-[[noreturn]] inline void throwCoreError(const etscope::Error &e)
-{
-    PyErr_SetString(e.code == etscope::ErrorCode::Io ? PyExc_OSError : PyExc_ValueError, e.message().c_str());
-    throw pybind11::error_already_set();
-}
-
 // program.cpp: program_json, program_size_json (the .pte reader and its delegates' payloads).
 void bindProgram(pybind11::module_ &m);
 // history.cpp: history over many recordings, with change points.

@@ -2,6 +2,7 @@
 // (core/analysis/determinism.h), as the JSON `etscope-cli determinism --json` writes;
 // etscope/_determinism.py turns it into a DataFrame.
 #include "bindings.h"
+#include "common.h"
 
 #include "analysis/determinism.h"
 
@@ -43,7 +44,7 @@ void bindDeterminism(py::module_ &m)
                 }
             }
             if (error)
-                throwCoreError(*error);
+                throw CoreError(*error);
             return json;
         },
         py::arg("etdumps"), py::arg("debug_buffers"),

@@ -1,6 +1,7 @@
 // etscope._native.history: the history of many recordings (core/analysis/history.h) as the
 // JSON `etscope-cli history --json` writes; etscope/_history.py turns it into DataFrames.
 #include "bindings.h"
+#include "common.h"
 
 #include "export/recordings.h"
 
@@ -54,7 +55,7 @@ void bindHistory(py::module_ &m)
                     error = h.error();
             }
             if (error)
-                throwCoreError(*error);
+                throw CoreError(*error);
             return json;
         },
         py::arg("paths"), py::arg("labels_csv") = "",

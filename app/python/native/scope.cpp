@@ -1,6 +1,7 @@
 // Python bindings of the scope (session/scope.h): the runs a table, a gap or a diff answers for,
 // chosen by method, phase and run range; the session's run table; input files sorted by content.
 #include "native/bindings.h"
+#include "native/common.h"
 
 #include "analysis/latencydiff.h"
 #include "analysis/latencydiffformat.h"
@@ -100,7 +101,7 @@ std::string diffTsvScoped(py::handle a, py::handle b, const std::string &method,
         d = diffLatencyByScope(*sa, *sb, scope, opt);
     }
     if (!d)
-        etscope::python::throwCoreError(d.error());
+        throw etscope::python::CoreError(d.error());
     py::gil_scoped_release release;
     return formatDiffDelimited(d->diff, '\t');
 }
