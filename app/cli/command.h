@@ -22,10 +22,11 @@ namespace etscope::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1; // a file cannot be read or used, a bad option value: one line on stderr
 inline constexpr int kExitUsage = 2; // unknown option or command, missing argument, no command
-inline constexpr int kExitGateTripped = 3; // a CI gate (diff --fail-if-slower) found a regression
+inline constexpr int kExitGateTripped = 3; // a CI gate (diff, history, program-diff) found a regression
 inline constexpr int kExitInternal = 4; // a bug in etscope: please report it
-inline constexpr const char *kExitCodesHelp = "Exit status: 0 ok, 1 bad input, 2 usage error, 3 gate tripped "
-                                              "(diff --fail-if-slower), 4 internal error.";
+inline constexpr const char *kExitCodesHelp
+    = "Exit status: 0 ok, 1 bad input, 2 usage error, 3 gate tripped (diff --fail-if-slower, history "
+      "--fail-on-change, program-diff --fail-if-larger), 4 internal error.";
 
 // Called with the subcommand to add options to; returns the action run when it is chosen.
 // The action returns the process exit code.
