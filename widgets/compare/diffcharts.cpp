@@ -147,7 +147,14 @@ void DiffWaterfallChart::build(int bars)
         return;
     const LatencyDiff *diff = m_diff.get();
     const QString unit = toQString(timeScaleName(diff->unit));
-    m_title = tr("Where the total Δ comes from (sum of p50 over operator rows, %1)").arg(unit);
+    // Rows of several methods and phases: a sum of prefill and decode medians is no figure to
+    // show, so the bars start at 0 and end at the summed change (each part's totals are in the
+    // view's summary).
+    const bool parts = diff->byMethodPhase.size() > 1;
+    const double start = parts ? 0 : diff->total.a, end = parts ? diff->total.delta() : diff->total.b;
+    m_title = parts
+        ? tr("Where the Δ comes from (Δ p50 over the operator rows of every method and phase, %1)").arg(unit)
+        : tr("Where the total Δ comes from (sum of p50 over operator rows, %1)").arg(unit);
     m_chart->setTitle(height() >= kRoomyHeight ? m_title : QString());
     setToolTip(m_title);
     const std::vector<int> rows(m_contributors.begin(), m_contributors.begin() + bars);
@@ -170,8 +177,8 @@ void DiffWaterfallChart::build(int bars)
         *down << d;
         *total << t;
     };
-    double level = diff->total.a;
-    addBar(tr("A total"), 0, 0, 0, level);
+    double level = start;
+    addBar(parts ? tr("A") : tr("A total"), 0, 0, 0, level);
     m_levels.push_back(level);
     double shown = 0;
     for (int i : rows) {
@@ -189,8 +196,8 @@ void DiffWaterfallChart::build(int bars)
         level += rest;
         m_levels.push_back(level);
     }
-    addBar(tr("B total"), 0, 0, 0, diff->total.b);
-    m_levels.push_back(diff->total.b);
+    addBar(parts ? tr("total Δ") : tr("B total"), 0, 0, 0, end);
+    m_levels.push_back(end);
 
     auto *series = new QStackedBarSeries;
     series->setBarWidth(0.7);
