@@ -3,6 +3,7 @@
 // debug handle's AOT output as JSON (capture rules of inspector-semantics.md §8 step 2).
 #include "command.h"
 
+#include "common/jsontext.h"
 #include "etrecord/etrecord.h"
 #include "eval/evaluator.h"
 
@@ -25,33 +26,8 @@ struct AotArgs {
     bool floatTwin = false;
 };
 
-std::string jsonString(const std::string &s)
-{
-    std::string out = "\"";
-    for (char c : s) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20)
-                out += fmt::format("\\u{:04x}", int(c));
-            else
-                out += c;
-        }
-    }
-    return out + "\"";
-}
-
+// A tensor's values can be large and are written as Python's json writes non-finite values, so
+// the document is built as text (names through jsonString, which replaces invalid UTF-8).
 // Shortest text that reads back to the same value of the tensor's dtype; non-finite values
 // as Python's json writes them (NaN, Infinity, -Infinity).
 void appendValues(std::string &out, const eval::Tensor &t)

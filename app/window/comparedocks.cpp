@@ -51,8 +51,7 @@ CompareDocks::CompareDocks(SessionController *controller, EventSelection *select
         if (!ok && m_loadedB)
             tryDiff(); // A failed: report instead of waiting forever
     });
-    connect(m_view, &CompareView::actionFailed, this,
-        [this](const QString &message) { m_controller->notify(MessageKind::Error, message); });
+    connect(m_view, &CompareView::actionFailed, this, &CompareDocks::reportActionFailed);
     connect(m_view, &CompareView::rowSelected, this, [this](int, int blockA, int eventA, int, int) {
         if (blockA >= 0 && m_controller->session() == m_view->sessionA())
             m_selection->selectEvent(blockA, eventA);

@@ -3,67 +3,33 @@
 #include "qtstrings.h"
 
 #include "analysis/numericgap.h"
-#include "analysis/referenceset.h"
 #include "delegatetriageview.h"
 #include "evaluatorsettings.h"
-#include "gapheatmapwidget.h"
-#include "gappages.h"
 #include "gapreference.h"
 #include "gapreferencedialog.h"
-#include "gaptrendchart.h"
+#include "gapviews.h"
 #include "sessioncontroller.h"
-#include "tensorinspectorwidget.h"
 
 #include "etrecord/etrecord.h"
 #include "events/blockstats.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QProgressDialog>
-#include <QScrollArea>
-
-#include <algorithm>
 
 namespace etscope {
-
-namespace {
-// The heatmap's columns: the metrics the Inspector's users read, and the leading one when it is
-// another (every metric is computed, so switching needs no recompute).
-bool shownInHeatmap(analysis::Metric m, analysis::Metric primary)
-{
-    return m == primary || m == analysis::Metric::MSE || m == analysis::Metric::SNR || m == analysis::Metric::MaxAbs;
-}
-} // namespace
 
 GapDocks::GapDocks(SessionController *controller, EventSelection *selection, QObject *parent)
     : Panel(controller, selection, parent)
     , m_settings(controller->evaluatorSettings())
     , m_reference(new GapReference(this))
-    , m_triage(new gapui::DelegateTriageView)
-    , m_tensor(new gapui::TensorInspectorWidget)
+    , m_views(new GapViews(m_settings, this))
 {
-    auto *heatmapPage = new gapui::GapHeatmapPage(m_settings);
-    m_heatmap = heatmapPage->heatmap();
-    m_trendPage = new gapui::GapTrendPage(m_settings);
-    m_trend = m_trendPage->chart();
-    auto framed = [this](QWidget *view) {
-        m_caveats << new gapui::CaveatFrame(view);
-        return m_caveats.back();
-    };
-    m_heatmapDock = makeDock(framed(heatmapPage), tr("Numeric gap"), QStringLiteral("GapHeatmapDock"));
-    m_triageDock = makeDock(framed(m_triage), tr("Delegate triage"), QStringLiteral("DelegateTriageDock"));
-    // Scrolls rather than drawing its histogram over its tables when the dock is short.
-    auto *tensorScroll = new QScrollArea;
-    tensorScroll->setWidget(m_tensor);
-    tensorScroll->setWidgetResizable(true);
-    tensorScroll->setFrameShape(QFrame::NoFrame);
-    m_tensorDock = makeDock(framed(tensorScroll), tr("Tensor inspector"), QStringLiteral("TensorInspectorDock"));
-    m_trendDock = makeDock(framed(m_trendPage), tr("Gap along execution"), QStringLiteral("GapTrendDock"));
-
     m_compareAction = new QAction(tr("Numeric gap…"), this);
     m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
     connect(m_compareAction, &QAction::triggered, this, &GapDocks::chooseReference);
-    connect(heatmapPage, &gapui::GapHeatmapPage::invalidThreshold, this, [this](const QString &text) {
+    connect(m_views, &GapViews::invalidThreshold, this, [this](const QString &text) {
         m_controller->notify(MessageKind::Error, tr("Numeric gap threshold: '%1' is not a number").arg(text));
     });
     connect(m_settings, &EvaluatorSettings::thresholdChanged, this, &GapDocks::showTables);
@@ -73,19 +39,12 @@ GapDocks::GapDocks(SessionController *controller, EventSelection *selection, QOb
     connect(m_reference, &GapReference::evaluationStarted, this, &GapDocks::showProgress);
     connect(controller, &SessionController::sessionChanged, this, &GapDocks::onSessionChanged);
     connect(controller, &SessionController::sessionChanged, this, &GapDocks::updateCaveats); // after it
-    connect(m_heatmap, &gapui::GapHeatmapWidget::eventSelected, this, &GapDocks::showRow);
-    connect(m_triage, &gapui::DelegateTriageView::eventSelected, this, &GapDocks::showRow);
-    connect(m_trend, &gapui::GapTrendChart::eventSelected, this, &GapDocks::showRow);
+    connect(m_views, &GapViews::eventSelected, this, &GapDocks::showRow);
 }
 
 QList<Panel::Dock> GapDocks::docks() const
 {
-    // Shown once there is something to compare.
-    return { { m_heatmapDock, Qt::BottomDockWidgetArea, Placement::Tab, true },
-        { m_triageDock, Qt::BottomDockWidgetArea, Placement::Tab, true },
-        // Room of its own beside the heatmap it follows, not a tab behind Details.
-        { m_tensorDock, Qt::BottomDockWidgetArea, Placement::OwnArea, true },
-        { m_trendDock, Qt::BottomDockWidgetArea, Placement::Tab, true } };
+    return m_views->docks();
 }
 
 QList<QAction *> GapDocks::menuActions(Menu menu) const
@@ -95,24 +54,13 @@ QList<QAction *> GapDocks::menuActions(Menu menu) const
 
 QWidget *GapDocks::dialogParent() const
 {
-    return m_triage->window();
+    return m_views->triage()->window();
 }
 
 void GapDocks::showRow(int blockIndex, int eventIndex)
 {
     m_selection->selectEvent(blockIndex, eventIndex);
-    const analysis::GapTable *table = activeTable();
-    if (!table)
-        return;
-    for (const analysis::GapRow &row : table->rows)
-        if (row.blockIndex == blockIndex && row.eventIndex == eventIndex) {
-            m_tensor->setRow(row);
-            m_tensorBlock = blockIndex;
-            m_tensorEvent = eventIndex;
-            m_tensorDock->show();
-            m_tensorDock->raise();
-            return;
-        }
+    m_views->showTensorRow(activeTable(), blockIndex, eventIndex, true);
 }
 
 const analysis::GapTable *GapDocks::activeTable() const
@@ -121,21 +69,9 @@ const analysis::GapTable *GapDocks::activeTable() const
     return tables && !tables->accumulated.empty() ? &tables->current(m_settings->isolated()).front() : nullptr;
 }
 
-QString GapDocks::caveatText() const
-{
-    // What makes the gap doubtful, for as long as the session has it.
-    QStringList lines;
-    if (m_session)
-        for (const std::string &w : m_session->warningsOf(SessionWarningKind::SuspectDebugBuffer))
-            lines << tr("Gap values come from a doubtful debug buffer: %1").arg(toQString(w));
-    return lines.join(QLatin1Char('\n'));
-}
-
 void GapDocks::updateCaveats()
 {
-    const QString text = caveatText();
-    for (gapui::CaveatFrame *frame : std::as_const(m_caveats))
-        frame->setCaveat(text);
+    m_views->setCaveat(caveatText());
 }
 
 void GapDocks::emitGapChanged()
@@ -183,22 +119,13 @@ void GapDocks::onSessionChanged(std::shared_ptr<const Session> session)
     }
     // Recomputed once for the change, off the GUI thread; the views keep the last gap meanwhile.
     if (sameRun && m_reference->recompute(m_session)) {
-        m_restoreTensor = m_tensorDock->isVisible();
+        m_restoreTensor = m_views->tensorShown();
         return;
     }
     m_reference->clear();
-    m_tensorBlock = m_tensorEvent = -1;
     if (had)
         emitGapChanged();
-    clearViews();
-}
-
-void GapDocks::clearViews()
-{
-    m_heatmap->setTables({});
-    m_trend->setTables({}, {});
-    for (QDockWidget *dock : { m_trendDock, m_heatmapDock, m_triageDock, m_tensorDock })
-        dock->hide();
+    m_views->clear();
 }
 
 GapDocks::ReferenceOffer GapDocks::referenceOffer() const
@@ -283,7 +210,7 @@ bool GapDocks::compareWith(const QStringList &referenceFiles, QString *error)
         return fail(problem);
     notifyWarnings(QFileInfo(referenceFiles.value(0)).fileName());
     showTables();
-    Q_EMIT needsRoom(m_heatmapDock);
+    Q_EMIT needsRoom(m_views->heatmapDock());
     return true;
 }
 
@@ -302,19 +229,15 @@ void GapDocks::onReferenceFinished(bool ok, const QString &message, bool evaluat
     } else {
         notifyWarnings(tr("the ETRecord graph"));
     }
-    const int block = m_tensorBlock, event = m_tensorEvent;
+    const auto [block, event] = m_views->tensorRow();
     const bool restore = m_restoreTensor;
     m_restoreTensor = false;
     showTables();
-    if (const analysis::GapTable *table = activeTable(); table && restore && block >= 0)
-        for (const analysis::GapRow &row : table->rows)
-            if (row.blockIndex == block && row.eventIndex == event) {
-                m_tensor->setRow(row);
-                m_tensorDock->show();
-            }
+    if (restore && block >= 0)
+        m_views->showTensorRow(activeTable(), block, event, false);
     if (evaluator) {
-        m_trendDock->raise();
-        Q_EMIT needsRoom(m_trendDock);
+        m_views->trendDock()->raise();
+        Q_EMIT needsRoom(m_views->trendDock());
         Q_EMIT evaluatorFinished(true, message);
     }
 }
@@ -326,34 +249,7 @@ void GapDocks::showTables()
         return;
     m_reference->arrange(m_settings->metric(), m_settings->threshold());
     emitGapChanged();
-    const bool isolated = m_settings->isolated();
-    const auto &tables = all->current(isolated);
-    std::vector<analysis::GapTable> shown;
-    for (const analysis::GapTable &t : tables)
-        if (shownInHeatmap(t.metric, m_settings->metric()))
-            shown.push_back(t);
-    m_heatmap->setTables(shown);
-    m_heatmap->resize(m_heatmap->sizeHint());
-    m_triage->setData(*m_session, tables.front());
-    m_trend->setTables(all->accumulated.front(), all->isolated.empty() ? analysis::GapTable {} : all->isolated.front());
-    m_trendPage->setIsolatedAvailable(!all->isolated.empty());
-    m_heatmapDock->show();
-    // Triage is about delegates: only shown when the run has delegated rows.
-    const auto &rows = tables.front().rows;
-    m_triageDock->setVisible(
-        std::any_of(rows.begin(), rows.end(), [](const analysis::GapRow &r) { return r.delegated; }));
-    m_trendDock->setVisible(!all->isolated.empty());
-    m_heatmapDock->raise();
-    // The tensor inspector opens on the row where the error enters (else the first row), so the
-    // values behind the first red cell are one glance away.
-    if (m_tensorBlock < 0 && !rows.empty()) {
-        const analysis::GapRow *first = analysis::firstFlagged(tables.front());
-        const analysis::GapRow &row = first ? *first : rows.front();
-        m_tensor->setRow(row);
-        m_tensorBlock = row.blockIndex;
-        m_tensorEvent = row.eventIndex;
-        m_tensorDock->show();
-    }
+    m_views->show(*m_session, all->current(m_settings->isolated()), all->accumulated, all->isolated);
 }
 
 bool GapDocks::evaluatorRunning() const
@@ -390,12 +286,7 @@ void GapDocks::compareWithEvaluator(const eval::InputChoice &inputs, const QStri
 void GapDocks::showProgress()
 {
     closeProgress();
-    m_progress = new QProgressDialog(
-        tr("Evaluating the ETRecord graph (accumulated, then isolated)…"), tr("Cancel"), 0, 1000, dialogParent());
-    m_progress->setWindowTitle(tr("Numeric gap"));
-    m_progress->setMinimumDuration(300);
-    m_progress->setAutoClose(false);
-    m_progress->setAutoReset(false);
+    m_progress = evaluationProgressDialog(dialogParent());
     connect(m_progress, &QProgressDialog::canceled, this, [this] {
         // The job's result is dropped; the dialog goes at once.
         cancelEvaluator();

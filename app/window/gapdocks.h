@@ -2,6 +2,7 @@
 
 #include "analysis/comparator.h"
 #include "eval/evaluator.h"
+#include "gapviews.h"
 #include "panel.h"
 #include "session/session.h"
 
@@ -22,8 +23,6 @@ struct GapTable;
 class EvaluatorSettings;
 class GapReference;
 namespace gapui {
-class CaveatFrame;
-class GapTrendPage;
 class DelegateTriageView;
 class GapHeatmapWidget;
 class GapTrendChart;
@@ -33,7 +32,8 @@ class TensorInspectorWidget;
 // Numeric-gap views in the main window: a heatmap and a delegate-triage table against a
 // reference the user picks (a second ETDump + debug buffer, or an AOT outputs file), and the
 // compare_results chart against a BundledProgram opened with the session. Clicking a row or
-// cell selects that event everywhere (details, stack trace → source).
+// cell selects that event everywhere (details, stack trace → source). The panel asks for the
+// reference and follows the session; GapReference computes, GapViews shows.
 class GapDocks : public Panel
 {
     Q_OBJECT
@@ -57,7 +57,7 @@ public:
     void cancelEvaluator();
     // The metric, threshold and accumulated/isolated switch are the window's EvaluatorSettings
     // (SessionController::evaluatorSettings()), shared with the other evaluator panels.
-    gapui::GapTrendChart *trendChart() const { return m_trend; }
+    gapui::GapTrendChart *trendChart() const { return m_views->trendChart(); }
 
     // The gap table of the active reference (first metric; accumulated or isolated as
     // switched), or null; see tablesChanged().
@@ -70,15 +70,15 @@ Q_SIGNALS:
         std::shared_ptr<const etscope::Session> session, std::shared_ptr<const etscope::analysis::GapTable> table);
 
 public:
-    gapui::GapHeatmapWidget *heatmap() const { return m_heatmap; }
-    gapui::DelegateTriageView *triage() const { return m_triage; }
-    gapui::TensorInspectorWidget *tensorInspector() const { return m_tensor; }
+    gapui::GapHeatmapWidget *heatmap() const { return m_views->heatmap(); }
+    gapui::DelegateTriageView *triage() const { return m_views->triage(); }
+    gapui::TensorInspectorWidget *tensorInspector() const { return m_views->tensorInspector(); }
     // The reference the gap views compare against (kept and recomputed across reloads), its
     // tables and its warnings (as `etscope-cli gap` prints them).
     GapReference *reference() const { return m_reference; }
     // The warning every gap view shows above its figures while the session's inputs are doubtful
     // (a debug buffer that is probably not the run's); "" when there is none.
-    QString caveatText() const;
+    QString caveatText() const { return GapViews::caveatText(m_session.get()); }
 
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
@@ -86,7 +86,6 @@ private:
     void chooseFiles();
     void showRow(int blockIndex, int eventIndex);
     void showTables();
-    void clearViews();
     void onReferenceFinished(bool ok, const QString &message, bool evaluator);
     void notifyWarnings(const QString &against);
     void emitGapChanged();
@@ -99,19 +98,9 @@ private:
     std::shared_ptr<const Session> m_session;
     EvaluatorSettings *m_settings;
     GapReference *m_reference;
+    GapViews *m_views;
     QAction *m_compareAction = nullptr;
-    gapui::GapHeatmapWidget *m_heatmap = nullptr;
-    gapui::DelegateTriageView *m_triage = nullptr;
-    gapui::TensorInspectorWidget *m_tensor = nullptr;
-    QDockWidget *m_heatmapDock = nullptr;
-    QDockWidget *m_triageDock = nullptr;
-    QDockWidget *m_tensorDock = nullptr;
-    gapui::GapTrendChart *m_trend = nullptr;
-    QDockWidget *m_trendDock = nullptr;
-    gapui::GapTrendPage *m_trendPage = nullptr;
     QProgressDialog *m_progress = nullptr;
-    QList<gapui::CaveatFrame *> m_caveats; // one around each gap view
-    int m_tensorBlock = -1, m_tensorEvent = -1; // row shown in the tensor inspector
     bool m_restoreTensor = false; // a recompute for a reload shows the same tensor row again
     bool m_evaluatorCancelled = false; // the last evaluation was cancelled (no warning dialog)
 };

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QVBoxLayout>
@@ -121,6 +122,17 @@ std::optional<GapReferenceChoice> askGapReference(QWidget *parent, bool inputsGi
     if (dlg.exec() != QDialog::Accepted)
         return std::nullopt;
     return GapReferenceChoice { files->isChecked(), *choice };
+}
+
+QProgressDialog *evaluationProgressDialog(QWidget *parent)
+{
+    auto *progress = new QProgressDialog(QObject::tr("Evaluating the ETRecord graph (accumulated, then isolated)…"),
+        QObject::tr("Cancel"), 0, 1000, parent);
+    progress->setWindowTitle(QObject::tr("Numeric gap"));
+    progress->setMinimumDuration(300);
+    progress->setAutoClose(false);
+    progress->setAutoReset(false);
+    return progress;
 }
 
 } // namespace etscope

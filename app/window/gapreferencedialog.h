@@ -7,6 +7,7 @@
 
 #include <optional>
 
+class QProgressDialog;
 class QWidget;
 
 namespace etscope {
@@ -42,5 +43,9 @@ private:
 // Asks which reference; `inputsGiven`: the ETRecord carries representative_inputs. Empty when the
 // user cancels.
 std::optional<GapReferenceChoice> askGapReference(QWidget *parent, bool inputsGiven);
+
+// The progress (0–1000) of the ETRecord graph's evaluation for the numeric gap: shown after
+// 300 ms, kept open at 1000 until deleted; its Cancel button emits canceled().
+QProgressDialog *evaluationProgressDialog(QWidget *parent);
 
 } // namespace etscope

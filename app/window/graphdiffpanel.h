@@ -18,8 +18,10 @@ namespace etscope {
 
 class BackgroundJob;
 namespace gapui {
+class GraphDiffGraphs;
+class GraphDiffTable;
 class MetricBox;
-}
+} // namespace gapui
 class EvaluatorInputsButton;
 class GraphView;
 
@@ -41,8 +43,8 @@ public:
     // window's EvaluatorSettings; finished() reports.
     void compare(const QString &a, const QString &b);
     const std::shared_ptr<const evalgap::GraphDiff> &result() const { return m_result; }
-    QTreeWidget *table() const { return m_table; }
-    GraphView *graphView(evalgap::DiffSide side) const { return side == evalgap::DiffSide::A ? m_viewA : m_viewB; }
+    QTreeWidget *table() const;
+    GraphView *graphView(evalgap::DiffSide side) const;
     QDockWidget *dock() const { return m_dock; }
     // Selects aligned layer `row` (index into result()->rows) in the table and on both graphs.
     void selectLayer(int row);
@@ -55,7 +57,6 @@ Q_SIGNALS:
 private:
     void onSessionChanged(std::shared_ptr<const Session> session);
     void show(std::shared_ptr<const evalgap::GraphDiff> diff);
-    void showGraph(evalgap::DiffSide side, std::shared_ptr<const graph::ProgramGraph> g, const QString &error);
     void onNodeClicked(evalgap::DiffSide side, int opNode);
     void centerGraphsOn(int row);
 
@@ -67,16 +68,9 @@ private:
     QPushButton *m_run;
     EvaluatorInputsButton *m_inputs;
     QLabel *m_verdict;
-    QTreeWidget *m_table;
-    QLabel *m_unaligned;
+    gapui::GraphDiffTable *m_table;
+    gapui::GraphDiffGraphs *m_graphs; // both views; hidden until a comparison has something to draw
     QDockWidget *m_dock;
-    GraphView *m_viewA;
-    GraphView *m_viewB;
-    QLabel *m_titleA;
-    QLabel *m_titleB;
-    QWidget *m_graphs = nullptr; // both views; hidden until a comparison has something to draw
-    std::shared_ptr<const graph::ProgramGraph> m_graphA, m_graphB;
-    bool m_syncing = false; // a selection being mirrored to the other side
     QAction *m_action;
     BackgroundJob *m_job;
 };

@@ -24,6 +24,7 @@ GraphDock::GraphDock(SessionController *controller, EventSelection *selection, Q
     connect(m_view, &GraphView::nodeClicked, this, &GraphDock::onNodeClicked);
     connect(m_view, &GraphView::groupClicked, this, &GraphDock::onGroupClicked);
     connect(m_view, &GraphView::programRequested, this, &GraphDock::showProgram);
+    connect(m_view, &GraphView::actionFailed, this, &GraphDock::reportActionFailed);
     connect(selection, &EventSelection::currentEventChanged, this, [this](int block, int event) {
         if (!m_selecting && event >= 0)
             m_view->centerOnEvent(block, event);

@@ -1,4 +1,5 @@
 #include "panel.h"
+#include "sessioncontroller.h"
 
 #include <QDockWidget>
 
@@ -15,6 +16,11 @@ QDockWidget *makeDock(QWidget *widget, const QString &title, const QString &obje
     // panel more than half of the height when it needs it.
     widget->setMinimumSize(widget->minimumSize().expandedTo(QSize(240, 100)));
     return dock;
+}
+
+void Panel::reportActionFailed(const QString &message)
+{
+    m_controller->notify(MessageKind::Error, message);
 }
 
 } // namespace etscope

@@ -87,6 +87,10 @@ Q_SIGNALS:
     void needsRoom(QDockWidget *dock);
 
 protected:
+    // Reports a failed action of one of the panel's views (CompareView::actionFailed,
+    // GraphView::actionFailed: "<Action>: <reason>") where every GUI action's error goes.
+    void reportActionFailed(const QString &message);
+
     SessionController *m_controller;
     EventSelection *m_selection;
 };

@@ -1,5 +1,6 @@
 #include "analysis/coverage.h"
 
+#include "common/jsontext.h"
 #include "common/numberformat.h"
 #include "events/backendevents.h"
 #include "events/blockstats.h"
@@ -292,7 +293,7 @@ std::string coverageJson(const CoverageReport &r)
         perRun.push_back({ { "block", rc.block }, { "run", rc.runInBlock }, { "execute", rc.execute },
             { "explained", rc.explained }, { "operator_calls", rc.operators }, { "delegate_calls", rc.delegates } });
     j["per_run"] = std::move(perRun);
-    return j.dump();
+    return jsonCompact(j);
 }
 
 } // namespace etscope

@@ -1,6 +1,7 @@
 #include "analysis/determinism.h"
 
 #include "analysis/numtensor.h"
+#include "common/jsontext.h"
 
 #include "common/numberformat.h"
 
@@ -379,7 +380,7 @@ std::string determinismJson(const DeterminismReport &r)
     }
     j["tensors"] = std::move(ts);
     j["warnings"] = r.warnings;
-    return j.dump(1) + '\n';
+    return jsonDocument(j);
 }
 
 } // namespace etscope

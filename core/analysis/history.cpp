@@ -1,5 +1,6 @@
 #include "analysis/history.h"
 
+#include "common/jsontext.h"
 #include "common/numberformat.h"
 #include "common/parallel.h"
 #include "events/blockstats.h"
@@ -507,7 +508,7 @@ std::string historyJson(const History &h)
     j["change_points"] = std::move(changes);
     j["errors"] = h.errors;
     j["warnings"] = h.warnings;
-    return j.dump(1) + '\n';
+    return jsonDocument(j);
 }
 
 } // namespace etscope

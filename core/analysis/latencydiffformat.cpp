@@ -1,5 +1,6 @@
 #include "analysis/latencydiffformat.h"
 
+#include "common/jsontext.h"
 #include "events/inspectortable.h"
 
 #include <fmt/format.h>
@@ -240,7 +241,7 @@ std::string formatDiffJson(const LatencyDiff &diff, const DiffOptions &options)
     o["by_op_type"] = totalsJson(diff.byOpType);
     o["by_backend"] = totalsJson(diff.byBackend);
     o["by_module"] = totalsJson(diff.byModule);
-    return o.dump(2) + "\n";
+    return jsonDocument(o);
 }
 
 std::string formatDiffText(const LatencyDiff &diff, std::size_t maxRows)

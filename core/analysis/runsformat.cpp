@@ -1,5 +1,6 @@
 // runsJson / runsText: the `etscope-cli runs` renderings of a RunsReport (analysis/runs.h).
 #include "analysis/runs.h"
+#include "common/jsontext.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -51,8 +52,6 @@ std::string optionalNumber(const std::optional<double> &v, const char *unit)
 
 std::string runsJson(const RunsReport &report)
 {
-    // Names come from files: invalid UTF-8 is replaced rather than refused.
-    auto dump = [](const Json &j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); };
     Json head;
     head["file"] = report.file;
     head["program"] = report.program.empty() ? Json(nullptr) : Json(report.program);
@@ -71,15 +70,16 @@ std::string runsJson(const RunsReport &report)
     // names its events after positions) are written row by row, not built as a tree: the same
     // bytes as one dump of the whole document, in its key order (file, program, phase_rule,
     // shares_by, runs, phases, time_to_first_token_ms, shares, notes). Strings and numbers still go
-    // through the JSON library's own escaping and shortest round-trip formatting.
-    std::string out = dump(head);
+    // through the JSON library's own escaping and shortest round-trip formatting (jsonCompact:
+    // names come from files, invalid UTF-8 is replaced rather than refused).
+    std::string out = jsonCompact(head);
     out.pop_back(); // '}'
     out += ",\"runs\":[";
     std::map<std::string, std::string, std::less<>> quoted; // methods, phases and notes repeat
     auto quote = [&](const std::string &v) -> const std::string & {
         auto it = quoted.find(v);
         if (it == quoted.end())
-            it = quoted.emplace(v, dump(Json(v))).first;
+            it = quoted.emplace(v, jsonCompact(Json(v))).first;
         return it->second;
     };
     // Numbers as the library's serializer writes a double (nlohmann/detail/output/serializer.hpp,
@@ -111,7 +111,7 @@ std::string runsJson(const RunsReport &report)
         out += '}';
     }
     out += "],";
-    const std::string figures = dump(tail);
+    const std::string figures = jsonCompact(tail);
     out += std::string_view(figures).substr(1, figures.size() - 2); // without its braces
     out += ",\"shares\":{";
     for (std::size_t p = 0; p < report.phases.size(); ++p) {
@@ -119,7 +119,7 @@ std::string runsJson(const RunsReport &report)
         fmt::format_to(o, "{}{}:[", p ? "," : "", quote(f.name));
         for (std::size_t i = 0; i < f.shares.size(); ++i) {
             const ShareRow &s = f.shares[i];
-            fmt::format_to(o, "{}{{\"name\":{},\"total_ms\":", i ? "," : "", dump(Json(s.name)));
+            fmt::format_to(o, "{}{{\"name\":{},\"total_ms\":", i ? "," : "", jsonCompact(Json(s.name)));
             number(s.totalMs);
             out += ",\"share\":";
             number(s.share);
@@ -129,7 +129,7 @@ std::string runsJson(const RunsReport &report)
         }
         out += ']';
     }
-    fmt::format_to(o, "}},\"notes\":{}}}\n", dump(Json(report.notes)));
+    fmt::format_to(o, "}},\"notes\":{}}}\n", jsonCompact(Json(report.notes)));
     return out;
 }
 

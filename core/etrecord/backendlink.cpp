@@ -1,5 +1,6 @@
 #include "etrecord/backendlink.h"
 
+#include "common/jsontext.h"
 #include "etrecord/etrecord.h"
 
 #include "common/chunkedwriter.h"
@@ -196,14 +197,13 @@ std::string decodedMembers(const BackendEvent &d)
     num("kernel_index", d.kernelIndex);
     if (d.functionCode)
         o["function_code"] = *d.functionCode;
-    const std::string text = o.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string text = jsonCompact(o);
     return text.substr(1, text.size() - 2);
 }
 
 void appendJson(fmt::memory_buffer &b, const nlohmann::json &j)
 {
-    const std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    b.append(std::string_view(text));
+    b.append(std::string_view(jsonCompact(j)));
 }
 } // namespace
 
@@ -230,7 +230,7 @@ bool writeBackendEventsJson(const std::vector<EventBlock> &blocks, const Backend
         auto [it, fresh] = members.try_emplace(row.decoded);
         if (fresh)
             it->second = decodedMembers(*row.decoded);
-        const std::string own = o.dump(-1, ' ', false, json::error_handler_t::replace);
+        const std::string own = jsonCompact(o);
         b.append(std::string_view(first ? "\n" : ",\n"));
         first = false;
         b.append(std::string_view(own).substr(0, own.size() - 1));

@@ -1,5 +1,6 @@
 #include "etrecord/exportedprogram.h"
 
+#include "common/jsontext.h"
 #include "etrecord/lenientjson.h"
 #include "etrecord/modulestack.h"
 #include "etrecord/pyvalue.h"
@@ -51,7 +52,7 @@ std::string compact(const json &j)
     // nlohmann's dump recurses per level: hostile nesting must not reach it.
     if (nestsDeeper(j, 64))
         return "<JSON nested too deeply>";
-    std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string s = jsonCompact(j);
     if (s.size() > 4096)
         s = s.substr(0, 4096) + "...";
     return s;

@@ -1,6 +1,7 @@
 #include "evalgap/decompose.h"
 
 #include "analysis/noise.h"
+#include "common/jsontext.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -340,7 +341,7 @@ std::string decompositionJson(const Decomposition &d)
             { "dominant", dominantName(o.dominant) }, { "quant", part(o.quant) }, { "kernel", part(o.kernel) },
             { "total", part(o.total) }, { "note", o.note } });
     }
-    return j.dump(1) + "\n";
+    return jsonDocument(j);
 }
 
 std::string decompositionText(const Decomposition &d)

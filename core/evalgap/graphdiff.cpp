@@ -1,6 +1,7 @@
 #include "evalgap/graphdiff.h"
 
 #include "analysis/noise.h"
+#include "common/jsontext.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -546,7 +547,7 @@ std::string graphDiffJson(const GraphDiff &d)
                           { "b_node", d.rows[std::size_t(first)].bName } } },
         { "verdict", d.verdict() }, { "unaligned_a", unaligned(d.unalignedA) },
         { "unaligned_b", unaligned(d.unalignedB) }, { "warnings", d.warnings } };
-    return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+    return jsonDocument(doc);
 }
 
 } // namespace etscope::evalgap

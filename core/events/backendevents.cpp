@@ -1,4 +1,5 @@
 #include "events/backendevents.h"
+#include "common/jsontext.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -56,7 +57,7 @@ std::string valueText(const nlohmann::json &v)
     }
     if (v.is_string())
         return v.get<std::string>();
-    return v.dump();
+    return jsonCompact(v);
 }
 
 // Staging shaders (backends/vulkan/runtime/graph/ops/utils/StagingUtils.cpp): nchw_to_image*,

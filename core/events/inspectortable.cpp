@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "common/chunkedwriter.h"
+#include "common/jsontext.h"
 #include <nlohmann/json.hpp>
 
 namespace etscope {
@@ -761,8 +762,7 @@ std::string formatJson(const std::vector<EventBlock> &blocks, const TableOptions
         }
         arr.push_back(std::move(o));
     }
-    // Names come from the file and need not be UTF-8: replace bad bytes instead of throwing.
-    return arr.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    return jsonDocument(arr);
 }
 
 } // namespace etscope

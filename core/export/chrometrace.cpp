@@ -3,9 +3,9 @@
 #include "common/chunkedwriter.h"
 #include "etrecord/exportedprogram.h"
 
+#include "common/jsontext.h"
 #include "events/backendevents.h"
 #include "events/inspectortable.h"
-#include "export/jsontext.h"
 
 #include <algorithm>
 #include <charconv>

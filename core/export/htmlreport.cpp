@@ -1,10 +1,10 @@
 #include "export/htmlreport.h"
 
+#include "common/jsontext.h"
 #include "common/numberformat.h"
 #include "events/backendevents.h"
 #include "events/blockstats.h"
 #include "events/inspectortable.h"
-#include "export/jsontext.h"
 #include "export/reportbackend.h"
 
 #include "analysis/runs.h"

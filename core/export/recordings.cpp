@@ -1,7 +1,7 @@
 #include "export/recordings.h"
 
+#include "common/jsontext.h"
 #include "common/parallel.h"
-#include "export/jsontext.h"
 
 #include <fmt/format.h>
 

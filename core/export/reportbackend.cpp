@@ -1,9 +1,9 @@
 #include "export/reportbackend.h"
 
+#include "common/jsontext.h"
 #include "common/numberformat.h"
 #include "etrecord/backendlink.h"
 #include "events/backendevents.h"
-#include "export/jsontext.h"
 
 #include <fmt/format.h>
 

@@ -1,9 +1,9 @@
 #include "export/reportdecompose.h"
 
 #include "analysis/noise.h"
+#include "common/jsontext.h"
 #include "common/numberformat.h"
 #include "evalgap/decompose.h"
-#include "export/jsontext.h"
 #include "export/reportcells.h"
 #include "graph/programgraph.h"
 

@@ -1,9 +1,9 @@
 #include "export/reportgraphdiff.h"
 
 #include "analysis/noise.h"
+#include "common/jsontext.h"
 #include "common/numberformat.h"
 #include "evalgap/graphdiff.h"
-#include "export/jsontext.h"
 #include "export/reportcells.h"
 #include "graph/programgraph.h"
 

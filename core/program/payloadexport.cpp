@@ -1,7 +1,7 @@
 #include "program/payloadexport.h"
 
+#include "common/jsontext.h"
 #include "common/printable.h"
-#include "export/jsontext.h"
 
 #include <fmt/ranges.h>
 

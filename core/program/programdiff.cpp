@@ -1,13 +1,14 @@
 #include "program/programdiff.h"
 
+#include "common/jsontext.h"
 #include "common/printable.h"
-#include "export/jsontext.h"
 #include "program/delegates/delegatepayload.h"
 #include "program/memoryplan.h"
 #include "program/programsize.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include <map>
 #include <set>
@@ -141,36 +142,14 @@ std::map<std::string, std::int64_t> sizeByCategory(const Program &p)
     return out;
 }
 
-void putCounts(fmt::memory_buffer &b, const std::vector<ProgramDiffCount> &v)
-{
-    b.push_back('[');
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        b.append(std::string_view(i ? ",{\"name\":" : "{\"name\":"));
-        appendJsonString(b, v[i].name);
-        fmt::format_to(std::back_inserter(b), ",\"a\":{},\"b\":{}}}", v[i].a, v[i].b);
-    }
-    b.push_back(']');
-}
+using Json = nlohmann::ordered_json;
 
-void putStrings(fmt::memory_buffer &b, const std::vector<std::string> &v)
+Json countsJson(const std::vector<ProgramDiffCount> &v)
 {
-    b.push_back('[');
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i)
-            b.push_back(',');
-        appendJsonString(b, v[i]);
-    }
-    b.push_back(']');
-}
-
-// {"a": [...], "b": [...]}
-void putPair(fmt::memory_buffer &b, const std::vector<std::string> &a, const std::vector<std::string> &bList)
-{
-    b.append(std::string_view("{\"a\":"));
-    putStrings(b, a);
-    b.append(std::string_view(",\"b\":"));
-    putStrings(b, bList);
-    b.push_back('}');
+    Json out = Json::array();
+    for (const ProgramDiffCount &c : v)
+        out.push_back({ { "name", c.name }, { "a", c.a }, { "b", c.b } });
+    return out;
 }
 
 } // namespace
@@ -320,48 +299,29 @@ std::string programDiffText(const ProgramDiff &d)
 
 std::string programDiffJson(const ProgramDiff &d)
 {
-    fmt::memory_buffer b;
-    b.append(std::string_view("{\"a\":"));
-    appendJsonString(b, d.fileA);
-    b.append(std::string_view(",\"b\":"));
-    appendJsonString(b, d.fileB);
-    fmt::format_to(std::back_inserter(b), ",\"comparable\":{}", d.comparable);
+    Json j;
+    j["a"] = d.fileA;
+    j["b"] = d.fileB;
+    j["comparable"] = d.comparable;
     if (!d.comparable) {
-        b.append(std::string_view(",\"refusal\":"));
-        appendJsonString(b, d.refusal);
-        b.append(std::string_view("}\n"));
-        return fmt::to_string(b);
+        j["refusal"] = d.refusal;
+        return jsonDocument(j);
     }
-    fmt::format_to(std::back_inserter(b),
-        ",\"file_bytes\":{{\"a\":{},\"b\":{},\"growth_percent\":{}}},\"size_parts\":", d.bytesA, d.bytesB,
-        d.growthPercent());
-    putCounts(b, d.sizeParts);
-    fmt::format_to(std::back_inserter(b),
-        ",\"constants\":{{\"same\":{},\"only_a\":{},\"only_b\":{},\"bytes_only_a\":{},\"bytes_only_b\":{}}},"
-        "\"methods\":[",
-        d.constantsSame, d.constantsOnlyA, d.constantsOnlyB, d.constantBytesOnlyA, d.constantBytesOnlyB);
-    for (std::size_t i = 0; i < d.methods.size(); ++i) {
-        const ProgramMethodDiff &m = d.methods[i];
-        b.append(std::string_view(i ? ",{\"name\":" : "{\"name\":"));
-        appendJsonString(b, m.name);
-        fmt::format_to(std::back_inserter(b), ",\"in_a\":{},\"in_b\":{},\"inputs\":", m.inA, m.inB);
-        putPair(b, m.inputsA, m.inputsB);
-        b.append(std::string_view(",\"outputs\":"));
-        putPair(b, m.outputsA, m.outputsB);
-        fmt::format_to(std::back_inserter(b),
-            ",\"peak_live_bytes\":{{\"a\":{},\"b\":{}}},\"planned_bytes\":{{\"a\":{},\"b\":{}}},\"portable_ops\":",
-            m.peakA, m.peakB, m.plannedA, m.plannedB);
-        putCounts(b, m.portableOps);
-        b.append(std::string_view(",\"delegated_ops\":"));
-        putCounts(b, m.delegatedOps);
-        b.append(std::string_view(",\"delegates\":"));
-        putCounts(b, m.delegates);
-        b.append(std::string_view(",\"notes\":"));
-        putStrings(b, m.notes);
-        b.push_back('}');
-    }
-    b.append(std::string_view("]}\n"));
-    return fmt::to_string(b);
+    j["file_bytes"] = { { "a", d.bytesA }, { "b", d.bytesB }, { "growth_percent", d.growthPercent() } };
+    j["size_parts"] = countsJson(d.sizeParts);
+    j["constants"] = { { "same", d.constantsSame }, { "only_a", d.constantsOnlyA }, { "only_b", d.constantsOnlyB },
+        { "bytes_only_a", d.constantBytesOnlyA }, { "bytes_only_b", d.constantBytesOnlyB } };
+    Json methods = Json::array();
+    for (const ProgramMethodDiff &m : d.methods)
+        methods.push_back({ { "name", m.name }, { "in_a", m.inA }, { "in_b", m.inB },
+            { "inputs", { { "a", m.inputsA }, { "b", m.inputsB } } },
+            { "outputs", { { "a", m.outputsA }, { "b", m.outputsB } } },
+            { "peak_live_bytes", { { "a", m.peakA }, { "b", m.peakB } } },
+            { "planned_bytes", { { "a", m.plannedA }, { "b", m.plannedB } } },
+            { "portable_ops", countsJson(m.portableOps) }, { "delegated_ops", countsJson(m.delegatedOps) },
+            { "delegates", countsJson(m.delegates) }, { "notes", m.notes } });
+    j["methods"] = std::move(methods);
+    return jsonDocument(j);
 }
 
 } // namespace etscope

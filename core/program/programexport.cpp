@@ -1,7 +1,7 @@
 #include "program/programexport.h"
 
+#include "common/jsontext.h"
 #include "common/printable.h"
-#include "export/jsontext.h"
 #include "program/flattensor.h"
 #include "program/payloadexport.h"
 

@@ -7,9 +7,9 @@
 // cff6f4dd32e630945b7188512c1f2b4f102b05ad (docs/formats.md §2).
 #include "program/programsize.h"
 
+#include "common/jsontext.h"
 #include "common/littleendian.h"
 #include "common/printable.h"
-#include "export/jsontext.h"
 #include "program/delegates/delegatepayload.h"
 #include "program/flattensor.h"
 

@@ -241,6 +241,12 @@ private slots:
         QCOMPARE(test::exportedImageSize(
                      [&] { exportButton->click(); }, QSize(1234, 567), dir.filePath(QStringLiteral("asked.png"))),
             QSize(1234, 567));
+        // One that cannot be written (its folder does not exist) is reported where every GUI
+        // action's error goes, the window's message bar: "Export graph: <reason naming the file>".
+        const QString missing = dir.filePath(QStringLiteral("no-such-folder/g.png"));
+        QVERIFY(test::exportedImageSize([&] { exportButton->click(); }, QSize(300, 200), missing).isEmpty());
+        QVERIFY2(window->lastError().startsWith(QStringLiteral("Export graph: ")), qPrintable(window->lastError()));
+        QVERIFY2(window->lastError().contains(QStringLiteral("no-such-folder")), qPrintable(window->lastError()));
     }
 
     void inputsOnRequest()

@@ -116,6 +116,36 @@ private slots:
         QVERIFY(j["recordings"][1]["index_in_program"] == 0);
     }
 
+    // A label is read from the user's CSV and need not be UTF-8: the JSON still parses, the bad
+    // byte replaced by U+FFFD (the JSON writer's rule, core/common/jsontext.h). Before the one
+    // JSON writer this document was dumped without a replacement handler and the CLI died of an
+    // uncaught exception. Truth by hand: "\xff" is never valid UTF-8; U+FFFD is EF BF BD.
+    void invalidUtf8LabelIsReplaced()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(u"labels.csv"_qs);
+        {
+            std::ifstream in((kData + u"/steps/labels.csv"_qs).toStdString(), std::ios::binary);
+            std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            const std::size_t at = text.find("commit-05-61306ca");
+            QVERIFY(at != std::string::npos);
+            text.replace(at, 17,
+                "commit-05-\xff"
+                "61306ca");
+            std::ofstream(csv.toStdString(), std::ios::binary) << text;
+        }
+        const auto r = runCli({ u"history"_qs, kData + u"/steps"_qs, u"--labels"_qs, csv, u"--json"_qs, u"-"_qs });
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        bool found = false;
+        for (const auto &rec : j["recordings"])
+            found = found
+                || rec["label"]
+                    == "commit-05-\xEF\xBF\xBD"
+                       "61306ca";
+        QVERIFY(found);
+    }
+
     void badInput()
     {
         QTemporaryDir dir;

@@ -459,7 +459,7 @@ GraphView::GraphView(QWidget *parent)
         if (!target)
             return;
         if (QString e = exportImage(target->path, target->size); !e.isEmpty())
-            m_status->setText(e);
+            Q_EMIT actionFailed(tr("Export graph: %1").arg(e));
     });
 
     m_busy = new QProgressBar;

@@ -95,6 +95,9 @@ Q_SIGNALS:
     void groupClicked(int group);
     void layoutFinished();
     void programRequested(const QString &entry, bool placeholders);
+    // An action of the view (Export…) failed: one line, the action and the reason; the panel
+    // reports it where every GUI action's error goes (SessionController::notify).
+    void actionFailed(const QString &message);
 
 private:
     friend class GraphCanvas;

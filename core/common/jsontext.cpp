@@ -1,6 +1,35 @@
-#include "export/jsontext.h"
+#include "common/jsontext.h"
+
+#include <nlohmann/json.hpp>
 
 namespace etscope {
+
+namespace {
+template <class Json> std::string dumpReplacing(const Json &j, int indent)
+{
+    return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+} // namespace
+
+std::string jsonDocument(const nlohmann::json &doc)
+{
+    return dumpReplacing(doc, 1) + '\n';
+}
+
+std::string jsonDocument(const nlohmann::ordered_json &doc)
+{
+    return dumpReplacing(doc, 1) + '\n';
+}
+
+std::string jsonCompact(const nlohmann::json &value)
+{
+    return dumpReplacing(value, -1);
+}
+
+std::string jsonCompact(const nlohmann::ordered_json &value)
+{
+    return dumpReplacing(value, -1);
+}
 
 std::size_t utf8SequenceLength(std::string_view s, std::size_t i)
 {
