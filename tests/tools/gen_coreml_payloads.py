@@ -34,7 +34,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_delegate_payloads import program_json, write_pte  # noqa: E402
+from gen_delegate_payloads import program_json, write_outputs, write_pte  # noqa: E402
 
 # ---- protobuf wire encoding ---------------------------------------------------------------
 
@@ -328,7 +328,6 @@ def flatten(files, alignment=1, trailing=0):
 
 def main():
     out = sys.argv[1]
-    os.makedirs(os.path.join(out, "payloads"), exist_ok=True)
     payloads, expected = [], []
     for (files, exp), alignment, trailing in [(ml_program(), 1, 0), (neural_network(), 64, 1),
                                               (compiled_model(), 1, 0)]:
@@ -350,14 +349,8 @@ def main():
                         [reference, compiled], [mlprog, nn, mlprog], [(key, 2)])
     write_pte(os.path.join(out, "coreml.pte"), prog, [mlprog, nn, mlprog])
     all_expected = {"coreml.pte": [expected[0], expected[1], ref_expected, expected[2]]}
-    for name, blob in [("mlprogram.coreml", mlprog), ("neuralnetwork.coreml", nn), ("reference.coreml", reference),
-                       ("compiled.coreml", compiled)]:
-        with open(os.path.join(out, "payloads", name), "wb") as f:
-            f.write(blob)
-    with open(os.path.join(out, "expected_coreml.json"), "w") as f:
-        json.dump(all_expected, f, indent=1, sort_keys=True)
-        f.write("\n")
-
+    write_outputs(out, [("mlprogram.coreml", mlprog), ("neuralnetwork.coreml", nn), ("reference.coreml", reference),
+                        ("compiled.coreml", compiled)], "expected_coreml.json", all_expected)
 
 if __name__ == "__main__":
     main()

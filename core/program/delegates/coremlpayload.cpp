@@ -50,6 +50,7 @@ using Bytes = std::span<const std::uint8_t>;
 constexpr std::string_view kReferenceMagic = "CMJR";
 constexpr int kMaxDepth = 16; // nested MIL blocks, pipelines, value types
 constexpr std::size_t kMaxJsonDepth = 64;
+constexpr std::size_t kMaxFileTable = std::size_t(64) << 20; // a file table is kilobytes
 constexpr std::uint32_t kBlobSentinel = 0xDEADBEEF;
 constexpr std::uint64_t kBlobRecord = 64;
 
@@ -162,17 +163,18 @@ void appendInts(const PbField &f, std::vector<std::int64_t> &out)
     }
 }
 
-// A map<string, M> entry: key (1), value (2).
-std::pair<std::string_view, Bytes> mapEntry(Bytes entry)
+// A message's string field 1 and its message field `typeField`: a map<string, M> entry (key 1,
+// value 2), a NamedValueType (name 1, type 2), a FeatureDescription (name 1, type 3).
+std::pair<std::string_view, Bytes> nameAndType(Bytes message, std::uint32_t typeField)
 {
-    std::pair<std::string_view, Bytes> kv;
-    PbReader r(entry);
+    std::pair<std::string_view, Bytes> out;
+    PbReader r(message);
     for (PbField f; r.next(f);)
         if (f.number == 1 && f.wire == 2)
-            kv.first = text(f.bytes);
-        else if (f.number == 2 && f.wire == 2)
-            kv.second = f.bytes;
-    return kv;
+            out.first = text(f.bytes);
+        else if (f.number == typeField && f.wire == 2)
+            out.second = f.bytes;
+    return out;
 }
 
 // ---- The Core ML spec (field numbers of Model.proto, MIL.proto, NeuralNetwork.proto) ---------
@@ -388,7 +390,7 @@ FileTable readFileTable(Bytes blob)
     int depth = 0;
     bool inString = false;
     std::size_t i = end;
-    while (i > 0) {
+    while (i > 0 && json.size() < kMaxFileTable) {
         const char c = static_cast<char>(blob[--i]);
         json.push_back(c);
         if (inString) {
@@ -607,7 +609,7 @@ private:
         PbReader r(program);
         for (PbField f; r.next(f);)
             if (f.number == 2 && f.wire == 2)
-                functions.push_back(mapEntry(f.bytes));
+                functions.push_back(nameAndType(f.bytes, 2));
         for (const auto &[name, function] : functions) {
             m_p.graphNames.emplace_back(name);
             m_prefix = functions.size() > 1 ? fmt::format("[{}] ", name) : std::string();
@@ -628,7 +630,7 @@ private:
             else if (f.number == 2 && f.wire == 2)
                 opset = text(f.bytes);
             else if (f.number == 3 && f.wire == 2)
-                blocks.push_back(mapEntry(f.bytes));
+                blocks.push_back(nameAndType(f.bytes, 2));
         }
         if (blocks.empty())
             return;
@@ -643,14 +645,7 @@ private:
     // A NamedValueType: its value id, with the type it states.
     std::uint32_t namedValue(Bytes nvt)
     {
-        std::string_view name;
-        Bytes type;
-        PbReader r(nvt);
-        for (PbField f; r.next(f);)
-            if (f.number == 1 && f.wire == 2)
-                name = text(f.bytes);
-            else if (f.number == 2 && f.wire == 2)
-                type = f.bytes;
+        const auto [name, type] = nameAndType(nvt, 2);
         const std::uint32_t id = valueId(name);
         if (!type.empty())
             setValueType(m_p.values[id], type, 0);
@@ -752,7 +747,7 @@ private:
             if (f.number == 1) {
                 node.op = text(f.bytes);
             } else if (f.number == 2) { // inputs: map<string, Argument>
-                const auto [name, argument] = mapEntry(f.bytes);
+                const auto [name, argument] = nameAndType(f.bytes, 2);
                 bool bound = false, immediate = false;
                 PbReader a(argument);
                 for (PbField g; a.next(g);) { // Argument.arguments (1): Binding {name (1) | value (2)}
@@ -771,7 +766,7 @@ private:
             } else if (f.number == 4) {
                 blocks.push_back(f.bytes);
             } else if (f.number == 5) { // attributes: map<string, Value>
-                attributes.push_back(mapEntry(f.bytes));
+                attributes.push_back(nameAndType(f.bytes, 2));
             }
         }
         // Weights: a const's "val" (inline or in a blob file), and any attribute in a blob file
@@ -880,14 +875,7 @@ private:
 
     std::uint32_t feature(Bytes fd)
     {
-        std::string_view name;
-        Bytes type;
-        PbReader r(fd);
-        for (PbField f; r.next(f);)
-            if (f.number == 1 && f.wire == 2)
-                name = text(f.bytes);
-            else if (f.number == 3 && f.wire == 2)
-                type = f.bytes;
+        const auto [name, type] = nameAndType(fd, 3);
         const std::uint32_t id = valueId(name);
         DelegateValue &v = m_p.values[id];
         PbReader t(type); // FeatureType: multiArrayType (5) {shape (1), dataType (2)}
