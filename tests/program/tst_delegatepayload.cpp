@@ -324,7 +324,7 @@ private slots:
         QVERIFY(program.ok());
         const std::string text = programText(**program);
         QVERIFY2(text.find("CoreML executorch_6c1d1f5e-2a41-4c0e-9d6b-5f3b7f0e0a01 ML Program version specification 8, "
-                           "CoreML7: 11 nodes")
+                           "CoreML7, model version 1.0, coremltools 8.3.0, from torch==2.7.0: 11 nodes")
                 != std::string::npos,
             text.c_str());
         QVERIFY2(text.find("conv  %0 x fp32[1, 3, 8, 8], %2 conv_0_weight fp32[4, 3, 3, 3] const") != std::string::npos,

@@ -160,7 +160,10 @@ def ml_program():
     block = fb(2, "y") + b"".join(fb(3, o) for o in plan.ops)
     function = fb(1, named_value_type(*x)) + fb(2, "CoreML7") + fb(3, map_entry("CoreML7", block))
     program = fv(1, 1) + fb(2, map_entry("main", function))
-    desc = feature("x", [1, 3, 8, 8], 65568, 1) + feature("y", [1, 10], 65552, 10)
+    # ModelDescription.metadata (100): versionString (2), userDefined (100) as coremltools fills it.
+    meta = fb(2, "1.0") + fb(100, map_entry("com.github.apple.coremltools.version", "8.3.0")) + \
+        fb(100, map_entry("com.github.apple.coremltools.source", "torch==2.7.0"))
+    desc = feature("x", [1, 3, 8, 8], 65568, 1) + feature("y", [1, 10], 65552, 10) + fb(100, meta)
     model = fv(1, 8) + fb(2, desc) + fb(502, program)
     weight_bin = struct.pack("<II", plan.blob_count, 2).ljust(64, b"\0") + plan.blobs
 
@@ -194,7 +197,7 @@ def ml_program():
         "model.mlpackage/Data/com.apple.CoreML/weights/weight.bin": weight_bin,
     }
     expected = {"backend": "CoreML", "decoded": True, "identifier": identifier + " ML Program",
-                "version": "specification 8, CoreML7", "nodes": nodes, "values": values,
+                "version": "specification 8, CoreML7, model version 1.0, coremltools 8.3.0, from torch==2.7.0", "nodes": nodes, "values": values,
                 "inputs": [ids["x"]], "outputs": [ids["y"]], "constants": plan.constants, "graph_names": ["main"]}
     return files, expected
 

@@ -531,6 +531,7 @@ public:
     }
     std::string modelType;
     std::int64_t specificationVersion = -1;
+    std::vector<std::string> modelFacts; // model version, coremltools version, source framework
 
 private:
     std::uint32_t valueId(std::string_view name)
@@ -551,15 +552,42 @@ private:
         PbReader r(model);
         Bytes description;
         for (PbField f; r.next(f);) {
-            if (f.number == 1 && f.wire == 0 && depth == 0)
+            if (f.number == 1 && f.wire == 0 && depth == 0) {
                 specificationVersion = static_cast<std::int64_t>(f.varint);
-            else if (f.number == 2 && f.wire == 2)
+            } else if (f.number == 2 && f.wire == 2) {
                 description = f.bytes;
-            else if (f.wire == 2 && f.number >= 200)
+                if (depth == 0)
+                    readMetadata(description);
+            } else if (f.wire == 2 && f.number >= 200) {
                 decodeModelType(f.number, f.bytes, description, depth);
+            }
         }
         if (r.failed())
             note("the model spec's protobuf is damaged; decoded up to the damage");
+    }
+
+    // ModelDescription.metadata (100): versionString (2), userDefined (100, map<string,
+    // string>) where coremltools records its version and the source framework
+    // (coremltools/models/model.py: com.github.apple.coremltools.version, ….source).
+    void readMetadata(Bytes description)
+    {
+        PbReader r(description);
+        for (PbField f; r.next(f);) {
+            if (f.number != 100 || f.wire != 2)
+                continue;
+            PbReader m(f.bytes);
+            for (PbField g; m.next(g);) {
+                if (g.number == 2 && g.wire == 2 && !g.bytes.empty())
+                    modelFacts.push_back(fmt::format("model version {}", printable(text(g.bytes), 40)));
+                if (g.number != 100 || g.wire != 2)
+                    continue;
+                const auto [key, value] = nameAndType(g.bytes, 2);
+                if (key == "com.github.apple.coremltools.version")
+                    modelFacts.push_back(fmt::format("coremltools {}", printable(text(value), 40)));
+                else if (key == "com.github.apple.coremltools.source")
+                    modelFacts.push_back(fmt::format("from {}", printable(text(value), 40)));
+            }
+        }
     }
 
     void decodeModelType(std::uint32_t field, Bytes body, Bytes description, int depth)
@@ -1042,6 +1070,8 @@ DelegatePayload decodeCoreML(std::span<const std::uint8_t> blob)
                                                           : std::string("specification ?");
         if (!p.version.empty())
             version += ", " + p.version;
+        for (const std::string &fact : d.modelFacts)
+            version += ", " + fact;
         p.version = std::move(version);
         if (!d.modelType.empty())
             p.identifier += " " + d.modelType;
