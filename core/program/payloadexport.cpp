@@ -78,6 +78,10 @@ void appendDelegateValueJson(fmt::memory_buffer &b, const DelegatePayload &p, st
     put(b, "{\"id\":");
     put(b, fmt::format_int(id).c_str());
     if (const DelegateValue *v = p.value(id)) {
+        if (!v->name.empty()) {
+            put(b, ",\"name\":");
+            appendJsonString(b, v->name);
+        }
         put(b, ",\"dtype\":");
         appendJsonString(b, v->dtype);
         put(b, ",\"shape\":[");

@@ -1,7 +1,9 @@
 // The delegate payload decoders against expected_delegates.json, written by
 // tests/tools/gen_delegate_payloads.py from the JSON each payload was compiled from with flatc
 // (for the real fixture xnn_mlp.pte: its xnn_mlp.xnnpack_graphs.json, cross-checked there by
-// decoding the payload with `flatc --json` against upstream's schema), and hostile payloads:
+// decoding the payload with `flatc --json` against upstream's schema), and expected_coreml.json,
+// written by tests/tools/gen_coreml_payloads.py from the plan it encodes its CoreML payloads
+// from (its own protobuf encoder and inmemoryfs layout), and hostile payloads:
 // every prefix and single-byte corruption decodes without failing, and parts always add up.
 #include "testpaths.h"
 
@@ -44,7 +46,8 @@ std::vector<std::int64_t> ids(const json &j)
 void checkPayload(const DelegatePayload &p, const json &e, const std::string &where)
 {
     const QByteArray at = QByteArray::fromStdString(where);
-    QVERIFY2(p.backend == e.at("backend").get<std::string>(), at + " backend " + p.backend.c_str());
+    QVERIFY2(
+        p.backend == e.at("backend").get<std::string>(), at + " backend " + p.backend.c_str() + " " + p.note.c_str());
     QCOMPARE(p.decoded, e.at("decoded").get<bool>());
     QCOMPARE(p.bytes, e.at("bytes").get<std::uint64_t>());
     std::uint64_t sum = 0;
@@ -53,6 +56,10 @@ void checkPayload(const DelegatePayload &p, const json &e, const std::string &wh
     QCOMPARE(sum, p.bytes);
     if (e.contains("version"))
         QCOMPARE(p.version, e["version"].get<std::string>());
+    if (e.contains("identifier"))
+        QCOMPARE(p.identifier, e["identifier"].get<std::string>());
+    if (e.contains("graph_names"))
+        QCOMPARE(p.graphNames, e["graph_names"].get<std::vector<std::string>>());
     QCOMPARE(p.nodes.size(), e.at("nodes").size());
     for (std::size_t i = 0; i < p.nodes.size(); ++i) {
         const json &en = e["nodes"][i];
@@ -70,6 +77,8 @@ void checkPayload(const DelegatePayload &p, const json &e, const std::string &wh
         for (const auto &[id, ev] : e["values"].items()) {
             const DelegateValue *v = p.value(std::stoll(id));
             QVERIFY2(v, (at + " value " + id.c_str()).constData());
+            if (ev.contains("name"))
+                QCOMPARE(v->name, ev["name"].get<std::string>());
             QCOMPARE(v->dtype, ev.at("dtype").get<std::string>());
             QCOMPARE(v->shape, ev.at("shape").get<std::vector<std::uint64_t>>());
             QCOMPARE(v->constant, ev.value("constant", 0u));
@@ -121,14 +130,18 @@ private slots:
     void decodesAsAuthored_data()
     {
         QTest::addColumn<QString>("file");
-        const json expected = loadJson(testData("program/delegates/expected_delegates.json"));
-        for (const auto &[name, list] : expected.items())
-            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+        QTest::addColumn<QString>("truth");
+        for (const char *truth : { "expected_delegates.json", "expected_coreml.json" }) {
+            const json expected = loadJson(testData(std::string("program/delegates/") + truth));
+            for (const auto &[name, list] : expected.items())
+                QTest::newRow(name.c_str()) << QString::fromStdString(name) << truth;
+        }
     }
     void decodesAsAuthored()
     {
         QFETCH(QString, file);
-        const json expected = loadJson(testData("program/delegates/expected_delegates.json"));
+        QFETCH(QString, truth);
+        const json expected = loadJson(testData("program/delegates/" + truth.toStdString()));
         const json &list = expected.at(file.toStdString());
         auto program = Program::open(ptePath(file.toStdString()));
         QVERIFY2(program.ok(), program ? "" : program.error().message().c_str());
@@ -263,10 +276,73 @@ private slots:
         QCOMPARE(b.note, a.note);
     }
 
+    // The CoreML payloads whole (their file table sits at the end, so the prefixes above only
+    // reach the opaque path): every byte flipped, the front cut off, every suffix, zeros
+    // appended; each decodes without failing and its parts add up.
+    void hostileCoreML()
+    {
+        for (const char *name : { "mlprogram.coreml", "neuralnetwork.coreml", "compiled.coreml", "reference.coreml" }) {
+            std::ifstream in(testData(std::string("program/delegates/payloads/") + name), std::ios::binary);
+            const std::vector<std::uint8_t> blob((std::istreambuf_iterator<char>(in)), {});
+            QVERIFY(blob.size() > 64);
+            auto check = [](const std::vector<std::uint8_t> &bytes) {
+                const DelegatePayload p = decodeDelegatePayload("CoreMLBackend", bytes);
+                std::uint64_t sum = 0;
+                for (const PayloadPart &part : p.parts)
+                    sum += part.bytes;
+                QCOMPARE(sum, std::uint64_t(bytes.size()));
+                QCOMPARE(p.bytes, std::uint64_t(bytes.size()));
+                (void)p.summary();
+                for (const DelegateNode &n : p.nodes)
+                    for (std::int64_t id : n.inputs)
+                        QVERIFY(p.value(id) != nullptr);
+            };
+            std::vector<std::uint8_t> flipped = blob;
+            for (std::size_t i = 0; i < flipped.size(); ++i) {
+                for (std::uint8_t mask : { std::uint8_t(0x01), std::uint8_t(0x80), std::uint8_t(0xFF) }) {
+                    flipped[i] ^= mask;
+                    check(flipped);
+                    flipped[i] ^= mask;
+                }
+            }
+            for (std::size_t n = 1; n < blob.size(); n += 7) {
+                check({ blob.begin() + std::ptrdiff_t(n), blob.end() });
+                check({ blob.begin(), blob.begin() + std::ptrdiff_t(n) });
+            }
+            std::vector<std::uint8_t> padded = blob;
+            padded.resize(blob.size() + 4096, 0);
+            const DelegatePayload p = decodeDelegatePayload("CoreMLBackend", padded);
+            QVERIFY2(p.decoded, p.summary().c_str());
+        }
+    }
+
+    // What the program listing shows for the ML Program delegate (names from the plan of
+    // gen_coreml_payloads.py: the conv reads x and the two weight blobs of 432 and 16 bytes).
+    void coremlText()
+    {
+        auto program = Program::open(ptePath("coreml.pte"));
+        QVERIFY(program.ok());
+        const std::string text = programText(**program);
+        QVERIFY2(text.find("CoreML executorch_6c1d1f5e-2a41-4c0e-9d6b-5f3b7f0e0a01 ML Program version specification 8, "
+                           "CoreML7, model version 1.0, coremltools 8.3.0, from torch==2.7.0: 11 nodes")
+                != std::string::npos,
+            text.c_str());
+        QVERIFY2(text.find("conv  %0 x fp32[1, 3, 8, 8], %2 conv_0_weight fp32[4, 3, 3, 3] const") != std::string::npos,
+            text.c_str());
+        QVERIFY2(text.find("432 bytes in @model_path/weights/weight.bin at 128") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("opaque") == std::string::npos, text.c_str());
+        const json j = json::parse(programJson(**program));
+        const json &nodes = j["methods"][0]["delegates"][0]["nodes"];
+        QCOMPARE(nodes.size(), std::size_t(11));
+        QCOMPARE(nodes[10]["op"].get<std::string>(), std::string("linear"));
+        QCOMPARE(nodes[10]["outputs"][0]["name"].get<std::string>(), std::string("y"));
+        QVERIFY(nodes[10]["outputs"][0]["shape"] == json::parse("[1, 10]"));
+    }
+
     // Every prefix and every single-byte corruption of real payloads: no failure, parts add up.
     void hostilePayloads()
     {
-        for (const std::string name : { "xnn_mlp.pte", "mixed_backends.pte", "xnn_int8_fp16.pte" }) {
+        for (const std::string name : { "xnn_mlp.pte", "mixed_backends.pte", "xnn_int8_fp16.pte", "coreml.pte" }) {
             auto program = Program::open(ptePath(name));
             QVERIFY(program.ok());
             for (const ProgramDelegate &del : (*program)->methods()[0].delegates()) {

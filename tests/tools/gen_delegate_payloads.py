@@ -592,17 +592,20 @@ def main():
     diff_builds(out)
 
     # Raw payloads: the fuzz targets' seeds (tests/fuzz/fuzz_<backend>_payload).
-    seeds = os.path.join(out, "payloads")
-    os.makedirs(seeds, exist_ok=True)
-    for name, blob in [("int8.xnnpack", b8), ("fp16.xnnpack", b16), ("damaged.xnnpack", bytes(damaged)),
-                       ("conv.vulkan", bv), ("stream.ethosu", vela), ("context.qnn", qnn_ctx)]:
-        with open(os.path.join(seeds, name), "wb") as f:
-            f.write(blob)
+    write_outputs(out, [("int8.xnnpack", b8), ("fp16.xnnpack", b16), ("damaged.xnnpack", bytes(damaged)),
+                        ("conv.vulkan", bv), ("stream.ethosu", vela), ("context.qnn", qnn_ctx)],
+                  "expected_delegates.json", expected)
 
-    with open(os.path.join(out, "expected_delegates.json"), "w") as f:
+
+def write_outputs(out, seeds, expected_name, expected):
+    """The raw payloads under out/payloads (fuzz seeds) and the expectation JSON."""
+    os.makedirs(os.path.join(out, "payloads"), exist_ok=True)
+    for name, blob in seeds:
+        with open(os.path.join(out, "payloads", name), "wb") as f:
+            f.write(blob)
+    with open(os.path.join(out, expected_name), "w") as f:
         json.dump(expected, f, indent=1, sort_keys=True)
         f.write("\n")
-
 
 if __name__ == "__main__":
     main()

@@ -70,6 +70,8 @@ std::string DelegateQuant::describe() const
 std::string DelegateValue::describe() const
 {
     std::string s = text.empty() ? fmt::format("{}[{}]", dtype, fmt::join(shape, ", ")) : text;
+    if (!name.empty()) // a named value with no type stated is shown by its name alone
+        s = text.empty() && dtype.empty() && shape.empty() ? name : name + " " + s;
     if (const std::string q = quant.describe(); !q.empty())
         s += " " + q;
     if (!storage.empty())
@@ -158,6 +160,8 @@ DelegatePayload decodeDelegatePayload(std::string_view backendId, std::span<cons
         return decodeVulkan(blob);
     if (backendId == "EthosUBackend" || looksLikeVela(blob))
         return decodeEthosU(blob);
+    if (backendId == "CoreMLBackend" || looksLikeCoreMLReference(blob))
+        return decodeCoreML(blob);
     return decodeOther(backendId, blob);
 }
 

@@ -4,7 +4,7 @@
 // holds, decoded without the backend's runtime: the nodes it runs in order, its values with
 // shapes, dtypes and quantization, its constants, and what each byte of the payload is. One
 // decoder per backend (xnnpackpayload.cpp, vulkanpayload.cpp, ethosupayload.cpp,
-// otherpayloads.cpp); the layouts and their upstream sources are in
+// coremlpayload.cpp, otherpayloads.cpp); the layouts and their upstream sources are in
 // docs/formats.md §2.5. A payload that no decoder knows, or that is damaged, is reported as
 // opaque with its size and identifier; decoding never fails the program.
 
@@ -41,6 +41,7 @@ std::string_view delegateQuantKindName(DelegateQuant::Kind kind); // "per_tensor
 // A value (tensor) inside the delegate's graph.
 struct DelegateValue {
     std::uint32_t id = 0;
+    std::string name; // the payload's own name for it (CoreML: the MIL/layer blob name); often empty
     std::string dtype; // the backend's own name ("fp32", "qcint8", "float16", …)
     std::vector<std::uint64_t> shape;
     DelegateQuant quant;
@@ -50,7 +51,7 @@ struct DelegateValue {
     std::string storage; // Vulkan: "texture_3d, channels packed"; empty elsewhere
     std::string text; // scalar values (Vulkan arguments): "3", "[1, 1]", "\"relu\""
 
-    // "fp32[1, 64]", "qcint8[128, 64] per-channel dim 0: 128 scales …".
+    // "fp32[1, 64]", "qcint8[128, 64] per-channel dim 0: 128 scales …", "x_1 fp32[1, 8]" (named).
     std::string describe() const;
 };
 

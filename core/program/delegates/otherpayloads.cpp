@@ -1,4 +1,4 @@
-// Payloads of backends etscope has no node decoder for (CoreML, QNN, OpenVINO, MediaTek,
+// Payloads of backends etscope has no node decoder for (QNN, OpenVINO, MediaTek,
 // Samsung, …): shown as opaque with their size and identifier, naming the backend. For QNN the
 // wrapper around the vendor's context binary is read: u32 magic 0x5678ABCD, i64 signature, u64
 // context-binary size, zero padding to 256 bytes, then the context binary

@@ -73,11 +73,13 @@ private:
 DelegatePayload decodeXnnpack(std::span<const std::uint8_t> blob);
 DelegatePayload decodeVulkan(std::span<const std::uint8_t> blob);
 DelegatePayload decodeEthosU(std::span<const std::uint8_t> blob);
-// Any other backend (CoreML, QNN, OpenVINO, MediaTek, Samsung, …): opaque, with its identifier.
+DelegatePayload decodeCoreML(std::span<const std::uint8_t> blob);
+// Any other backend (QNN, OpenVINO, MediaTek, Samsung, …): opaque, with its identifier.
 DelegatePayload decodeOther(std::string_view backendId, std::span<const std::uint8_t> blob);
 
 bool looksLikeXnnpack(std::span<const std::uint8_t> blob);
 bool looksLikeVulkan(std::span<const std::uint8_t> blob);
 bool looksLikeVela(std::span<const std::uint8_t> blob);
+bool looksLikeCoreMLReference(std::span<const std::uint8_t> blob);
 
 } // namespace etscope::delegates
