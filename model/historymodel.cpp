@@ -156,7 +156,7 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
     case ChangesColumn:
         return tr("changes");
     case LargestColumn:
-        return tr("largest change (before → after, at, p)");
+        return tr("largest change");
     default:
         return {};
     }
