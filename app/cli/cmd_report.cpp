@@ -10,6 +10,7 @@
 // (issue 38); without --etdump the report's recording is the history's newest.
 #include "command.h"
 #include "gapoptions.h"
+#include "historyload.h"
 #include "many.h"
 
 #include "analysis/numericgap.h"
@@ -96,22 +97,9 @@ const Registration report(
                 hi.by = a->historyBy == "method" ? HistoryBy::Method
                     : a->historyBy == "total"    ? HistoryBy::Total
                                                  : HistoryBy::Operator;
-                const auto source = parseTimeScale(a->in.sourceTimeScale);
-                const auto target = parseTimeScale(a->in.targetTimeScale);
-                if (!source || !target)
-                    return reportError(makeError(ErrorCode::InvalidArgument, {}, "unknown time scale"));
-                hi.time.source = *source;
-                hi.time.target = *target;
-                if (a->in.cyclesPerSecond > 0)
-                    hi.time.cyclesPerSecond = a->in.cyclesPerSecond;
-                auto h = loadHistory(hi);
-                if (!h)
-                    return reportError(h.error());
-                for (const auto &e : h->errors)
-                    std::fprintf(stderr, "etscope-cli: %s\n", e.c_str());
-                for (const auto &w : h->warnings)
-                    std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
-                history = std::make_shared<const History>(std::move(*h));
+                history = loadHistoryOrReport(hi, a->in.sourceTimeScale, a->in.targetTimeScale, a->in.cyclesPerSecond);
+                if (!history)
+                    return kExitBadInput;
             } else if (!a->historyLabels.empty()) {
                 return reportError(makeError(ErrorCode::InvalidArgument, a->historyLabels, "--labels needs --history"));
             }
