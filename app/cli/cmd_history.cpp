@@ -3,7 +3,7 @@
 // gate on significant slowdowns. Exits kExitGateTripped (3) when --fail-on-change trips.
 #include "command.h"
 
-#include "export/recordings.h"
+#include "historyload.h"
 
 #include <cstdio>
 
@@ -53,23 +53,11 @@ const Registration historyCmd("history",
             in.recordings = a->recordings;
             in.labelsCsv = a->labels;
             in.by = a->by == "method" ? HistoryBy::Method : a->by == "total" ? HistoryBy::Total : HistoryBy::Operator;
-            const auto source = parseTimeScale(a->sourceTimeScale);
-            const auto target = parseTimeScale(a->targetTimeScale);
-            if (!source || !target)
-                return reportError(makeError(ErrorCode::InvalidArgument, {}, "unknown time scale"));
-            in.time.source = *source;
-            in.time.target = *target;
-            if (a->cyclesPerSecond > 0)
-                in.time.cyclesPerSecond = a->cyclesPerSecond;
             in.threads = a->jobs;
             in.changePoints = a->cp;
-            auto h = loadHistory(in);
+            const auto h = loadHistoryOrReport(in, a->sourceTimeScale, a->targetTimeScale, a->cyclesPerSecond);
             if (!h)
-                return reportError(h.error());
-            for (const auto &e : h->errors)
-                std::fprintf(stderr, "etscope-cli: %s\n", e.c_str());
-            for (const auto &w : h->warnings)
-                std::fprintf(stderr, "etscope-cli: warning: %s\n", w.c_str());
+                return kExitBadInput;
             if (!a->json.empty())
                 if (Status st = writeOutput(a->json, historyJson(*h)); !st)
                     return reportError(st.error());

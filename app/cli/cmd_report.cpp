@@ -6,8 +6,11 @@
 // graph run by the built-in evaluator (the window's Ctrl+G). --decompose adds the error
 // decomposition `gap --decompose` computes, --graph-diff A B the layer-by-layer comparison
 // `graph-diff` computes (issue 30), each from the same core function and the same options.
+// --history adds the recordings over time with their change points, as `history` computes them
+// (issue 38); without --etdump the report's recording is the history's newest.
 #include "command.h"
 #include "gapoptions.h"
+#include "historyload.h"
 #include "many.h"
 
 #include "analysis/numericgap.h"
@@ -18,6 +21,7 @@
 #include "export/reportdiff.h"
 #include "export/reportgap.h"
 #include "export/reportgraphdiff.h"
+#include "export/reporthistory.h"
 
 #include <fmt/format.h>
 
@@ -37,6 +41,8 @@ struct ReportArgs {
     std::string output;
     bool decompose = false;
     std::vector<std::string> graphDiff; // A B
+    std::vector<std::string> history; // recordings over time (files, directories, globs)
+    std::string historyLabels, historyBy = "operator";
 };
 
 bool fileLooksLikeETDump(const std::string &path)
@@ -76,10 +82,33 @@ const Registration report(
                "(--inputs, --metric, --threshold apply)")
             ->expected(2)
             ->type_name("A B");
+        sub.add_option("--history", a->history,
+            "Add the History section: these recordings (files, directories, globs) over time with their change "
+            "points, as `history` computes them");
+        sub.add_option("--labels", a->historyLabels, "With --history: CSV with columns file,label[,order]");
+        sub.add_option("--history-by", a->historyBy, "With --history: series per operator (default), method or total")
+            ->check(CLI::IsMember({ "operator", "method", "total" }));
         return std::function<int()>([a] {
-            const auto recs = recordingArgs(a->in.etdump, a->recordings);
+            std::shared_ptr<const History> history;
+            if (!a->history.empty()) {
+                HistoryInputs hi;
+                hi.recordings = a->history;
+                hi.labelsCsv = a->historyLabels;
+                hi.by = a->historyBy == "method" ? HistoryBy::Method
+                    : a->historyBy == "total"    ? HistoryBy::Total
+                                                 : HistoryBy::Operator;
+                history = loadHistoryOrReport(hi, a->in.sourceTimeScale, a->in.targetTimeScale, a->in.cyclesPerSecond);
+                if (!history)
+                    return kExitBadInput;
+            } else if (!a->historyLabels.empty()) {
+                return reportError(makeError(ErrorCode::InvalidArgument, a->historyLabels, "--labels needs --history"));
+            }
+            auto recs = recordingArgs(a->in.etdump, a->recordings);
+            if (recs.empty() && history && !history->recordings.empty())
+                recs.push_back(history->recordings.back().file); // the newest recording
             if (recs.empty())
-                return reportError(makeError(ErrorCode::InvalidArgument, "", "give --etdump or ETDump files"));
+                return reportError(
+                    makeError(ErrorCode::InvalidArgument, "", "give --etdump, ETDump files or --history"));
             ReportInputs in;
             in.generator = fmt::format("etscope-cli {} (git {})", ETSCOPE_VERSION, ETSCOPE_GIT_REVISION);
             if (isMany(recs)) {
@@ -180,6 +209,7 @@ const Registration report(
             if (!scope)
                 return reportError(scope.error());
             in.scope = *scope;
+            in.history = std::move(history);
             if (auto st = writeOutput(a->output, renderHtmlReport(in)); !st)
                 return reportError(st.error());
             return 0;

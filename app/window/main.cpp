@@ -6,6 +6,7 @@
 #include "gapdocks.h"
 #include "graphdock.h"
 #include "graphview.h"
+#include "historypanel.h"
 #include "mainwindow.h"
 #include "theme.h"
 #include "timecontrols.h"
@@ -29,7 +30,8 @@ namespace {
 
 // Renders the window once the files are loaded; exit status tells scripts whether it worked.
 int takeScreenshot(const QString &out, const QString &select, const QString &unit, QSize windowSize,
-    const QStringList &files, const QStringList &reference, const QStringList &compareFiles)
+    const QStringList &files, const QStringList &reference, const QStringList &compareFiles, const QStringList &history,
+    const QString &labels)
 {
     etscope::MainWindow::Options options;
     options.persistSettings = false;
@@ -55,6 +57,10 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
     if (!select.isEmpty() && !window.table()->selectEventByName(select)) {
         std::fprintf(stderr, "etscope: no event named '%s' in %s\n", qPrintable(select),
             qPrintable(files.join(QStringLiteral(", "))));
+        return 1;
+    }
+    if (!history.isEmpty() && !window.historyPanel()->analyzeSync(history, labels, &error)) {
+        std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
         return 1;
     }
     QWidget *target = &window;
@@ -141,8 +147,17 @@ int main(int argc, char **argv)
         QStringLiteral("Compare the latency of FILEs (A) with this recording (B): an ETDump, optionally "
                        "with its ETRecord / debug buffer (repeat the option)."),
         QStringLiteral("FILE"));
+    const QCommandLineOption history(QStringLiteral("history"),
+        QStringLiteral("Show the History panel of these recordings: a folder (searched for *.etdp) or files "
+                       "(repeat the option)."),
+        QStringLiteral("PATH"));
+    const QCommandLineOption labels(QStringLiteral("labels"),
+        QStringLiteral("With --history: a CSV with columns file,label[,order] naming and ordering the recordings."),
+        QStringLiteral("CSV"));
     parser.addOption(reference);
     parser.addOption(compare);
+    parser.addOption(history);
+    parser.addOption(labels);
     parser.addOption(screenshot);
     parser.addOption(select);
     parser.addOption(size);
@@ -152,8 +167,8 @@ int main(int argc, char **argv)
     parser.process(app);
 
     if (parser.isSet(screenshot)) {
-        if (parser.positionalArguments().isEmpty()) {
-            std::fprintf(stderr, "etscope: --screenshot needs at least one FILE\n");
+        if (parser.positionalArguments().isEmpty() && !parser.isSet(history)) {
+            std::fprintf(stderr, "etscope: --screenshot needs at least one FILE (or --history)\n");
             return 2;
         }
         QSize windowSize(1500, 920);
@@ -167,7 +182,8 @@ int main(int argc, char **argv)
             }
         }
         return takeScreenshot(parser.value(screenshot), parser.value(select), parser.value(unit), windowSize,
-            parser.positionalArguments(), parser.values(reference), parser.values(compare));
+            parser.positionalArguments(), parser.values(reference), parser.values(compare), parser.values(history),
+            parser.value(labels));
     }
 
     etscope::MainWindow window;
@@ -196,5 +212,7 @@ int main(int argc, char **argv)
         controller->openFiles(recordings.first());
     if (!b.isEmpty())
         window.compareDocks()->compareWith(b); // loads B while A loads
+    if (parser.isSet(history))
+        window.historyPanel()->analyze(parser.values(history), parser.value(labels));
     return app.exec();
 }

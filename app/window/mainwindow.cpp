@@ -10,6 +10,7 @@
 #include "gapdocks.h"
 #include "graphdiffpanel.h"
 #include "graphdock.h"
+#include "historypanel.h"
 #include "memorypanel.h"
 #include "messagebar.h"
 #include "outputqualitypanel.h"
@@ -136,6 +137,7 @@ void MainWindow::createPanels()
     addPanel(new GraphDiffPanel(m_controller, m_selection, this));
     addPanel(new DecompositionPanel(m_controller, m_selection, this));
     addPanel(m_runs = new RunsPanel(m_controller, m_selection, this));
+    addPanel(m_history = new HistoryPanel(m_controller, m_selection, this));
     connect(m_runs, &RunsPanel::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_details, &EventDetailsDocks::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_modules, &ModulesDock::moduleActivated, m_table, &EventTableView::setFilter);

@@ -26,6 +26,7 @@ class EventTableView;
 class GapDocks;
 class RunsPanel;
 class GraphDock;
+class HistoryPanel;
 class MessageBar;
 class ModulesDock;
 class ScopeControls;
@@ -53,6 +54,7 @@ public:
     GapDocks *gapDocks() const { return m_gap; }
     CompareDocks *compareDocks() const { return m_compare; }
     GraphDock *graphDock() const { return m_graph; }
+    HistoryPanel *historyPanel() const { return m_history; } // etscope --history
 
     QString lastError() const { return m_lastError; } // the error in the message bar, if any
     QString messageText() const { return m_messageBar->text(); }
@@ -116,6 +118,7 @@ private:
     CompareDocks *m_compare = nullptr;
     GraphDock *m_graph = nullptr;
     RunsPanel *m_runs = nullptr;
+    HistoryPanel *m_history = nullptr;
 };
 
 } // namespace etscope

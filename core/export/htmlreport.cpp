@@ -6,6 +6,7 @@
 #include "events/blockstats.h"
 #include "events/inspectortable.h"
 #include "export/reportbackend.h"
+#include "export/reporthistory.h"
 
 #include "analysis/runs.h"
 #include "etrecord/modulerollup.h"
@@ -492,6 +493,8 @@ string renderHtmlReport(const ReportInputs &in)
         h += R"(<a href="#decompose">Error decomposition</a>)";
     if (in.graphDiff)
         h += R"(<a href="#graph-diff">Graph against graph</a>)";
+    if (in.history)
+        h += R"(<a href="#history">History</a>)";
     h += R"(<a href="#table">Inspector table</a></nav>)";
 
     // Summary.
@@ -691,6 +694,8 @@ string renderHtmlReport(const ReportInputs &in)
         h += decompositionSection(*in.decomposition);
     if (in.graphDiff)
         h += graphDiffSection(*in.graphDiff);
+    if (in.history)
+        h += historySection(*in.history);
 
     h += backendReportSection(first); // etscope's decoded backend operators (reportbackend.h)
     h += fmt::format(

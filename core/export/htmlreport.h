@@ -16,12 +16,15 @@
 
 namespace etscope {
 
+struct History;
+
 struct ReportInputs {
     std::vector<std::shared_ptr<const Session>> sessions; // at least one
     std::optional<ReportGap> gap;
     std::optional<ReportDiff> diff;
     std::optional<ReportDecomposition> decomposition; // quantization / kernel error per op (issue 30)
     std::optional<ReportGraphDiff> graphDiff; // two graphs of the ETRecord layer by layer (issue 30)
+    std::shared_ptr<const History> history; // many recordings over time, change points (issue 38)
     std::string generator = "etscope"; // shown in the footer
     // The runs the charts answer for (session/scope.h), named above them; the Runs section
     // shows every phase. Default: the whole recording.
