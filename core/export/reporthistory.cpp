@@ -1,8 +1,8 @@
 #include "export/reporthistory.h"
 
 #include "analysis/history.h"
+#include "common/jsontext.h"
 #include "common/numberformat.h"
-#include "export/jsontext.h"
 #include "export/reportcells.h"
 
 #include <fmt/format.h>
