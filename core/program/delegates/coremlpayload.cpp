@@ -38,6 +38,7 @@
 #include <array>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -440,14 +441,22 @@ FileTable readFileTable(Bytes blob)
             break;
         }
         if (kind->get<std::uint64_t>() == 0) {
+            // find(), never operator[] on a const object: a missing key there is undefined (fuzz).
             const auto region = n.find("dataRegion");
-            if (region == n.end() || !region->is_object() || !(*region)["offset"].is_number_unsigned()
-                || !(*region)["size"].is_number_unsigned()) {
+            const auto field = [&region](const char *key) -> std::optional<std::uint64_t> {
+                const auto it = region->find(key);
+                if (it == region->end() || !it->is_number_unsigned())
+                    return std::nullopt;
+                return it->get<std::uint64_t>();
+            };
+            const std::optional<std::uint64_t> offset
+                = region != n.end() && region->is_object() ? field("offset") : std::nullopt;
+            const std::optional<std::uint64_t> size = offset ? field("size") : std::nullopt;
+            if (!offset || !size) {
                 t.error = fmt::format("inmemoryfs file '{}' has no data region", printable(item.path, 80));
                 break;
             }
-            ArchiveFile f { item.path, (*region)["offset"].get<std::uint64_t>(),
-                (*region)["size"].get<std::uint64_t>() };
+            ArchiveFile f { item.path, *offset, *size };
             if (f.offset > t.start || f.size > t.start - f.offset) {
                 t.error = fmt::format("inmemoryfs file '{}' ({} bytes at {}) lies past its data ({} bytes)",
                     printable(f.path, 80), f.size, f.offset, t.start);
