@@ -183,12 +183,17 @@ def ml_program():
         values[str(ids[name])] = v
     nodes = [{"op": n["op"], "inputs": [ids[i] for i in n["inputs"]], "outputs": [ids[o] for o in n["outputs"]]}
              for n in plan.nodes]
-    manifest = {"fileFormatVersion": "1.0.0", "itemInfoEntries": {
-        "4A3C1E0B-0000-4000-8000-000000000001": {"author": "com.apple.CoreML", "description": "CoreML Model Specification",
-                                                 "name": "model.mlmodel", "path": "com.apple.CoreML/model.mlmodel"},
-        "4A3C1E0B-0000-4000-8000-000000000002": {"author": "com.apple.CoreML", "description": "CoreML Model Weights",
-                                                 "name": "weights", "path": "com.apple.CoreML/weights"}},
-        "rootModelIdentifier": "4A3C1E0B-0000-4000-8000-000000000001"}
+    spec_id, weights_id = "4A3C1E0B-0000-4000-8000-000000000001", "4A3C1E0B-0000-4000-8000-000000000002"
+    manifest = {
+        "fileFormatVersion": "1.0.0",
+        "itemInfoEntries": {
+            spec_id: {"author": "com.apple.CoreML", "description": "CoreML Model Specification",
+                      "name": "model.mlmodel", "path": "com.apple.CoreML/model.mlmodel"},
+            weights_id: {"author": "com.apple.CoreML", "description": "CoreML Model Weights",
+                         "name": "weights", "path": "com.apple.CoreML/weights"},
+        },
+        "rootModelIdentifier": spec_id,
+    }
     identifier = "executorch_6c1d1f5e-2a41-4c0e-9d6b-5f3b7f0e0a01"
     files = {
         "metadata.json": json.dumps({"inputNames": ["x"], "outputNames": ["y"], "identifier": identifier}).encode(),
@@ -197,7 +202,8 @@ def ml_program():
         "model.mlpackage/Data/com.apple.CoreML/weights/weight.bin": weight_bin,
     }
     expected = {"backend": "CoreML", "decoded": True, "identifier": identifier + " ML Program",
-                "version": "specification 8, CoreML7, model version 1.0, coremltools 8.3.0, from torch==2.7.0", "nodes": nodes, "values": values,
+                "version": "specification 8, CoreML7, model version 1.0, coremltools 8.3.0, from torch==2.7.0",
+                "nodes": nodes, "values": values,
                 "inputs": [ids["x"]], "outputs": [ids["y"]], "constants": plan.constants, "graph_names": ["main"]}
     return files, expected
 
@@ -354,6 +360,7 @@ def main():
     all_expected = {"coreml.pte": [expected[0], expected[1], ref_expected, expected[2]]}
     write_outputs(out, [("mlprogram.coreml", mlprog), ("neuralnetwork.coreml", nn), ("reference.coreml", reference),
                         ("compiled.coreml", compiled)], "expected_coreml.json", all_expected)
+
 
 if __name__ == "__main__":
     main()

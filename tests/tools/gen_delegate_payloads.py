@@ -607,5 +607,6 @@ def write_outputs(out, seeds, expected_name, expected):
         json.dump(expected, f, indent=1, sort_keys=True)
         f.write("\n")
 
+
 if __name__ == "__main__":
     main()

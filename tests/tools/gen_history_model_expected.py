@@ -44,7 +44,8 @@ def sig(v, digits):
 
 
 def cell_text(c):
-    return (f"{sig(c['before'], 4)} → {sig(c['after'], 4)} (±{sig(c['before_ci95'], 2)} → ±{sig(c['after_ci95'], 2)}) ms, "
+    return (f"{sig(c['before'], 4)} → {sig(c['after'], 4)} "
+            f"(±{sig(c['before_ci95'], 2)} → ±{sig(c['after_ci95'], 2)}) ms, "
             f"{c['change_percent']:+.1f} %, at {c['label']}, p = {sig(c['p'], 3)}")
 
 
