@@ -31,6 +31,7 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QProcess>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -441,11 +442,18 @@ private Q_SLOTS:
     void layoutPersistsAndResetKeepsSize()
     {
         QSettings().clear();
+        // Qt 6.8 fits a restored window into its screen's available area (Debian 13: the
+        // offscreen screen gave 798×720 back for a saved 1280×720), Qt 6.4 does not: a size that
+        // fits the screen, and the size the window really got, so that what is checked is the
+        // layout's persistence and Reset Layout, not the screen.
+        QSize size;
         {
             MainWindow w;
-            w.resize(1280, 720);
+            const QSize room = w.screen()->availableGeometry().size() - QSize(40, 40);
+            w.resize(QSize(1280, 720).boundedTo(room));
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
+            size = w.size();
             w.findChild<QDockWidget *>(QStringLiteral("ModulesDock"))->raise();
             w.findChild<QDockWidget *>(QStringLiteral("HistogramDock"))->hide();
             w.close();
@@ -453,14 +461,14 @@ private Q_SLOTS:
         MainWindow again;
         again.show();
         QVERIFY(QTest::qWaitForWindowExposed(&again));
-        QCOMPARE(again.size(), QSize(1280, 720));
+        QCOMPARE(again.size(), size);
         auto *histogram = again.findChild<QDockWidget *>(QStringLiteral("HistogramDock"));
         QVERIFY(histogram->isHidden());
         // The Modules tab is in front again, not the timeline of a first start.
         auto *modules = again.findChild<QDockWidget *>(QStringLiteral("ModulesDock"));
         QVERIFY(!modules->visibleRegion().isEmpty());
         again.resetLayout();
-        QCOMPARE(again.size(), QSize(1280, 720));
+        QCOMPARE(again.size(), size);
         QVERIFY(!histogram->isHidden());
         again.close();
         QSettings().clear();
