@@ -440,7 +440,7 @@ GraphView::GraphView(QWidget *parent)
             m_status->setText(tr("No node or module matches “%1”").arg(m_search->text()));
     });
 
-    auto button = [this](const QString &text, const QString &tip) {
+    auto button = [](const QString &text, const QString &tip) {
         auto *b = new QToolButton;
         b->setText(text);
         b->setToolTip(tip);
