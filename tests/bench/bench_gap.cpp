@@ -75,8 +75,12 @@ int main(int argc, char **argv)
 
     using clock = std::chrono::steady_clock;
     auto t0 = clock::now();
-    SessionInputs rin { dir + "/runtime.etdp", dir + "/runtime.bin", {}, {}, {}, {} };
-    SessionInputs fin { dir + "/reference.etdp", dir + "/reference.bin", {}, {}, {}, {} };
+    SessionInputs rin;
+    rin.etdump = dir + "/runtime.etdp";
+    rin.debugBuffer = dir + "/runtime.bin";
+    SessionInputs fin;
+    fin.etdump = dir + "/reference.etdp";
+    fin.debugBuffer = dir + "/reference.bin";
     auto runtime = loadSession(rin);
     auto refSession = loadSession(fin);
     if (!runtime || !refSession) {
