@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 namespace etscope::cli {
 namespace {
@@ -43,6 +44,7 @@ struct ReportArgs {
     std::vector<std::string> graphDiff; // A B
     std::vector<std::string> history; // recordings over time (files, directories, globs)
     std::string historyLabels, historyBy = "operator";
+    std::optional<double> wallMs; // the runs' wall time, for the coverage section
 };
 
 bool fileLooksLikeETDump(const std::string &path)
@@ -88,6 +90,8 @@ const Registration report(
         sub.add_option("--labels", a->historyLabels, "With --history: CSV with columns file,label[,order]");
         sub.add_option("--history-by", a->historyBy, "With --history: series per operator (default), method or total")
             ->check(CLI::IsMember({ "operator", "method", "total" }));
+        sub.add_option("--wall-ms", a->wallMs,
+            "The runs' wall time in ms (e.g. from the runner's log): the coverage section compares against it");
         return std::function<int()>([a] {
             std::shared_ptr<const History> history;
             if (!a->history.empty()) {
@@ -209,6 +213,7 @@ const Registration report(
             if (!scope)
                 return reportError(scope.error());
             in.scope = *scope;
+            in.wallMs = a->wallMs;
             in.history = std::move(history);
             if (auto st = writeOutput(a->output, renderHtmlReport(in)); !st)
                 return reportError(st.error());

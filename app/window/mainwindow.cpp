@@ -1,6 +1,9 @@
 #include "mainwindow.h"
 #include "filedialogs.h"
 
+#include "analysis/coverage.h"
+#include "common/numberformat.h"
+
 #include "comparedocks.h"
 #include "decompositionpanel.h"
 #include "dialogs.h"
@@ -75,6 +78,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     connect(m_controller, &SessionController::scopeChanged, this, [this](std::shared_ptr<const ScopedBlocks> scoped) {
         // Every panel that follows the scope names it, when the recording has something to choose.
         m_layout->showScope(scoped && m_controller->scopeMatters() ? toQString(scoped->label) : QString());
+        showCoverage(scoped.get());
     });
     connect(m_time, &TimeControls::refused, this, [this](const QString &why) { showMessage(MessageKind::Error, why); });
     connect(m_time, &TimeControls::changed, this, [this](const TimeConversion &time) {
@@ -118,6 +122,9 @@ void MainWindow::createCentral()
 
     m_summary = new QLabel(this);
     statusBar()->addWidget(m_summary, 1);
+    m_coverage = new QLabel(this);
+    m_coverage->setObjectName(QStringLiteral("CoverageLabel"));
+    statusBar()->addPermanentWidget(m_coverage);
     new LoadProgress(statusBar(), m_controller);
 }
 
@@ -152,6 +159,30 @@ void MainWindow::createPanels()
     resizeDocks({ details }, { 500 }, Qt::Horizontal);
     resizeDocks({ timeline }, { 300 }, Qt::Vertical);
     timeline->raise();
+}
+
+// Every share the window shows (table, charts, Runs) describes the part of Method::execute the
+// events explain: the status bar says how much that is for the runs in scope, in the warning
+// colour when it is low (analysis/coverage.h), with every coverage line in the tooltip.
+void MainWindow::showCoverage(const ScopedBlocks *scoped)
+{
+    const auto session = m_controller->session();
+    std::optional<CoverageReport> report;
+    if (scoped && session)
+        report = analyzeCoverage(scoped->blocks, session->inputs.time);
+    const std::vector<std::string> lines = report ? coverageSentences(*report) : std::vector<std::string> {};
+    if (lines.empty()) { // no run with Method::execute
+        m_coverage->clear();
+        m_coverage->setToolTip({});
+        return;
+    }
+    m_coverage->setText(tr("events explain %1 % of Method::execute")
+                            .arg(QString::fromStdString(significantText(100 * report->fraction(), 3))));
+    m_coverage->setStyleSheet(report->low() ? QStringLiteral("color:#9a6700;font-weight:bold") : QString());
+    QStringList tip;
+    for (const std::string &line : lines)
+        tip << toQString(line);
+    m_coverage->setToolTip(tip.join(QLatin1Char('\n')));
 }
 
 void MainWindow::addPanel(Panel *panel)

@@ -88,6 +88,7 @@ private:
     void showMessage(MessageKind kind, const QString &text, int timeoutMs = 0);
     void hideMessage();
     void showSession(const std::shared_ptr<const Session> &session);
+    void showCoverage(const ScopedBlocks *scoped);
     void updateRecentMenu();
     ExportFeedback exportFeedback();
 
@@ -104,6 +105,7 @@ private:
     ScopeControls *m_scope = nullptr;
     MessageBar *m_messageBar = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_coverage = nullptr; // how much of Method::execute the events explain, in scope
     QMenu *m_fileMenu = nullptr;
     QAction *m_afterRecent = nullptr; // File-menu actions of panels go before this
     QMenu *m_recentMenu = nullptr;

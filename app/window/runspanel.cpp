@@ -1,5 +1,6 @@
 #include "runspanel.h"
 
+#include "analysis/coverage.h"
 #include "backgroundjob.h"
 #include "events/blockstats.h"
 #include "modelroles.h"
@@ -28,6 +29,7 @@ constexpr std::size_t kTopShares = 20;
 
 struct RunsOutcome {
     std::shared_ptr<const RunsReport> report;
+    CoverageReport coverage; // of every run: the shares below describe the explained part only
     QString error;
 };
 
@@ -157,9 +159,10 @@ void RunsPanel::analyze()
             opts.sharesBy = by;
             RunsOutcome out;
             auto r = analyzeRuns(loaded->blocks, loaded->program.get(), opts, loaded->inputs.etdump);
-            if (r)
+            if (r) {
                 out.report = std::make_shared<const RunsReport>(std::move(*r));
-            else
+                out.coverage = analyzeCoverage(loaded->blocks, loaded->inputs.time);
+            } else
                 out.error = toQString(r.error().message());
             return out;
         },
@@ -168,6 +171,11 @@ void RunsPanel::analyze()
                 m_figures->setText(outcome.error);
                 return;
             }
+            m_coverage.clear();
+            for (const std::string &line : coverageSentences(outcome.coverage))
+                m_coverage << toQString(line).toHtmlEscaped();
+            if (outcome.coverage.low() && !m_coverage.isEmpty()) // the warning line ends the list
+                m_coverage.back() = QStringLiteral("<span style=\"color:#9a6700\">%1</span>").arg(m_coverage.back());
             show(outcome.report);
         });
 }
@@ -201,6 +209,7 @@ void RunsPanel::show(std::shared_ptr<const RunsReport> report)
     }
     for (const std::string &note : r.notes)
         lines << toQString(note).toHtmlEscaped();
+    lines << m_coverage;
     m_figures->setText(lines.join(QStringLiteral("<br>")));
 
     m_shares->clear();

@@ -4,6 +4,8 @@
 #include "panel.h"
 #include "session/session.h"
 
+#include <QStringList>
+
 #include <memory>
 
 class QAction;
@@ -54,6 +56,7 @@ private:
 
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const RunsReport> m_report;
+    QStringList m_coverage; // how much of Method::execute the events explain, as HTML lines
     RunsChart *m_chart;
     QLabel *m_figures;
     QTreeWidget *m_shares;

@@ -8,6 +8,7 @@
 #include "export/reportbackend.h"
 #include "export/reporthistory.h"
 
+#include "analysis/coverage.h"
 #include "analysis/runs.h"
 #include "etrecord/modulerollup.h"
 #include "etrecord/modulestack.h"
@@ -462,6 +463,27 @@ string runsSection(const Session &s)
         h += "<p class=\"muted\">" + esc(n) + "</p>";
     return h + "</section>\n";
 }
+
+// How much of the time the events explain (analysis/coverage.h) over the runs the charts answer
+// for: the shares below are shares of the explained part only, so the figure stands before them
+// (a warning when low). data-v holds the explained fraction at full precision.
+string coverageSection(const std::vector<EventBlock> &blocks, const TimeConversion &time, std::optional<double> wallMs)
+{
+    const CoverageReport report = analyzeCoverage(blocks, time, wallMs);
+    const std::vector<string> lines = coverageSentences(report);
+    if (lines.empty())
+        return {};
+    string h = fmt::format(
+        R"(<section id="coverage"><h2>How much of the time is seen</h2><p id="coverage-headline"{} data-v="{:.17g}">{}</p>)",
+        report.low() ? R"( class="warn")" : "", report.fraction(), esc(lines.front()));
+    if (lines.size() > 1) {
+        h += "<ul>";
+        for (std::size_t i = 1; i < lines.size(); ++i)
+            h += "<li>" + esc(lines[i]) + "</li>";
+        h += "</ul>";
+    }
+    return h + "</section>\n";
+}
 } // namespace
 
 string renderHtmlReport(const ReportInputs &in)
@@ -484,7 +506,7 @@ string renderHtmlReport(const ReportInputs &in)
     h += R"(<nav><a href="#summary">Summary</a>)";
     if (first.runTable.runs.size() >= 2)
         h += R"(<a href="#runs">Runs</a>)";
-    h += R"(<a href="#charts">Charts</a>)";
+    h += R"(<a href="#coverage">Coverage</a><a href="#charts">Charts</a>)";
     if (in.gap)
         h += R"(<a href="#gap">Numeric gap</a>)";
     if (in.diff)
@@ -562,6 +584,7 @@ string renderHtmlReport(const ReportInputs &in)
     // Charts (from the first recording), over the runs in scope.
     auto scoped = scopeBlocks(first, in.scope);
     const std::vector<EventBlock> &chartBlocks = scoped ? scoped->blocks : first.blocks;
+    h += coverageSection(chartBlocks, first.inputs.time, in.wallMs);
     h += R"(<section id="charts"><h2>Charts)";
     if (in.sessions.size() > 1)
         h += " <span class=\"muted\">(" + esc(fileName(first.inputs.etdump)) + ")</span>";

@@ -29,6 +29,8 @@ struct ReportInputs {
     // The runs the charts answer for (session/scope.h), named above them; the Runs section
     // shows every phase. Default: the whole recording.
     Scope scope;
+    // The runs' wall time in ms (e.g. from the runner's log), for the coverage section.
+    std::optional<double> wallMs;
 };
 
 std::string renderHtmlReport(const ReportInputs &in);

@@ -2,7 +2,9 @@
 // Expected values: tests/data/analysis/runs_expected/llm_program.json, computed with numpy from
 // the raw events by tests/tools/gen_runs_expected.py (time to first token 1.956287 ms; decode:
 // 49 runs, 1 warm-up, 1 outlier, 2591.74 tokens/s at the median; 52 runs in all), and the
-// cnn_mlp_50runs fixture README (50 executions, one phase "all").
+// cnn_mlp_50runs fixture README (50 executions, one phase "all"). Coverage:
+// tests/data/analysis/coverage_expected.json (numpy over `flatc --json` of each recording,
+// tests/tools/gen_coverage_expected.py).
 #include "eventpanels.h"
 #include "mainwindow.h"
 #include "runschart.h"
@@ -14,6 +16,10 @@
 
 #include <QCheckBox>
 #include <QDockWidget>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -85,6 +91,38 @@ private Q_SLOTS:
         QCOMPARE(panel->report()->runs.size(), std::size_t(50));
         QCOMPARE(panel->shareTable()->topLevelItemCount(), 1);
         QCOMPARE(panel->shareTable()->topLevelItem(0)->text(0), u"all"_qs);
+    }
+
+    // How much of Method::execute the events explain, beside the shares: in the Runs figures and
+    // in the status bar (for the runs in scope), in the warning colour below 90 % — the 50-run
+    // add explains 80.7 % (its per-run framework time), the CNN 98.7 %.
+    void coverageBesideTheShares_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("cnn_mlp_50runs") << u"cnn_mlp_50runs"_qs;
+        QTest::newRow("add_pte_50runs") << u"add_pte_50runs"_qs;
+    }
+    void coverageBesideTheShares()
+    {
+        QFETCH(QString, name);
+        QFile f(test::testDataPath("analysis/coverage_expected.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject truth = QJsonDocument::fromJson(f.readAll()).object().value(name).toObject();
+        const double pct = 100 * truth.value(u"explained"_qs).toDouble() / truth.value(u"execute"_qs).toDouble();
+        const QString expected = QString::number(pct, 'f', 1) + u" % of Method::execute"_qs; // 3 digits here
+        MainWindow w(test::quietWindow());
+        RunsPanel *panel = test::part<RunsPanel>(w);
+        QSignalSpy ready(panel, &RunsPanel::reportReady);
+        QVERIFY(w.controller()->openFilesSync(
+            { test::fixturePath(qPrintable(u"runtime/"_qs + name + u"/etdump.etdp"_qs)) }));
+        QVERIFY(ready.wait(20000));
+        QVERIFY2(panel->figuresText().contains(u"events explain "_qs + expected), qPrintable(panel->figuresText()));
+        auto *label = w.findChild<QLabel *>(u"CoverageLabel"_qs);
+        QVERIFY(label);
+        QCOMPARE(label->text(), u"events explain "_qs + expected);
+        QCOMPARE(label->styleSheet().contains(u"color"_qs), pct < 90);
+        QCOMPARE(panel->figuresText().contains(u"warning: events explain only"_qs), pct < 90);
+        QVERIFY(label->toolTip().startsWith(u"events explain "_qs + expected));
     }
 
     // The toggle names the share rows by the decoded backend operator: on the authored Vulkan

@@ -6,7 +6,10 @@
 // * the stacked bar's additive scale, by hand: SNR 20 dB is a noise-to-signal power of 10^-2,
 //   cosine 0.99 leaves 0.01, MSE is itself;
 // * top-N on hand-made rows: 100 ops with total error i (MSE) show ops 60..99, in order;
-// * everything from files is escaped and the tags balance.
+// * everything from files is escaped and the tags balance;
+// * the coverage section's explained fraction equals tests/data/analysis/coverage_expected.json
+//   (numpy over `flatc --json` of each recording, tests/tools/gen_coverage_expected.py), and it
+//   warns exactly when that fraction is below 90 %.
 #include "evalgap/decompose.h"
 #include "evalgap/graphdiff.h"
 #include "export/htmlreport.h"
@@ -20,6 +23,9 @@
 #include <QTest>
 
 #include <cmath>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 using namespace etscope;
 
@@ -157,6 +163,47 @@ private slots:
                            "the table)"_qs));
         QCOMPARE(h.count(u"<tr data-instruction="_qs), 100); // the table lists all
         QCOMPARE(test::tagBalanceError(h), QString());
+    }
+
+    void coverageEqualsNumpy_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("etdump");
+        QTest::newRow("cnn_mlp_50runs") << u"cnn_mlp_50runs"_qs
+                                        << QString::fromStdString(
+                                               test::sharedFixture("runtime/cnn_mlp_50runs/etdump.etdp"));
+        QTest::newRow("add_pte_50runs") << u"add_pte_50runs"_qs
+                                        << QString::fromStdString(
+                                               test::sharedFixture("runtime/add_pte_50runs/etdump.etdp"));
+        QTest::newRow("vulkan_stem") << u"vulkan_stem"_qs
+                                     << QString::fromStdString(test::testData("backend/vulkan_stem/etdump.etdp"));
+    }
+    void coverageEqualsNumpy()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, etdump);
+        std::ifstream f(test::testData("analysis/coverage_expected.json"));
+        const auto truth = nlohmann::json::parse(f)[name.toStdString()];
+        const double expected = truth["explained"].get<double>() / truth["execute"].get<double>();
+        SessionInputs in;
+        in.etdump = etdump.toStdString();
+        auto s = loadSession(in);
+        QVERIFY2(s, s ? "" : s.error().message().c_str());
+        ReportInputs r;
+        r.sessions.push_back(*s);
+        const QString h = QString::fromStdString(renderHtmlReport(r));
+        const auto m
+            = QRegularExpression(u"<p id=\"coverage-headline\"( class=\"warn\")? data-v=\"([^\"]+)\">events explain"_qs)
+                  .match(h);
+        QVERIFY2(m.hasMatch(), "no coverage headline");
+        QVERIFY(std::abs(m.captured(2).toDouble() - expected) <= 1e-12);
+        QCOMPARE(!m.captured(1).isEmpty(), expected < 0.9);
+        QVERIFY(h.contains(u"<a href=\"#coverage\">"_qs));
+        // A wall time given: one more line, against it.
+        r.wallMs = 1000;
+        const QString withWall = QString::fromStdString(renderHtmlReport(r));
+        QVERIFY(withWall.contains(u"wall"_qs) && !h.contains(u"wall"_qs));
+        QCOMPARE(test::tagBalanceError(withWall), QString());
     }
 
     void escaped()
