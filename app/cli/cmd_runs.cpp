@@ -64,15 +64,11 @@ const Registration runs("runs",
                 if (a->sharesBy == "backend-operator" || (a->sharesBy.empty() && !in.rawBackendNames))
                     opt.sharesBy = ShareRowsBy::BackendOperator;
                 opt.sharesByDefault = a->sharesBy.empty();
-                auto report = analyzeRuns(*session, opt);
-                if (!report)
-                    return reportError(report.error());
-                // How much of Method::execute the events explain (analysis/coverage.h), in scope.
-                std::optional<ScopedBlocks> scoped;
-                if (!scope->whole() && !(scoped = scopedOrReport(*session, in)))
-                    return kExitBadInput;
-                recordings.push_back({ std::move(*report),
-                    analyzeCoverage(scoped ? scoped->blocks : session->blocks, session->inputs.time, a->wallMs) });
+                // With how much of Method::execute the events explain, over the same runs.
+                auto recording = analyzeRecordingRuns(*session, opt, a->wallMs);
+                if (!recording)
+                    return reportError(recording.error());
+                recordings.push_back(std::move(*recording));
             }
             const bool several = recordings.size() > 1;
             if (!a->json.empty()) {

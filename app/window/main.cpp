@@ -8,6 +8,7 @@
 #include "graphview.h"
 #include "historypanel.h"
 #include "mainwindow.h"
+#include "recordingspanel.h"
 #include "theme.h"
 #include "timecontrols.h"
 
@@ -31,7 +32,7 @@ namespace {
 // Renders the window once the files are loaded; exit status tells scripts whether it worked.
 int takeScreenshot(const QString &out, const QString &select, const QString &unit, QSize windowSize,
     const QStringList &files, const QStringList &reference, const QStringList &compareFiles, const QStringList &history,
-    const QString &labels)
+    const QString &labels, const QStringList &sideBySide)
 {
     etscope::MainWindow::Options options;
     options.persistSettings = false;
@@ -60,6 +61,10 @@ int takeScreenshot(const QString &out, const QString &select, const QString &uni
         return 1;
     }
     if (!history.isEmpty() && !window.historyPanel()->analyzeSync(history, labels, &error)) {
+        std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
+        return 1;
+    }
+    if (!sideBySide.isEmpty() && !window.findChild<etscope::RecordingsPanel *>()->compareSync(sideBySide, &error)) {
         std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
         return 1;
     }
@@ -154,6 +159,11 @@ int main(int argc, char **argv)
     const QCommandLineOption labels(QStringLiteral("labels"),
         QStringLiteral("With --history: a CSV with columns file,label[,order] naming and ordering the recordings."),
         QStringLiteral("CSV"));
+    const QCommandLineOption sideBySide(QStringLiteral("side-by-side"),
+        QStringLiteral("Put these recordings (other devices or backends of the model) beside the open one: "
+                       "Recordings side by side (repeat the option)."),
+        QStringLiteral("FILE"));
+    parser.addOption(sideBySide);
     parser.addOption(reference);
     parser.addOption(compare);
     parser.addOption(history);
@@ -183,7 +193,7 @@ int main(int argc, char **argv)
         }
         return takeScreenshot(parser.value(screenshot), parser.value(select), parser.value(unit), windowSize,
             parser.positionalArguments(), parser.values(reference), parser.values(compare), parser.values(history),
-            parser.value(labels));
+            parser.value(labels), parser.values(sideBySide));
     }
 
     etscope::MainWindow window;
@@ -195,6 +205,14 @@ int main(int argc, char **argv)
                 QString error;
                 if (ok && !gap->compareWith(ref, &error))
                     std::fprintf(stderr, "etscope: %s\n", qPrintable(error));
+            },
+            Qt::SingleShotConnection);
+    if (const QStringList others = parser.values(sideBySide); !others.isEmpty())
+        QObject::connect(
+            controller, &etscope::SessionController::loadFinished, &window,
+            [&window, others](bool ok) {
+                if (ok)
+                    window.findChild<etscope::RecordingsPanel *>()->compare(others);
             },
             Qt::SingleShotConnection);
     if (auto t = etscope::parseTimeScale(parser.value(unit).toStdString()))

@@ -18,6 +18,7 @@
 #include "messagebar.h"
 #include "outputqualitypanel.h"
 #include "qtstrings.h"
+#include "recordingspanel.h"
 #include "runspanel.h"
 #include "scopecontrols.h"
 #include "timecontrols.h"
@@ -145,6 +146,7 @@ void MainWindow::createPanels()
     addPanel(new DecompositionPanel(m_controller, m_selection, this));
     addPanel(m_runs = new RunsPanel(m_controller, m_selection, this));
     addPanel(m_history = new HistoryPanel(m_controller, m_selection, this));
+    addPanel(new RecordingsPanel(m_controller, m_selection, this));
     connect(m_runs, &RunsPanel::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_details, &EventDetailsDocks::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_modules, &ModulesDock::moduleActivated, m_table, &EventTableView::setFilter);

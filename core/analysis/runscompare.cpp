@@ -2,59 +2,83 @@
 
 #include "common/numberformat.h"
 #include "common/pathnames.h"
+#include "session/scope.h"
+#include "session/session.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 
 namespace etscope {
 
-namespace {
-
-std::string cell(const std::optional<double> &v, int digits = 4)
+Result<RecordingRuns> analyzeRecordingRuns(const Session &session, const RunsOptions &opt, std::optional<double> wallMs)
 {
-    return v ? significantText(*v, digits) : std::string("–");
+    auto runs = analyzeRuns(session, opt);
+    if (!runs)
+        return runs.error();
+    // Coverage over the same runs as the figures (the whole recording when the scope is).
+    std::optional<ScopedBlocks> scoped;
+    if (!opt.scope.whole()) {
+        auto s = scopeBlocks(session, opt.scope);
+        if (!s)
+            return s.error();
+        scoped = std::move(*s);
+    }
+    return RecordingRuns { std::move(*runs),
+        analyzeCoverage(scoped ? scoped->blocks : session.blocks, session.inputs.time, wallMs) };
 }
 
-} // namespace
-
-std::string runsSideBySideText(const std::vector<RecordingRuns> &recs, std::size_t topN)
+std::string sideBySideCell(SideBySideKind kind, const std::optional<double> &v)
 {
-    std::vector<std::string> paths;
-    for (const auto &r : recs)
-        paths.push_back(r.runs.file);
-    const auto names = distinguishingNames(paths);
-    std::vector<std::pair<std::string, std::vector<std::string>>> rows;
-    auto row = [&](std::string label, auto value) {
-        std::vector<std::string> cells;
-        for (const auto &r : recs)
-            cells.push_back(value(r));
-        rows.emplace_back(std::move(label), std::move(cells));
+    if (!v)
+        return "–";
+    switch (kind) {
+    case SideBySideKind::Runs:
+    case SideBySideKind::PhaseRuns:
+        return std::to_string(static_cast<long long>(*v));
+    case SideBySideKind::Coverage:
+    case SideBySideKind::Share:
+        return significantText(*v, 3) + " %";
+    default:
+        return significantText(*v, 4);
+    }
+}
+
+std::vector<SideBySideRow> runsSideBySideRows(const std::vector<RecordingRuns> &recs, std::size_t topN)
+{
+    std::vector<SideBySideRow> rows;
+    auto row = [&](SideBySideKind kind, std::string phase, std::string op, std::string label, auto value) {
+        SideBySideRow r { kind, std::move(phase), std::move(op), std::move(label), {} };
+        for (const auto &rec : recs)
+            r.values.push_back(value(rec));
+        rows.push_back(std::move(r));
     };
-    row("runs", [](const RecordingRuns &r) { return std::to_string(r.runs.runs.size()); });
-    row("time to first token (ms)", [](const RecordingRuns &r) { return cell(r.runs.timeToFirstTokenMs); });
+    const auto none = std::optional<double>();
+    row(SideBySideKind::Runs, "", "", "runs",
+        [](const RecordingRuns &r) { return std::optional<double>(double(r.runs.runs.size())); });
+    row(SideBySideKind::TimeToFirstToken, "", "", "time to first token (ms)",
+        [](const RecordingRuns &r) { return r.runs.timeToFirstTokenMs; });
     std::vector<std::string> phases;
     for (const auto &r : recs)
         for (const auto &p : r.runs.phases)
             if (std::find(phases.begin(), phases.end(), p.name) == phases.end())
                 phases.push_back(p.name);
     for (const std::string &ph : phases) {
-        row(ph + ": runs", [&](const RecordingRuns &r) {
+        row(SideBySideKind::PhaseRuns, ph, "", ph + ": runs", [&](const RecordingRuns &r) {
             const auto *p = r.runs.phase(ph);
-            return p ? std::to_string(p->runs) : std::string("–");
+            return p ? std::optional<double>(double(p->runs)) : none;
         });
-        row(ph + ": median run (ms)", [&](const RecordingRuns &r) {
+        row(SideBySideKind::PhaseMedian, ph, "", ph + ": median run (ms)", [&](const RecordingRuns &r) {
             const auto *p = r.runs.phase(ph);
-            return p ? significantText(p->medianMs, 4) : std::string("–");
+            return p ? std::optional<double>(p->medianMs) : none;
         });
-        row(ph + ": tokens/s", [&](const RecordingRuns &r) {
+        row(SideBySideKind::PhaseTokensPerS, ph, "", ph + ": tokens/s", [&](const RecordingRuns &r) {
             const auto *p = r.runs.phase(ph);
-            return p ? cell(p->tokensPerS) : std::string("–");
+            return p ? p->tokensPerS : none;
         });
     }
-    row("coverage: events / Method::execute", [](const RecordingRuns &r) {
-        return r.coverage.runs.empty() ? std::string("–") : significantText(100 * r.coverage.fraction(), 3) + " %";
+    row(SideBySideKind::Coverage, "", "", "coverage: events / Method::execute", [](const RecordingRuns &r) {
+        return r.coverage.runs.empty() ? std::optional<double>() : std::optional<double>(100 * r.coverage.fraction());
     });
     for (const std::string &ph : phases) {
         std::vector<std::string> ops; // the union of every recording's top N, in first-seen order
@@ -64,15 +88,31 @@ std::string runsSideBySideText(const std::vector<RecordingRuns> &recs, std::size
                     if (std::find(ops.begin(), ops.end(), p->shares[i].name) == ops.end())
                         ops.push_back(p->shares[i].name);
         for (const std::string &op : ops)
-            row(ph + " share: " + op, [&](const RecordingRuns &r) {
+            row(SideBySideKind::Share, ph, op, ph + " share: " + op, [&](const RecordingRuns &r) {
                 const auto *p = r.runs.phase(ph);
                 if (!p)
-                    return std::string("–");
+                    return none;
                 for (const auto &s : p->shares)
                     if (s.name == op)
-                        return significantText(100 * s.share, 3) + " %";
-                return std::string("0 %");
+                        return std::optional<double>(100 * s.share);
+                return std::optional<double>(0.0);
             });
+    }
+    return rows;
+}
+
+std::string runsSideBySideText(const std::vector<RecordingRuns> &recs, std::size_t topN)
+{
+    std::vector<std::string> paths;
+    for (const auto &r : recs)
+        paths.push_back(r.runs.file);
+    const auto names = distinguishingNames(paths);
+    std::vector<std::pair<std::string, std::vector<std::string>>> rows;
+    for (const SideBySideRow &r : runsSideBySideRows(recs, topN)) {
+        std::vector<std::string> cells;
+        for (const auto &v : r.values)
+            cells.push_back(sideBySideCell(r.kind, v));
+        rows.emplace_back(r.label, std::move(cells));
     }
     std::size_t labelWidth = 0;
     for (const auto &[l, c] : rows)
