@@ -28,6 +28,11 @@ HistoryPanel::HistoryPanel(SessionController *controller, EventSelection *select
     // before it as A and compares it with the one after (B), as File ▸ Compare with… does.
     connect(
         m_page, &HistoryPage::openRequested, this, [this](const QString &file) { m_controller->openFiles({ file }); });
+    // The series are in the window's unit: another unit reads the recordings again.
+    connect(controller, &SessionController::timeConversionChanged, this, [this] {
+        if (!m_lastRecordings.isEmpty())
+            analyze(m_lastRecordings, m_lastLabels);
+    });
     connect(m_page, &HistoryPage::compareRequested, this, [this](const QString &before, const QString &after) {
         m_controller->openFiles({ before });
         m_controller->requestCompare({ after });

@@ -274,6 +274,7 @@ bool SessionController::openFilesSync(const QStringList &paths, QString *error)
 void SessionController::reload(const TimeConversion &time)
 {
     m_time = time;
+    Q_EMIT timeConversionChanged(time);
     if (!m_session)
         return;
     SessionInputs inputs = m_session->inputs;

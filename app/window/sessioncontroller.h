@@ -109,6 +109,9 @@ Q_SIGNALS:
     void loadFinished(bool ok);
     // A load failed or was cancelled: the time settings are back to the open session's.
     void timeConversionRestored(const etscope::TimeConversion &time);
+    // The user chose another unit or source (reload): views that read files of their own (History)
+    // read them again with it.
+    void timeConversionChanged(const etscope::TimeConversion &time);
     void message(etscope::MessageKind kind, const QString &text, int timeoutMs);
     void recentFilesChanged(const QStringList &recent);
     void compareRequested(const QStringList &paths);

@@ -119,6 +119,30 @@ private slots:
         QVERIFY(!messages.isEmpty());
     }
 
+    // The series are in the window's unit: choosing µs reads the recordings again, and the first
+    // convolution's first p50 is history_expected.json's (ms, numpy) × 1000.
+    void followsTheUnit()
+    {
+        test::PanelHost<HistoryPanel> host;
+        QString error;
+        QVERIFY2(host.panel->analyzeSync({ kSteps }, kLabels, &error), qPrintable(error));
+        QSignalSpy ready(host.panel, &HistoryPanel::historyReady);
+        TimeConversion us = host.controller.timeConversion();
+        us.target = TimeScale::US;
+        host.controller.reload(us);
+        QVERIFY(ready.wait(60000));
+        const auto &histories = host.panel->page()->model()->histories();
+        QVERIFY(!histories.empty());
+        QCOMPARE(histories[0]->unit, TimeScale::US);
+        const double ms
+            = truth().value(u"series"_qs).toArray().at(0).toObject().value(u"p50"_qs).toArray().at(0).toDouble();
+        const auto &series = histories[0]->series;
+        const auto conv = std::find_if(series.begin(), series.end(),
+            [](const HistorySeries &s) { return s.name == "native_call_convolution.out #1"; });
+        QVERIFY(conv != series.end());
+        QVERIFY2(std::abs(conv->p50[0] - 1000 * ms) <= 1e-9 * 1000 * ms, qPrintable(QString::number(conv->p50[0])));
+    }
+
     void differentProgramsAreSaidSo()
     {
         test::PanelHost<HistoryPanel> host;
