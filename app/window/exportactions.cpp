@@ -93,7 +93,8 @@ void addTraceAndReportExports(QWidget *parent, QMenu *file,
 }
 
 ChartExports::ChartExports(QWidget *window, QMenu *menu, bool persistSize, std::function<ExportFeedback()> feedback)
-    : m_window(window)
+    : QObject(window)
+    , m_window(window)
     , m_menu(menu)
     , m_persistSize(persistSize)
     , m_feedback(std::move(feedback))

@@ -3,6 +3,7 @@
 // File ▸ Export: the table, charts, and the CLI's `trace` and `report` for the loaded session
 // (core/export), written whole or not at all (saveFile, model/savefile.h).
 
+#include <QObject>
 #include <QSize>
 #include <QString>
 
@@ -48,8 +49,9 @@ void exportChartInteractive(QWidget *parent, const QString &name, bool persistSi
 
 // The panels' charts, each exported from File ▸ Export Chart and from its own right-click menu:
 // drawn again at the size asked, to PNG or SVG (the one chart-export path).
-class ChartExports
+class ChartExports : public QObject
 {
+    Q_OBJECT
 public:
     ChartExports(QWidget *window, QMenu *menu, bool persistSize, std::function<ExportFeedback()> feedback);
     // `unavailable` says why the chart has nothing to export now ("" when it has): the menu entry

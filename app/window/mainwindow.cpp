@@ -115,13 +115,13 @@ void MainWindow::createCentral()
     layout->setContentsMargins(4, 4, 4, 0);
     layout->setSpacing(4);
     m_messageBar = new MessageBar(central);
-    connect(m_messageBar, &MessageBar::dismissed, this, [this] { m_lastError.clear(); });
     layout->addWidget(m_messageBar);
     m_table = new EventTableView(central);
     layout->addWidget(m_table, 1);
     setCentralWidget(central);
 
     m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("SummaryLabel"));
     statusBar()->addWidget(m_summary, 1);
     m_coverage = new QLabel(this);
     m_coverage->setObjectName(QStringLiteral("CoverageLabel"));
@@ -237,7 +237,7 @@ void MainWindow::createActions()
             },
             tr("Table written to %1"), exportFeedback());
     });
-    m_charts = std::make_unique<ChartExports>(this, m_fileMenu->addMenu(tr("Export &Chart")), m_options.persistSettings,
+    m_charts = new ChartExports(this, m_fileMenu->addMenu(tr("Export &Chart")), m_options.persistSettings,
         [this] { return exportFeedback(); }); // the panels' charts
     addTraceAndReportExports(
         this, m_fileMenu, [this] { return m_controller->session(); }, [this] { return m_gap->activeTable(); },
@@ -250,6 +250,7 @@ void MainWindow::createActions()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     const QList<QAction *> quickFilters = addTableActions(view, m_table);
     auto *reset = view->addAction(tr("&Reset Layout"));
+    reset->setObjectName(QStringLiteral("ResetLayoutAction"));
     reset->setToolTip(tr("Put every panel back where a fresh start has it"));
     connect(reset, &QAction::triggered, this, &MainWindow::resetLayout);
     auto *roots = view->addAction(tr("&Source Roots…"));
@@ -361,7 +362,6 @@ void MainWindow::showMessage(MessageKind kind, const QString &text, int timeoutM
     }
     m_messageBar->showMessage(kind, text);
     if (kind == MessageKind::Error) {
-        m_lastError = text;
         // One place for an error: the bar above the table (no dialog, no status-bar copy); it
         // stays until dismissed or until something succeeds.
         statusBar()->clearMessage();
@@ -372,7 +372,6 @@ void MainWindow::hideMessage()
 {
     m_messageBar->setStanding({});
     m_messageBar->hide();
-    m_lastError.clear();
 }
 
 void MainWindow::updateRecentMenu()
@@ -385,7 +384,7 @@ ExportFeedback MainWindow::exportFeedback()
 {
     return { [this](const QString &e) { showMessage(MessageKind::Error, e); },
         [this](const QString &written) {
-            if (!m_lastError.isEmpty())
+            if (!m_messageBar->error().isEmpty())
                 hideMessage(); // an earlier error is no longer the news
             statusBar()->showMessage(written, 6000);
         } };

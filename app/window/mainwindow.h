@@ -48,30 +48,12 @@ public:
     ~MainWindow() override;
 
     SessionController *controller() const { return m_controller; }
-    EventSelection *selection() const { return m_selection; }
     EventTableView *table() const { return m_table; }
     TimeControls *timeControls() const { return m_time; }
     GapDocks *gapDocks() const { return m_gap; }
     CompareDocks *compareDocks() const { return m_compare; }
     GraphDock *graphDock() const { return m_graph; }
     HistoryPanel *historyPanel() const { return m_history; } // etscope --history
-
-    QString lastError() const { return m_lastError; } // the error in the message bar, if any
-    QString messageText() const { return m_messageBar->text(); }
-    QString statusText() const
-    {
-        return m_messageBar->isVisible() ? m_messageBar->text() : statusBar()->currentMessage();
-    }
-    QString summaryText() const { return m_summary->text(); } // "etdump.etdp · 2 blocks · 1 run …"
-    // Puts docks and toolbars back where a fresh install has them; the window keeps its size.
-    void resetLayout();
-    // Renders a chart ("histogram", "top-events", "timeline") itself at `size` to PNG or SVG.
-    bool exportChart(const QString &name, const QString &path, QSize size, QString *error = nullptr)
-    {
-        return m_charts->exportTo(name, path, size, error);
-    }
-    // Why chart `name` has nothing to export now (File ▸ Export Chart greys it out saying so).
-    QString chartUnavailable(const QString &name) const { return m_charts->unavailableReason(name); }
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -87,6 +69,8 @@ private:
     void saveSettings();
     void showMessage(MessageKind kind, const QString &text, int timeoutMs = 0);
     void hideMessage();
+    // Puts docks and toolbars back where a fresh install has them; the window keeps its size.
+    void resetLayout();
     void showSession(const std::shared_ptr<const Session> &session);
     void showCoverage(const ScopedBlocks *scoped);
     void updateRecentMenu();
@@ -97,8 +81,7 @@ private:
     EventSelection *m_selection;
     std::unique_ptr<DockLayout> m_layout; // fresh-start, saved and reset placement of the docks
     QList<Panel *> m_panels;
-    std::unique_ptr<ChartExports> m_charts;
-    QString m_lastError;
+    ChartExports *m_charts = nullptr; // a child: found as the window's one chart-export path
 
     EventTableView *m_table = nullptr;
     TimeControls *m_time = nullptr;

@@ -39,6 +39,8 @@ void MessageBar::setStanding(const QString &text)
 
 void MessageBar::showMessage(MessageKind kind, const QString &message)
 {
+    m_kind = kind;
+    m_message = message;
     const bool addStanding = !m_standing.isEmpty() && !message.contains(m_standing);
     const QString text = addStanding ? message + QLatin1Char('\n') + m_standing : message;
     if (addStanding && kind == MessageKind::Info)
@@ -63,6 +65,11 @@ void MessageBar::showMessage(MessageKind kind, const QString &message)
     m_label->setText(text);
     m_label->setToolTip(text);
     show();
+}
+
+QString MessageBar::error() const
+{
+    return !isHidden() && m_kind == MessageKind::Error ? m_message : QString();
 }
 
 QString MessageBar::text() const

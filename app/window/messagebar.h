@@ -23,6 +23,8 @@ public:
     // debug buffer or a mismatched ETRecord must not vanish behind the next notice); shown now.
     void setStanding(const QString &text);
     QString text() const; // "" while hidden
+    // The error shown now, without the standing warnings under it; "" when none is shown.
+    QString error() const;
 
 Q_SIGNALS:
     void dismissed();
@@ -30,6 +32,8 @@ Q_SIGNALS:
 private:
     QLabel *m_label;
     QString m_standing;
+    MessageKind m_kind = MessageKind::Info;
+    QString m_message;
 };
 
 // The status bar's loading progress: a bar (0–1000, with the stage) and a Cancel button, shown

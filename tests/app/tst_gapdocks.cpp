@@ -14,6 +14,7 @@
 #include "sessioncontroller.h"
 #include "testpaths.h"
 #include "timecontrols.h"
+#include "windowtest.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -258,10 +259,11 @@ private slots:
         for (QLabel *caveat : window.findChildren<QLabel *>(u"GapCaveat"_qs))
             shownCaveats += caveat->text() == gap->caveatText() && !caveat->isHidden();
         QCOMPARE(shownCaveats, 4); // heatmap, triage, tensor inspector, gap along execution
-        QVERIFY2(window.summaryText().contains(u"(probably not this run's)"_qs), qPrintable(window.summaryText()));
+        QVERIFY2(
+            test::summaryText(window).contains(u"(probably not this run's)"_qs), qPrintable(test::summaryText(window)));
         window.controller()->notify(MessageKind::Info, u"something else happened"_qs);
-        QVERIFY(window.messageText().contains(u"something else happened"_qs));
-        QVERIFY(window.messageText().contains(u"probably not the debug buffer of"_qs));
+        QVERIFY(test::messageText(window).contains(u"something else happened"_qs));
+        QVERIFY(test::messageText(window).contains(u"probably not the debug buffer of"_qs));
     }
 };
 

@@ -15,6 +15,7 @@
 #include "timecontrols.h"
 
 #include "dialoganswers.h"
+#include "windowtest.h"
 
 #include <QDockWidget>
 #include <QFile>
@@ -245,8 +246,10 @@ private slots:
         // action's error goes, the window's message bar: "Export graph: <reason naming the file>".
         const QString missing = dir.filePath(QStringLiteral("no-such-folder/g.png"));
         QVERIFY(test::exportedImageSize([&] { exportButton->click(); }, QSize(300, 200), missing).isEmpty());
-        QVERIFY2(window->lastError().startsWith(QStringLiteral("Export graph: ")), qPrintable(window->lastError()));
-        QVERIFY2(window->lastError().contains(QStringLiteral("no-such-folder")), qPrintable(window->lastError()));
+        QVERIFY2(test::lastError(*window).startsWith(QStringLiteral("Export graph: ")),
+            qPrintable(test::lastError(*window)));
+        QVERIFY2(
+            test::lastError(*window).contains(QStringLiteral("no-such-folder")), qPrintable(test::lastError(*window)));
     }
 
     void inputsOnRequest()

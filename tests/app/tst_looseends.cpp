@@ -107,13 +107,13 @@ private Q_SLOTS:
                     break;
                 }
         QVERIFY(block >= 0);
-        w.selection()->selectEvent(block, event);
+        test::selection(w)->selectEvent(block, event);
         QVERIFY2(test::part<EventDetailsDocks>(w)
                      ->details()
                      ->tabExplanation(DelegateMetadata)
                      .contains(QStringLiteral("logged no debug metadata")),
             qPrintable(test::part<EventDetailsDocks>(w)->details()->tabExplanation(DelegateMetadata)));
-        w.selection()->setCurrentEvent(block, -1); // the table's block row became current
+        test::selection(w)->setCurrentEvent(block, -1); // the table's block row became current
         QVERIFY(test::part<EventDetailsDocks>(w)
                     ->details()
                     ->tabExplanation(StackTrace)
@@ -203,14 +203,16 @@ private Q_SLOTS:
     void chartExportsSayWhy()
     {
         MainWindow w(test::quietWindow());
-        QVERIFY(!w.chartUnavailable(QStringLiteral("histogram")).isEmpty());
-        QVERIFY(!w.chartUnavailable(QStringLiteral("top-events")).isEmpty());
+        QVERIFY(!test::charts(w)->unavailableReason(QStringLiteral("histogram")).isEmpty());
+        QVERIFY(!test::charts(w)->unavailableReason(QStringLiteral("top-events")).isEmpty());
         QVERIFY(w.controller()->openFilesSync({ test::fixturePath("runtime/cnn_mlp_50runs/etdump.etdp") }));
-        QCOMPARE(w.chartUnavailable(QStringLiteral("top-events")), QString());
-        QCOMPARE(w.chartUnavailable(QStringLiteral("timeline")), QString());
+        QCOMPARE(test::charts(w)->unavailableReason(QStringLiteral("top-events")), QString());
+        QCOMPARE(test::charts(w)->unavailableReason(QStringLiteral("timeline")), QString());
         QVERIFY(w.table()->selectEventByName(QStringLiteral("native_call_convolution.out")));
-        QCOMPARE(w.chartUnavailable(QStringLiteral("histogram")), QString());
-        QVERIFY(w.chartUnavailable(QStringLiteral("decomposition")).contains(QStringLiteral("Quantization")));
+        QCOMPARE(test::charts(w)->unavailableReason(QStringLiteral("histogram")), QString());
+        QVERIFY(test::charts(w)
+                    ->unavailableReason(QStringLiteral("decomposition"))
+                    .contains(QStringLiteral("Quantization")));
         QMenu *menu = exportChartMenu(w);
         QVERIFY(menu);
         Q_EMIT menu->aboutToShow();
@@ -237,7 +239,7 @@ private Q_SLOTS:
         auto *timeline = w.findChild<QDockWidget *>(QStringLiteral("TimelineDock"));
         topEvents->raise();
         QTRY_VERIFY(!topEvents->visibleRegion().isEmpty());
-        w.resetLayout();
+        test::resetLayout(w);
         QTRY_VERIFY(!topEvents->visibleRegion().isEmpty());
         QVERIFY(timeline->visibleRegion().isEmpty());
     }
@@ -285,7 +287,7 @@ private Q_SLOTS:
             if (s.blocks[b].runIndices.size() == 64)
                 for (std::size_t e = 0; e < s.blocks[b].events.size(); ++e)
                     if (s.blocks[b].events[e].name == "native_call_permute_copy.out") {
-                        w.selection()->setCurrentEvent(int(b), int(e));
+                        test::selection(w)->setCurrentEvent(int(b), int(e));
                         b = s.blocks.size() - 1;
                         break;
                     }
@@ -314,7 +316,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!w.controller()->openFilesSync({ missing }, &error));
         QCOMPARE(error, missing + QStringLiteral(": no such file"));
-        QCOMPARE(w.lastError(), missing + QStringLiteral(": no such file"));
+        QCOMPARE(test::lastError(w), missing + QStringLiteral(": no such file"));
         QVERIFY(w.controller()->recentFiles().isEmpty());
     }
 

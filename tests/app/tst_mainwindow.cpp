@@ -216,7 +216,7 @@ private Q_SLOTS:
         dropFiles(&w, { dir + QStringLiteral("debug_output.bin") });
         QVERIFY(!w.controller()->session());
         QCOMPARE(w.controller()->pendingDebugBuffer(), dir + QStringLiteral("debug_output.bin"));
-        QVERIFY(w.statusText().contains(QStringLiteral("waiting for its ETDump")));
+        QVERIFY(test::statusText(w).contains(QStringLiteral("waiting for its ETDump")));
         dropFiles(&w, { dir + QStringLiteral("etdump.etdp") });
         QVERIFY(waitLoaded(w));
         QVERIFY(w.controller()->session()->debugBuffer);
@@ -257,9 +257,9 @@ private Q_SLOTS:
         QVERIFY2(w.controller()->openFilesSync({ etdump }, &error), qPrintable(error));
         QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.etdump), etdump);
         QVERIFY(!w.controller()->session()->debugBuffer);
-        QVERIFY(w.lastError().isEmpty());
-        QVERIFY2(w.messageText().contains(u"left out "_qs + stray + u": not the debug buffer of "_qs + etdump),
-            qPrintable(w.messageText()));
+        QVERIFY(test::lastError(w).isEmpty());
+        QVERIFY2(test::messageText(w).contains(u"left out "_qs + stray + u": not the debug buffer of "_qs + etdump),
+            qPrintable(test::messageText(w)));
         // The stray file is not part of the recent set.
         QVERIFY(!w.controller()->recentFiles().value(0).contains(stray));
     }
@@ -305,15 +305,15 @@ private Q_SLOTS:
         w.show();
         dropFiles(&w, { broken });
         QVERIFY(!waitLoaded(w));
-        QVERIFY(w.lastError().startsWith(broken + QStringLiteral(": ")));
-        QVERIFY(!w.lastError().contains(QLatin1Char('\n')));
+        QVERIFY(test::lastError(w).startsWith(broken + QStringLiteral(": ")));
+        QVERIFY(!test::lastError(w).contains(QLatin1Char('\n')));
         QVERIFY(test::part<MessageBar>(w)->isVisible());
         QVERIFY(!w.controller()->session());
 
         dropFiles(&w, { fixture("upstream/docs_tutorial.etdp") });
         QVERIFY(waitLoaded(w));
         QCOMPARE(w.table()->tree()->model()->rowCount(), 2);
-        QVERIFY(w.lastError().isEmpty());
+        QVERIFY(test::lastError(w).isEmpty());
     }
 
     void unitChangeRederives()
@@ -467,7 +467,7 @@ private Q_SLOTS:
         // The Modules tab is in front again, not the timeline of a first start.
         auto *modules = again.findChild<QDockWidget *>(QStringLiteral("ModulesDock"));
         QVERIFY(!modules->visibleRegion().isEmpty());
-        again.resetLayout();
+        test::resetLayout(again);
         QCOMPARE(again.size(), size);
         QVERIFY(!histogram->isHidden());
         again.close();

@@ -40,7 +40,7 @@ private Q_SLOTS:
         QVERIFY2(view->figuresText().contains(QStringLiteral("ETDump planned_memory: 1 allocations, 133840 B")),
             qPrintable(view->figuresText()));
 
-        QSignalSpy spy(w.selection(), &EventSelection::selectionRequested);
+        QSignalSpy spy(test::selection(w), &EventSelection::selectionRequested);
         const QRectF r = view->canvas()->tensorRect(view->model()->rowOfValue(47));
         QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, r.center().toPoint());
         QCOMPARE(spy.count(), 1);
@@ -74,7 +74,7 @@ private Q_SLOTS:
         const QString pte = test::fixturePath("runtime/add_pte_50runs/add.pte");
         // Opened onto the recording, it must belong to it: refused with the reason, nothing changes.
         QVERIFY(!w.controller()->openFilesSync({ pte }));
-        QCOMPARE(w.lastError(),
+        QCOMPARE(test::lastError(w),
             pte + QStringLiteral(": program does not match ") + etdump
                 + QStringLiteral(
                     ": kernel 'native_call_convolution.out' at instruction 0 but the program calls add.out "
@@ -96,10 +96,10 @@ private Q_SLOTS:
         const QString pte = QStringLiteral(ETSCOPE_PROGRAM_BUILD_DIR "/two_methods.pte");
         QVERIFY(w.controller()->openFilesSync({ pte }));
         QCOMPARE(w.windowTitle(), QStringLiteral("two_methods.pte — etscope"));
-        QVERIFY2(
-            w.summaryText().contains(QStringLiteral("two_methods.pte · program · 2 methods · forward: 7 instructions")),
-            qPrintable(w.summaryText()));
-        QVERIFY2(!w.messageText().contains(QStringLiteral("Drop an ETDump")), qPrintable(w.messageText()));
+        QVERIFY2(test::summaryText(w).contains(
+                     QStringLiteral("two_methods.pte · program · 2 methods · forward: 7 instructions")),
+            qPrintable(test::summaryText(w)));
+        QVERIFY2(!test::messageText(w).contains(QStringLiteral("Drop an ETDump")), qPrintable(test::messageText(w)));
         QComboBox *box = test::part<MemoryPanel>(w)->methodBox();
         QCOMPARE(box->count(), 2);
         QVERIFY(box->isEnabled());
@@ -119,7 +119,8 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(10000));
         QCOMPARE(w.controller()->session()->method->name(), std::string("step"));
         QCOMPARE(box->currentText(), QStringLiteral("step"));
-        QVERIFY2(w.summaryText().contains(QStringLiteral("step: 8 instructions")), qPrintable(w.summaryText()));
+        QVERIFY2(
+            test::summaryText(w).contains(QStringLiteral("step: 8 instructions")), qPrintable(test::summaryText(w)));
         QVERIFY(graph->waitForLayout());
         // Operator nodes only: 5 of step's 8 instructions are KernelCalls (the others jump, move
         // and free).
@@ -141,8 +142,8 @@ private Q_SLOTS:
         QVERIFY(w.controller()->openFilesSync({ etdump }));
         QCOMPARE(QString::fromStdString(w.controller()->session()->inputs.etdump), etdump);
         QVERIFY(!w.controller()->session()->program);
-        QVERIFY2(w.messageText().contains(pte + QStringLiteral(": program does not match ") + etdump),
-            qPrintable(w.messageText()));
+        QVERIFY2(test::messageText(w).contains(pte + QStringLiteral(": program does not match ") + etdump),
+            qPrintable(test::messageText(w)));
         QVERIFY(test::part<MemoryPanel>(w)->pairingText().contains(QStringLiteral("program does not match")));
     }
 

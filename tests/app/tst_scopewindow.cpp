@@ -208,7 +208,7 @@ private Q_SLOTS:
             QVERIFY(close(entries[std::size_t(i)].avg, top[i][QStringLiteral("mean_ms")].toDouble()));
         }
         // The slowest decode kernel in Details and the histogram: 64 runs, numbered as every view.
-        w.selection()->setCurrentEvent(entries.front().block, entries.front().event);
+        test::selection(w)->setCurrentEvent(entries.front().block, entries.front().event);
         QCOMPARE(test::part<EventDetailsDocks>(w)->histogram()->totalCount(), 64);
         QVERIFY(test::part<EventDetailsDocks>(w)->details()->title().contains(
             QStringLiteral("native_call_permute_copy.out")));

@@ -187,7 +187,7 @@ private Q_SLOTS:
         // Changing the unit reloads the session shown, not the file that failed.
         w.timeControls()->unitBox()->setCurrentIndex(w.timeControls()->unitBox()->findText(u"us"_qs));
         QVERIFY(waitLoaded(w));
-        QVERIFY(w.lastError().isEmpty());
+        QVERIFY(test::lastError(w).isEmpty());
         QCOMPARE(w.timeControls()->unitBox()->currentText(), u"us"_qs);
         QCOMPARE(header(w, EventTreeModel::AvgColumn), u"avg (us)"_qs);
         QCOMPARE(w.controller()->session()->inputs.time.target, TimeScale::US);
@@ -214,7 +214,7 @@ private Q_SLOTS:
         // Chosen anyway (scripts, old settings): refused, the combo goes back to what is shown.
         w.timeControls()->setTargetUnit(TimeScale::Cycles);
         QVERIFY(!w.controller()->isLoading());
-        QVERIFY(w.lastError().contains(u"cycles"_qs));
+        QVERIFY(test::lastError(w).contains(u"cycles"_qs));
         QCOMPARE(w.timeControls()->unitBox()->currentText(), u"ms"_qs);
         QCOMPARE(header(w, EventTreeModel::AvgColumn), u"avg (ms)"_qs);
 
@@ -321,7 +321,7 @@ private Q_SLOTS:
         QVERIFY(table);
         QVERIFY(!table->warnings.empty());
         QCOMPARE(gaps->reference()->warnings().size(), qsizetype(table->warnings.size()));
-        const QString shown = w.messageText();
+        const QString shown = test::messageText(w);
         QVERIFY(test::part<MessageBar>(w)->isVisible());
         bool noCounterpart = false;
         for (const std::string &line : table->warnings) {
@@ -340,12 +340,13 @@ private Q_SLOTS:
             { fixture(kRun + u"etdump.etdp"_qs), testData(u"etrecord/xnn_mlp_etrecord.bin"_qs) }));
         QVERIFY(test::part<MessageBar>(w)->isVisible());
         // README: 28 instructions; etrecord_expected.json: 4 debug_handle_map entries.
-        QVERIFY2(w.messageText().contains(u"ETRecord does not match this ETDump"_qs), qPrintable(w.messageText()));
-        QVERIFY(w.messageText().contains(u"24 of 28 runtime instructions have no debug_handle_map entry"_qs));
+        QVERIFY2(
+            test::messageText(w).contains(u"ETRecord does not match this ETDump"_qs), qPrintable(test::messageText(w)));
+        QVERIFY(test::messageText(w).contains(u"24 of 28 runtime instructions have no debug_handle_map entry"_qs));
         QVERIFY(test::part<MessageBar>(w)->styleSheet().contains(u"#fff3cd"_qs)); // warning colours, not info
         // Its own ETRecord: no such warning.
         QVERIFY(w.controller()->openFilesSync(goodRun()));
-        QVERIFY(!w.messageText().contains(u"does not match"_qs));
+        QVERIFY(!test::messageText(w).contains(u"does not match"_qs));
     }
 
     // 7. Companions by content: ETRecord first waits for its ETDump; random bytes are refused
@@ -356,7 +357,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!w.controller()->openFilesSync({ testData(u"etrecord/cnn_mlp_etrecord.bin"_qs) }, &error));
         QCOMPARE(w.controller()->pendingETRecord(), testData(u"etrecord/cnn_mlp_etrecord.bin"_qs));
-        QVERIFY(w.messageText().contains(u"waiting for its ETDump"_qs));
+        QVERIFY(test::messageText(w).contains(u"waiting for its ETDump"_qs));
         QVERIFY2(w.controller()->openFilesSync({ fixture(kRun + u"etdump.etdp"_qs) }, &error), qPrintable(error));
         QVERIFY(w.controller()->session()->etrecord);
         QVERIFY(w.controller()->pendingETRecord().isEmpty());
@@ -407,11 +408,11 @@ private Q_SLOTS:
         QTest::qWait(100);
         QVERIFY(!sawDialog);
         QVERIFY(test::part<MessageBar>(w)->isVisible());
-        QVERIFY(w.messageText().startsWith(broken));
+        QVERIFY(test::messageText(w).startsWith(broken));
         QVERIFY(w.statusBar()->currentMessage().isEmpty());
         QVERIFY(w.controller()->openFilesSync(goodRun()));
-        QVERIFY(w.lastError().isEmpty());
-        QVERIFY(!w.messageText().contains(broken));
+        QVERIFY(test::lastError(w).isEmpty());
+        QVERIFY(!test::messageText(w).contains(broken));
         QVERIFY(!sawDialog);
     }
 
@@ -540,11 +541,11 @@ private Q_SLOTS:
         QString error;
         for (const QString &name : { u"histogram"_qs, u"top-events"_qs, u"timeline"_qs }) {
             const QString png = dir.filePath(name + u".png"_qs);
-            QVERIFY2(w.exportChart(name, png, QSize(1600, 900), &error), qPrintable(error));
+            QVERIFY2(test::charts(w)->exportTo(name, png, QSize(1600, 900), &error), qPrintable(error));
             const QImage image(png);
             QCOMPARE(image.size(), QSize(1600, 900));
             const QString svg = dir.filePath(name + u".svg"_qs);
-            QVERIFY2(w.exportChart(name, svg, QSize(1600, 900), &error), qPrintable(error));
+            QVERIFY2(test::charts(w)->exportTo(name, svg, QSize(1600, 900), &error), qPrintable(error));
             QFile f(svg);
             QVERIFY(f.open(QIODevice::ReadOnly));
             const QString text = QString::fromUtf8(f.readAll());
@@ -744,10 +745,11 @@ private Q_SLOTS:
 
         // "1 run" for one execution (cnn_mlp_intermediates: a Default block and one Execute).
         QVERIFY(w.controller()->openFilesSync({ fixture(kRun + u"etdump.etdp"_qs) }));
-        QVERIFY2(w.summaryText().contains(u" · 1 run"_qs), qPrintable(w.summaryText()));
-        QVERIFY(!w.summaryText().contains(u"1 runs"_qs));
+        QVERIFY2(test::summaryText(w).contains(u" · 1 run"_qs), qPrintable(test::summaryText(w)));
+        QVERIFY(!test::summaryText(w).contains(u"1 runs"_qs));
         QVERIFY(w.controller()->openFilesSync({ fixture(u"runtime/cnn_mlp_alloc_events/etdump.etdp"_qs) }));
-        QVERIFY2(w.summaryText().contains(u" · 3 runs"_qs), qPrintable(w.summaryText())); // --num_executions=3
+        QVERIFY2(
+            test::summaryText(w).contains(u" · 3 runs"_qs), qPrintable(test::summaryText(w))); // --num_executions=3
 
         // Recent files: the folder distinguishes two etdump.etdp; the tooltip has full paths.
         QMenu *recent = nullptr;
