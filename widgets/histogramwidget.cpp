@@ -1,4 +1,5 @@
 #include "histogramwidget.h"
+#include "chartutil.h"
 
 #include "eventtreemodel.h"
 #include "numberformat.h"
@@ -98,12 +99,7 @@ int HistogramWidget::totalCount() const
 
 void HistogramWidget::clear()
 {
-    m_chart->removeAllSeries();
-    const auto axes = m_chart->axes();
-    for (QAbstractAxis *a : axes) {
-        m_chart->removeAxis(a);
-        delete a;
-    }
+    clearChart(m_chart);
     m_set = nullptr;
     m_bins = {};
     m_outliers = 0;
@@ -181,12 +177,7 @@ QStringList HistogramWidget::tickLabels() const
 
 void HistogramWidget::rebuild()
 {
-    m_chart->removeAllSeries();
-    const auto oldAxes = m_chart->axes();
-    for (QAbstractAxis *a : oldAxes) {
-        m_chart->removeAxis(a);
-        delete a;
-    }
+    clearChart(m_chart);
     m_set = nullptr;
     m_outliers = 0;
     m_clipAt = 0;

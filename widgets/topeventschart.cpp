@@ -1,4 +1,5 @@
 #include "topeventschart.h"
+#include "chartutil.h"
 
 #include "eventtreemodel.h"
 #include "qtstrings.h"
@@ -120,12 +121,7 @@ void TopEventsChart::setTopN(int n)
 
 void TopEventsChart::rebuild()
 {
-    m_chart->removeAllSeries();
-    const auto axes = m_chart->axes();
-    for (QAbstractAxis *a : axes) {
-        m_chart->removeAxis(a);
-        delete a;
-    }
+    clearChart(m_chart);
     m_entries.clear();
     if (!m_session)
         return;
@@ -158,12 +154,7 @@ void TopEventsChart::rebuild()
 
 void TopEventsChart::draw()
 {
-    m_chart->removeAllSeries();
-    const auto axes = m_chart->axes();
-    for (QAbstractAxis *a : axes) {
-        m_chart->removeAxis(a);
-        delete a;
-    }
+    clearChart(m_chart);
     m_shown = std::min(int(m_entries.size()), barsThatFit());
     const QString excluded = tr("framework events and OPERATOR_CALL excluded");
     // Which runs the averages are over, when the recording has a choice.

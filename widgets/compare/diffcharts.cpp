@@ -1,4 +1,5 @@
 #include "diffcharts.h"
+#include "chartutil.h"
 #include "numberformat.h"
 
 #include "histogrambins.h"
@@ -32,16 +33,6 @@ QChartView *makeView(QChart *chart, QWidget *parent)
     auto *view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
     return view;
-}
-
-void clearChart(QChart *chart)
-{
-    chart->removeAllSeries();
-    const auto axes = chart->axes();
-    for (QAbstractAxis *a : axes) {
-        chart->removeAxis(a);
-        delete a;
-    }
 }
 
 QString shortName(const DiffRow &r)

@@ -1,4 +1,5 @@
 #include "historychart.h"
+#include "chartutil.h"
 
 #include "numberformat.h"
 #include "qtstrings.h"
@@ -54,9 +55,7 @@ void HistoryChart::setSeries(std::shared_ptr<const History> history, std::size_t
 
 void HistoryChart::rebuild()
 {
-    m_chart->removeAllSeries();
-    for (QAbstractAxis *axis : m_chart->axes())
-        m_chart->removeAxis(axis), delete axis;
+    clearChart(m_chart);
     m_x = nullptr;
     m_y = nullptr;
     m_changes.clear();

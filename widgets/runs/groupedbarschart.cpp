@@ -1,4 +1,5 @@
 #include "groupedbarschart.h"
+#include "chartutil.h"
 
 #include "numberformat.h"
 
@@ -36,12 +37,7 @@ GroupedBarsChart::GroupedBarsChart(QWidget *parent)
 
 void GroupedBarsChart::clear()
 {
-    m_chart->removeAllSeries();
-    const auto axes = m_chart->axes();
-    for (QAbstractAxis *a : axes) {
-        m_chart->removeAxis(a);
-        delete a;
-    }
+    clearChart(m_chart);
     m_series = nullptr;
     m_categories.clear();
     m_chart->setTitle({});
