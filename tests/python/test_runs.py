@@ -84,6 +84,21 @@ def test_cli_json_equals_python():
     figures = etscope.Inspector(etdump_path=etdump).run_figures(program=program)
     for key in ("phases", "time_to_first_token_ms", "shares", "phase_rule", "notes"):
         assert out[key] == figures[key], key
+    assert out["coverage"] == figures["coverage"]
+
+
+@pytest.mark.parametrize("name", ["cnn_mlp_50runs", "add_pte_50runs"])
+def test_figures_carry_the_coverage(name):
+    """run_figures()["coverage"]: how much of Method::execute the events explain, beside the shares.
+    Truth: tests/data/analysis/coverage_expected.json (numpy over `flatc --json`,
+    tests/tools/gen_coverage_expected.py); the 50-run add explains 80.7 % and is flagged low."""
+    with open(data("analysis/coverage_expected.json")) as f:
+        truth = json.load(f)[name]
+    figures = etscope.Inspector(etdump_path=fixture(f"runtime/{name}/etdump.etdp")).run_figures()
+    cov = figures["coverage"]
+    assert math.isclose(cov["execute"], truth["execute"], rel_tol=1e-9)
+    assert math.isclose(cov["explained"], truth["explained"], rel_tol=1e-9)
+    assert cov["low"] == (truth["explained"] / truth["execute"] < 0.9)
 
 
 def test_cli_json_equals_python_by_backend_operator():

@@ -729,7 +729,8 @@ class Inspector:
         shares_by: Optional[str] = None,
     ) -> Dict[str, Any]:
         """The figures of `runs()` as `etscope-cli runs --json` writes them, without the runs:
-        phases, time_to_first_token_ms, shares per phase, phase_rule, shares_by, notes."""
+        phases, time_to_first_token_ms, shares per phase, phase_rule, shares_by, notes, and
+        coverage (how much of Method::execute the events explain: the shares describe that part)."""
         return self._runs(program, method, phase_by, prefill_runs, prompt_tokens, shares_by)["figures"]
 
     # Columns of backend_events(): the fields of `etscope-cli backend-events --json` "events".

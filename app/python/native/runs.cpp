@@ -3,7 +3,7 @@
 #include "native/bindings.h"
 #include "native/common.h"
 
-#include "analysis/runs.h"
+#include "analysis/runscompare.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -17,7 +17,7 @@ namespace etscope::python {
 namespace {
 
 // Inspector.runs(): one row per executed run as numpy columns, and the figures as the JSON
-// `etscope-cli runs --json` writes (without its runs list).
+// `etscope-cli runs --json` writes (without its runs list; with its "coverage").
 py::dict runsAnalysis(const NativeSession &s, const std::string &method, std::optional<std::int64_t> promptTokens,
     const std::string &sharesBy)
 {
@@ -32,11 +32,13 @@ py::dict runsAnalysis(const NativeSession &s, const std::string &method, std::op
         if (sharesBy == "backend-operator" || sharesBy.empty())
             opt.sharesBy = ShareRowsBy::BackendOperator;
         opt.sharesByDefault = sharesBy.empty();
-        // The session's runs as it decided them (its program, its phase options).
-        report = orThrow(analyzeRuns(*s.session, opt));
+        // The session's runs as it decided them (its program, its phase options), with how much
+        // of Method::execute the events explain (the "coverage" member, as the CLI's JSON).
+        RecordingRuns recording = orThrow(analyzeRecordingRuns(*s.session, opt));
+        report = std::move(recording.runs);
         std::vector<RunRow> rows = std::move(report.runs);
         report.runs.clear();
-        figures = runsJson(report);
+        figures = runsJsonWithCoverage(report, recording.coverage);
         report.runs = std::move(rows);
     }
     const std::size_t n = report.runs.size();
