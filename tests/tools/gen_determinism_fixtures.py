@@ -2,8 +2,9 @@
 """Writes tests/data/determinism/: recordings whose debug buffer holds the same tensors over
 several runs, and the truth of `etscope-cli determinism` on them, computed with numpy.
 
-These recordings are WRITTEN, not recorded (until the real repeated-run fixtures of
-tests/data/runtime/ exist): each is the real recording shared/fixtures/runtime/
+These recordings are WRITTEN, not recorded (the recorded ones are tests/data/runtime/
+determinism_repeat and determinism_corrupt, 20 real runs with a stand-in kernel; these add a
+tensor off by one ULP and one recording split in two): each is the real recording shared/fixtures/runtime/
 cnn_mlp_intermediates (one Execute run, 33 logged tensors, portable kernels), decoded with
 `flatc --json --raw-binary --size-prefixed core/etdump/etdump.fbs`, its Execute run repeated
 with every tensor copied to its own place in a new debug buffer (64-byte aligned, as
