@@ -8,6 +8,7 @@
 #include "testpaths.h"
 
 #include "program/delegates/delegatepayload.h"
+#include "program/delegates/miltext.h"
 #include "program/delegates/nodelink.h"
 #include "program/program.h"
 #include "program/programexport.h"
@@ -363,6 +364,53 @@ private slots:
                 }
             }
         }
+    }
+
+    // The MIL text reader on what the generated program does not show, expected values by hand:
+    // several outputs on one line, a symbolic dimension, separators inside strings, a blob in an
+    // operation's attributes (constexpr_*), and text that stops half way (what came before stays).
+    void milTextShapes()
+    {
+        using namespace etscope::delegates;
+        const std::string text = R"(program(1.0)
+[buildInfo = dict<tensor<string, []>, tensor<string, []>>({{"a;b", "c=d"}})]
+{
+    func main<ios16>(tensor<fp32, [is0, 8]> x, tensor<int32, [2]> sizes) {
+        tensor<fp32, [is0, 4]> a, tensor<fp32, [is0, 4]> b = split(axis = axis_1, split_sizes = sizes, x = x)[name = tensor<string, []>("sp;lit")];
+        tensor<fp16, [4, 4]> w = constexpr_affine_dequantize(axis = 0)[name = string("w"), quantized_data = tensor<uint8, [4, 4]>(BLOBFILE(path = string("@model_path/weights/weight.bin"), offset = uint64(128)))];
+        tensor<fp32, [is0, 8]> c = concat(axis = 1, values = (a, b))[name = string("c")];
+    } -> (c, a);
+    func second(tensor<fp32, [2]> y) {
+        tensor<fp32, [2]> z = relu(x = y)[name = string("z")];
+        tensor<fp32, [2]> broken = add(x = z, y = (z)[name = string("broken")];
+    } -> (z);
+})";
+        const MilTextProgram p = parseMilText(text);
+        QCOMPARE(p.version, std::string("1.0"));
+        QCOMPARE(p.functions.size(), std::size_t(1)); // the second one does not balance (below)
+        const MilTextFunction &f = p.functions[0];
+        QCOMPARE(f.name, std::string("main"));
+        QCOMPARE(f.opset, std::string("ios16"));
+        QCOMPARE(f.inputs.size(), std::size_t(2));
+        QVERIFY(!f.inputs[0].shape); // [is0, 8]: not a list of numbers
+        QCOMPARE(f.inputs[1].shape, std::optional<std::vector<std::uint64_t>>(std::vector<std::uint64_t> { 2 }));
+        QCOMPARE(f.ops.size(), std::size_t(3));
+        QCOMPARE(f.ops[0].op, std::string("split"));
+        QCOMPARE(f.ops[0].outputs.size(), std::size_t(2));
+        QCOMPARE(f.ops[0].outputs[1].name, std::string("b"));
+        QCOMPARE(f.ops[0].args.size(), std::size_t(3));
+        QCOMPARE(f.ops[0].args[1].second, std::vector<std::string> { "sizes" });
+        QCOMPARE(f.ops[1].blobPath, std::string("@model_path/weights/weight.bin"));
+        QCOMPARE(f.ops[1].blobOffset, std::optional<std::uint64_t>(128));
+        QVERIFY(f.ops[1].args[0].second.empty()); // axis = 0: a literal
+        QCOMPARE(f.ops[2].args[1].second, (std::vector<std::string> { "a", "b" }));
+        QCOMPARE(f.outputs, (std::vector<std::string> { "c", "a" }));
+        // The second function's body does not balance ("(z)[…" never closes its '('): it is not
+        // listed, and the reason names it.
+        QVERIFY2(p.error.find("second") != std::string::npos, p.error.c_str());
+        // Cut anywhere, the text never reads past its end and keeps what it read.
+        for (std::size_t n = 0; n < text.size(); n += 7)
+            (void)parseMilText(std::string_view(text).substr(0, n));
     }
 };
 

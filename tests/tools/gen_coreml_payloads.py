@@ -17,7 +17,7 @@ Layouts (ExecuTorch commit cff6f4dd32e630945b7188512c1f2b4f102b05ad; docs/format
 Payloads: an ML Program (conv -> relu -> reshape -> linear, weights in weight.bin, small
 parameters inline), a NeuralNetwork model (innerProduct -> ReLU -> innerProduct -> softmax) laid
 out with 64-byte alignment and a trailing zero (as the >1 GB path pads), a CMJR reference, and a
-compiled model (model.mlmodelc, listed but not decoded). They go into coreml.pte (program.fbs
+compiled ML Program (model.mlmodelc: model.mil text and its weights). They go into coreml.pte (program.fbs
 JSON compiled with flatc by gen_delegate_payloads.write_pte), two in segments, two inline.
 
 The expectation (expected_coreml.json) comes from this script's own plan: the nodes are the
@@ -270,15 +270,95 @@ def neural_network():
 
 
 def compiled_model():
+    """A compiled ML Program (model.mlmodelc): the program as MIL text (model.mil, as Core ML's
+    compiler prints it: `T name = op(param = value, ...)[name = ..., val = ...];`, scalars in
+    both spellings, `string("...")` and the older `tensor<string, []>("...")`), its weights in
+    weights/weight.bin as MIL blob records. Expected: this plan's ops, names and sizes."""
+    blobs, constants, const_of, types, nodes, lines = b"", [], {}, {}, [], []
+    blob_count = 0
+
+    def ttype(dtype, shape):
+        return "tensor<%s, [%s]>" % (dtype, ", ".join(str(d) for d in shape))
+
+    def blob(name, dtype, shape, elem, old_style):
+        nonlocal blobs, blob_count
+        blob_count += 1
+        count = 1
+        for d in shape:
+            count *= d
+        data = bytes((i * 11 + len(blobs)) & 0xFF for i in range(count * elem))
+        rec_off = 64 + len(blobs)
+        rec = struct.pack("<IIQQQQQQQ", 0xDEADBEEF, BLOB_DTYPE[dtype], len(data), rec_off + 64, 0, 0, 0, 0, 0)
+        blobs += rec + data + bytes((-len(data)) % 64)
+        s = (lambda v: 'tensor<string, []>("%s")' % v) if old_style else (lambda v: 'string("%s")' % v)
+        off = ("tensor<uint64, []>(%d)" if old_style else "uint64(%d)") % rec_off
+        lines.append('%s %s = const()[name = %s, val = %s(BLOBFILE(path = %s, offset = %s))];'
+                     % (ttype(dtype, shape), name, s(name), ttype(dtype, shape), s("@model_path/weights/weight.bin"),
+                        off))
+        constants.append({"bytes": len(data), "place": "constant_data"})
+        const_of[name] = len(constants)
+        types[name] = (dtype, shape)
+        nodes.append({"op": "const", "inputs": [], "outputs": [name]})
+
+    def inline(name, dtype, shape, literal):
+        lines.append('%s %s = const()[name = string("%s"), val = %s];' % (ttype(dtype, shape), name, name, literal))
+        constants.append({"bytes": len(literal), "place": "inline"})  # the value's characters of text
+        const_of[name] = len(constants)
+        types[name] = (dtype, shape)
+        nodes.append({"op": "const", "inputs": [], "outputs": [name]})
+
+    def op(op_type, args, out, dtype, shape):
+        text = ", ".join("%s = %s" % (k, v if isinstance(v, str) else "(" + ", ".join(v) + ")") for k, v in args)
+        lines.append('%s %s = %s(%s)[name = string("%s")];' % (ttype(dtype, shape), out, op_type, text, out))
+        types[out] = (dtype, shape)
+        refs = []
+        for _, v in args:
+            refs += [v] if isinstance(v, str) else list(v)
+        nodes.append({"op": op_type, "inputs": refs, "outputs": [out]})
+
+    types["x"] = ("fp32", [1, 3])
+    blob("linear_0_weight", "fp32", [4, 3], 4, False)
+    blob("linear_0_bias", "fp32", [4], 4, True)
+    op("linear", [("bias", "linear_0_bias"), ("weight", "linear_0_weight"), ("x", "x")], "linear_0", "fp32", [1, 4])
+    op("relu", [("x", "linear_0")], "relu_0", "fp32", [1, 4])
+    inline("axis_0", "int32", [], "int32(1)")
+    inline("interleave_0", "bool", [], "bool(false)")
+    op("concat", [("axis", "axis_0"), ("interleave", "interleave_0"), ("values", ("relu_0", "linear_0"))], "y",
+       "fp32", [1, 8])
+    mil = ("program(1.3)\n"
+           '[buildInfo = dict<string, string>({{"coremlc-component-MIL", "3402.3.1"}, '
+           '{"coremltools-version", "8.3.0"}})]\n'
+           "{\n    func main<ios18>(%s x) {\n" % ttype("fp32", [1, 3])
+           + "".join("            %s\n" % line for line in lines)
+           + "    } -> (y);\n}\n")
     files = {
         "metadata.json": json.dumps({"inputNames": ["x"], "outputNames": ["y"],
                                      "identifier": "executorch_compiled"}).encode(),
         "model.mlmodelc/coremldata.bin": bytes(range(96)),
-        "model.mlmodelc/model.mil": b"program(1.0)\n[buildInfo = dict<string, string>({})]\n{\n}\n",
-        "model.mlmodelc/weights/weight.bin": struct.pack("<II", 0, 2).ljust(64, b"\0"),
+        "model.mlmodelc/model.mil": mil.encode(),
+        "model.mlmodelc/weights/weight.bin": struct.pack("<II", blob_count, 2).ljust(64, b"\0") + blobs,
     }
-    expected = {"backend": "CoreML", "decoded": True, "identifier": "executorch_compiled compiled model", "nodes": [],
-                "constants": [], "graph_names": []}
+    # Value ids in the order the text first names them: the function's input, then each op's
+    # arguments and outputs.
+    order = ["x"]
+    for n in nodes:
+        for name in n["inputs"] + n["outputs"]:
+            if name not in order:
+                order.append(name)
+    ids = {name: i for i, name in enumerate(order)}
+    values = {}
+    for name in order:
+        dtype, shape = types[name]
+        v = {"name": name, "dtype": dtype, "shape": shape}
+        if name in const_of:
+            v["constant"] = const_of[name]
+        values[str(ids[name])] = v
+    expected = {"backend": "CoreML", "decoded": True, "identifier": "executorch_compiled compiled model",
+                "version": "MIL text 1.3, ios18",
+                "nodes": [{"op": n["op"], "inputs": [ids[i] for i in n["inputs"]],
+                           "outputs": [ids[o] for o in n["outputs"]]} for n in nodes],
+                "values": values, "inputs": [ids["x"]], "outputs": [ids["y"]], "constants": constants,
+                "graph_names": ["main"]}
     return files, expected
 
 
@@ -338,8 +418,9 @@ def flatten(files, alignment=1, trailing=0):
 def main():
     out = sys.argv[1]
     payloads, expected = [], []
-    for (files, exp), alignment, trailing in [(ml_program(), 1, 0), (neural_network(), 64, 1),
-                                              (compiled_model(), 1, 0)]:
+    compiled = compiled_model()
+    compiled_files = compiled[0]
+    for (files, exp), alignment, trailing in [(ml_program(), 1, 0), (neural_network(), 64, 1), (compiled, 1, 0)]:
         blob, parts = flatten(files, alignment, trailing)
         exp["bytes"] = len(blob)
         exp["parts"] = parts
@@ -358,6 +439,9 @@ def main():
                         [reference, compiled], [mlprog, nn, mlprog], [(key, 2)])
     write_pte(os.path.join(out, "coreml.pte"), prog, [mlprog, nn, mlprog])
     all_expected = {"coreml.pte": [expected[0], expected[1], ref_expected, expected[2]]}
+    # The compiled program's model.mil alone: the seed of fuzz_mil_text.
+    with open(os.path.join(out, "payloads", "compiled.mil"), "wb") as f:
+        f.write(compiled_files["model.mlmodelc/model.mil"])
     write_outputs(out, [("mlprogram.coreml", mlprog), ("neuralnetwork.coreml", nn), ("reference.coreml", reference),
                         ("compiled.coreml", compiled)], "expected_coreml.json", all_expected)
 

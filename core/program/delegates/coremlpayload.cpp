@@ -24,8 +24,10 @@
 // count, u32 version 2), then per blob a 64-byte metadata record (u32 sentinel 0xDEADBEEF, u32
 // dtype, u64 size in bytes, u64 offset of the data in the file) before its data; a const op's
 // BlobFileValue names the file ("@model_path/weights/weight.bin") and the metadata's offset.
-// A compiled model (.mlmodelc) holds Core ML's compiled form: its files are listed, its layers
-// are not decoded.
+// A compiled model (.mlmodelc) holds Core ML's compiled form: an ML Program's model.mil (the
+// program as text, delegates/miltext.h) is decoded like the protobuf; a compiled NeuralNetwork's
+// espresso files are listed, not decoded.
+#include "program/delegates/miltext.h"
 #include "program/delegates/payloaddecoders.h"
 
 #include "common/littleendian.h"
@@ -886,6 +888,69 @@ private:
         return fmt::format("{} bytes in {} at {}", size, shown, dataOffset);
     }
 
+public:
+    // A compiled ML Program (model.mlmodelc/model.mil): the program as text (delegates/miltext.h),
+    // each operation a node as from the .mlpackage's protobuf, BLOBFILE constants read from the
+    // compiled weights (same MIL blob records), written-out values counted as inline text.
+    void decodeMilText(const ArchiveFile &mil)
+    {
+        const std::size_t slash = mil.path.rfind('/');
+        m_modelDir = slash == std::string::npos ? std::string() : mil.path.substr(0, slash);
+        const MilTextProgram program = parseMilText(text(bytesOf(mil)));
+        m_p.version = "MIL text " + printable(program.version.empty() ? "?" : program.version, 20);
+        for (const MilTextFunction &f : program.functions) {
+            m_p.graphNames.push_back(printable(f.name, 80));
+            m_prefix = program.functions.size() > 1 ? fmt::format("[{}] ", printable(f.name, 80)) : std::string();
+            if (!f.opset.empty() && m_opsets.insert(f.opset).second)
+                m_p.version += ", " + printable(f.opset, 40);
+            for (const MilTextValue &v : f.inputs)
+                m_p.inputs.push_back(textValue(v));
+            for (const MilTextOp &op : f.ops)
+                addTextOperation(op);
+            for (const std::string &name : f.outputs)
+                m_p.outputs.push_back(valueId(name));
+        }
+        if (!program.error.empty())
+            note(fmt::format("{}: {}; decoded up to there", printable(mil.path, 80), program.error));
+    }
+
+private:
+    std::uint32_t textValue(const MilTextValue &v)
+    {
+        const std::uint32_t id = valueId(v.name);
+        DelegateValue &value = m_p.values[id];
+        value.dtype = printable(v.dtype, 60);
+        if (v.shape)
+            value.shape = *v.shape;
+        return id;
+    }
+
+    void addTextOperation(const MilTextOp &op)
+    {
+        DelegateNode node;
+        node.op = printable(op.op, 80);
+        std::vector<std::string> args;
+        for (const auto &[param, names] : op.args) {
+            for (const std::string &n : names)
+                node.inputs.push_back(valueId(n));
+            args.push_back(printable(param, 40) + (names.empty() ? " (inline)" : ""));
+        }
+        for (const MilTextValue &v : op.outputs)
+            node.outputs.push_back(textValue(v));
+        if (op.blobOffset) {
+            node.params = blobConstant(op.blobPath, *op.blobOffset, node.outputs);
+        } else if (op.inlineValue) {
+            m_p.constants.push_back({ op.inlineChars, DelegateConstant::Place::Inline, 0, {} });
+            linkConstant(node.outputs);
+            node.params = fmt::format("inline, {} characters of text", op.inlineChars);
+        }
+        if (!args.empty())
+            node.params += fmt::format("{}args: {}", node.params.empty() ? "" : "; ", fmt::join(args, ", "));
+        if (!m_prefix.empty())
+            node.params = m_prefix + node.params;
+        m_p.nodes.push_back(std::move(node));
+    }
+
     void linkConstant(const std::vector<std::int64_t> &outputs)
     {
         for (std::int64_t id : outputs)
@@ -1084,10 +1149,14 @@ DelegatePayload decodeCoreML(std::span<const std::uint8_t> blob)
         p.version = std::move(version);
         if (!d.modelType.empty())
             p.identifier += " " + d.modelType;
+    } else if (const ArchiveFile *mil = d.file("model.mlmodelc/model.mil")) {
+        p.identifier += " compiled model";
+        d.decodeMilText(*mil);
     } else if (std::any_of(p.parts.begin(), p.parts.end(),
                    [](const PayloadPart &part) { return part.name.starts_with("model.mlmodelc/"); })) {
         p.identifier += " compiled model";
-        d.note("a compiled model (model.mlmodelc): Core ML's compiled form, its layers are not decoded");
+        d.note("a compiled NeuralNetwork (model.mlmodelc without model.mil): Core ML's compiled form, its layers are "
+               "not decoded");
     } else {
         d.note("no Core ML model spec (*.mlmodel) in the payload");
     }
