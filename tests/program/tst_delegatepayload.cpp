@@ -83,6 +83,8 @@ void checkPayload(const DelegatePayload &p, const json &e, const std::string &wh
             QCOMPARE(v->dtype, ev.at("dtype").get<std::string>());
             QCOMPARE(v->shape, ev.at("shape").get<std::vector<std::uint64_t>>());
             QCOMPARE(v->constant, ev.value("constant", 0u));
+            if (ev.contains("text"))
+                QCOMPARE(v->text, ev["text"].get<std::string>());
             QCOMPARE(std::string(delegateQuantKindName(v->quant.kind)), ev.value("quant", std::string("none")));
             if (ev.contains("scale")) {
                 QCOMPARE(float(v->quant.scale), ev["scale"].get<float>());
@@ -282,7 +284,8 @@ private slots:
     // appended; each decodes without failing and its parts add up.
     void hostileCoreML()
     {
-        for (const char *name : { "mlprogram.coreml", "neuralnetwork.coreml", "compiled.coreml", "reference.coreml" }) {
+        for (const char *name : { "mlprogram.coreml", "neuralnetwork.coreml", "compiled.coreml", "compiled_nn.coreml",
+                 "reference.coreml" }) {
             std::ifstream in(testData(std::string("program/delegates/payloads/") + name), std::ios::binary);
             const std::vector<std::uint8_t> blob((std::istreambuf_iterator<char>(in)), {});
             QVERIFY(blob.size() > 64);

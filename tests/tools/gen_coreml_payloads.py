@@ -16,9 +16,10 @@ Layouts (ExecuTorch commit cff6f4dd32e630945b7188512c1f2b4f102b05ad; docs/format
 
 Payloads: an ML Program (conv -> relu -> reshape -> linear, weights in weight.bin, small
 parameters inline), a NeuralNetwork model (innerProduct -> ReLU -> innerProduct -> softmax) laid
-out with 64-byte alignment and a trailing zero (as the >1 GB path pads), a CMJR reference, and a
-compiled ML Program (model.mlmodelc: model.mil text and its weights). They go into coreml.pte (program.fbs
-JSON compiled with flatc by gen_delegate_payloads.write_pte), two in segments, two inline.
+out with 64-byte alignment and a trailing zero (as the >1 GB path pads), a CMJR reference, a
+compiled ML Program (model.mlmodelc: model.mil text and its weights) and a compiled NeuralNetwork
+(model.mlmodelc: espresso files). They go into coreml.pte (program.fbs JSON compiled with flatc by
+gen_delegate_payloads.write_pte), two in segments, three inline.
 
 The expectation (expected_coreml.json) comes from this script's own plan: the nodes are the
 planned ops/layers in order; value ids number the names in the order the encoded spec first
@@ -362,6 +363,53 @@ def compiled_model():
     return files, expected
 
 
+def compiled_neural_network():
+    """A compiled NeuralNetwork (model.mlmodelc without model.mil): model.espresso.net (JSON
+    "layers": type, name, bottom/top joined by commas, blob_* naming weight blobs),
+    model.espresso.shape ("layer_shapes": n/k/w/h per value) and model.espresso.weights (u64
+    count, count x {u64 key, u64 size}, then the blobs in that order). Layout facts from
+    lutzroeder/netron source/espresso.js. Expected: this plan's layers, names, blob sizes."""
+    blobs = [(1, 4 * 3 * 4), (3, 4 * 4), (5, 2 * 4 * 4)]  # (key, size): fc1 weights, fc1 biases, fc2 weights
+    layers = [
+        {"type": "inner_product", "name": "fc1", "bottom": "x", "top": "h", "nB": 3, "nC": 4, "has_biases": 1,
+         "blob_weights": 1, "blob_biases": 3},
+        {"type": "activation", "name": "relu1", "bottom": "h", "top": "h_relu", "mode": 0},
+        {"type": "inner_product", "name": "fc2", "bottom": "h_relu", "top": "y", "nB": 4, "nC": 2, "has_biases": 0,
+         "blob_weights": 5},
+        {"type": "concat", "name": "cat", "bottom": "y,h_relu", "top": "out"},
+    ]
+    shapes = {"x": (1, 3, 1, 1), "h": (1, 4, 1, 1), "h_relu": (1, 4, 1, 1), "y": (1, 2, 1, 1), "out": (1, 6, 1, 1)}
+    net = {"format_version": 200, "storage": "model.espresso.weights", "layers": layers}
+    shape = {"layer_shapes": {n: {"n": v[0], "k": v[1], "w": v[2], "h": v[3], "_rank": 4} for n, v in shapes.items()}}
+    weights = struct.pack("<Q", len(blobs)) + b"".join(struct.pack("<QQ", k, n) for k, n in blobs)
+    weights += b"".join(bytes((i * 7 + k) & 0xFF for i in range(n)) for k, n in blobs)
+    files = {
+        "metadata.json": json.dumps({"inputNames": ["x"], "outputNames": ["out"],
+                                     "identifier": "executorch_compiled_nn"}).encode(),
+        "model.mlmodelc/coremldata.bin": bytes(range(64)),
+        "model.mlmodelc/model.espresso.net": json.dumps(net).encode(),
+        "model.mlmodelc/model.espresso.shape": json.dumps(shape).encode(),
+        "model.mlmodelc/model.espresso.weights": weights,
+    }
+    order = []
+    for layer in layers:
+        for name in layer["bottom"].split(",") + layer["top"].split(","):
+            if name not in order:
+                order.append(name)
+    ids = {n: i for i, n in enumerate(order)}
+    size = dict(blobs)
+    constants = [{"bytes": size[layer[k]], "place": "constant_data"} for layer in layers
+                 for k in sorted(layer) if k.startswith("blob_")]
+    expected = {"backend": "CoreML", "decoded": True, "identifier": "executorch_compiled_nn compiled model",
+                "version": "espresso format 200",
+                "nodes": [{"op": layer["type"], "inputs": [ids[n] for n in layer["bottom"].split(",")],
+                           "outputs": [ids[n] for n in layer["top"].split(",")]} for layer in layers],
+                "values": {str(ids[n]): {"name": n, "dtype": "", "shape": [],
+                                         "text": "n %d, k %d, w %d, h %d" % shapes[n]} for n in order},
+                "constants": constants, "graph_names": []}
+    return files, expected
+
+
 # ---- the inmemoryfs container -------------------------------------------------------------
 
 def flatten(files, alignment=1, trailing=0):
@@ -420,7 +468,8 @@ def main():
     payloads, expected = [], []
     compiled = compiled_model()
     compiled_files = compiled[0]
-    for (files, exp), alignment, trailing in [(ml_program(), 1, 0), (neural_network(), 64, 1), (compiled, 1, 0)]:
+    for (files, exp), alignment, trailing in [(ml_program(), 1, 0), (neural_network(), 64, 1), (compiled, 1, 0),
+                                              (compiled_neural_network(), 1, 0)]:
         blob, parts = flatten(files, alignment, trailing)
         exp["bytes"] = len(blob)
         exp["parts"] = parts
@@ -432,18 +481,21 @@ def main():
                     "bytes": len(reference), "nodes": [], "graph_names": ["forward"],
                     "constants": [{"bytes": 0, "place": "named_data"}],
                     "parts": [{"name": "magic", "bytes": 4}, {"name": "JSON reference", "bytes": len(reference) - 4}]}
-    mlprog, nn, compiled = payloads
+    mlprog, nn, compiled, compiled_nn = payloads
     # Delegates: ML Program (segment 0), NeuralNetwork (segment 1), reference (inline 0),
-    # compiled (inline 1); the reference's key names segment 2 (the ML Program again).
-    prog = program_json(["CoreMLBackend"] * 4, [("SEGMENT", 0), ("SEGMENT", 1), ("INLINE", 0), ("INLINE", 1)],
-                        [reference, compiled], [mlprog, nn, mlprog], [(key, 2)])
+    # compiled ML Program (inline 1), compiled NeuralNetwork (inline 2); the reference's key names
+    # segment 2 (the ML Program again).
+    prog = program_json(["CoreMLBackend"] * 5,
+                        [("SEGMENT", 0), ("SEGMENT", 1), ("INLINE", 0), ("INLINE", 1), ("INLINE", 2)],
+                        [reference, compiled, compiled_nn], [mlprog, nn, mlprog], [(key, 2)])
     write_pte(os.path.join(out, "coreml.pte"), prog, [mlprog, nn, mlprog])
-    all_expected = {"coreml.pte": [expected[0], expected[1], ref_expected, expected[2]]}
+    all_expected = {"coreml.pte": [expected[0], expected[1], ref_expected, expected[2], expected[3]]}
     # The compiled program's model.mil alone: the seed of fuzz_mil_text.
     with open(os.path.join(out, "payloads", "compiled.mil"), "wb") as f:
         f.write(compiled_files["model.mlmodelc/model.mil"])
-    write_outputs(out, [("mlprogram.coreml", mlprog), ("neuralnetwork.coreml", nn), ("reference.coreml", reference),
-                        ("compiled.coreml", compiled)], "expected_coreml.json", all_expected)
+    payload_files = [("mlprogram.coreml", mlprog), ("neuralnetwork.coreml", nn), ("reference.coreml", reference),
+                     ("compiled.coreml", compiled), ("compiled_nn.coreml", compiled_nn)]
+    write_outputs(out, payload_files, "expected_coreml.json", all_expected)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,8 @@
 // dtype, u64 size in bytes, u64 offset of the data in the file) before its data; a const op's
 // BlobFileValue names the file ("@model_path/weights/weight.bin") and the metadata's offset.
 // A compiled model (.mlmodelc) holds Core ML's compiled form: an ML Program's model.mil (the
-// program as text, delegates/miltext.h) is decoded like the protobuf; a compiled NeuralNetwork's
-// espresso files are listed, not decoded.
+// program as text, delegates/miltext.h) is decoded like the protobuf, a compiled NeuralNetwork's
+// model.espresso.net (JSON layers) layer by layer.
 #include "program/delegates/miltext.h"
 #include "program/delegates/payloaddecoders.h"
 
@@ -914,7 +914,107 @@ public:
             note(fmt::format("{}: {}; decoded up to there", printable(mil.path, 80), program.error));
     }
 
+    // A compiled NeuralNetwork (model.mlmodelc/model.espresso.net, JSON): "layers", each with its
+    // "type", "name", "bottom" and "top" (value names joined by commas) and blob_* keys naming
+    // blobs of model.espresso.weights (u64 count, then count × {u64 key, u64 size}, then the
+    // blobs' data in that order); model.espresso.shape gives each value's n/k/w/h. Facts from
+    // lutzroeder/netron source/espresso.js (read, not copied).
+    void decodeEspresso(const ArchiveFile &net)
+    {
+        const std::size_t slash = net.path.rfind('/');
+        const std::string dir = slash == std::string::npos ? std::string() : net.path.substr(0, slash + 1);
+        const nlohmann::json j = parseJson(text(bytesOf(net)));
+        if (!j.is_object() || !j.contains("layers") || !j["layers"].is_array()) {
+            note(fmt::format("{} is not an espresso network (JSON with \"layers\")", printable(net.path, 80)));
+            return;
+        }
+        if (const auto v = j.find("format_version"); v != j.end() && v->is_number_unsigned())
+            m_p.version = fmt::format("espresso format {}", v->get<std::uint64_t>());
+        const std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> blobs
+            = espressoBlobs(file(dir + "model.espresso.weights"));
+        std::map<std::string, std::string> shapes; // value name -> "n 1, k 64, w 8, h 8"
+        if (const ArchiveFile *shape = file(dir + "model.espresso.shape")) {
+            const nlohmann::json sj = parseJson(text(bytesOf(*shape)));
+            if (sj.is_object() && sj.contains("layer_shapes") && sj["layer_shapes"].is_object())
+                for (const auto &[name, dims] : sj["layer_shapes"].items()) {
+                    std::vector<std::string> each;
+                    for (const char *k : { "n", "k", "w", "h" })
+                        if (dims.is_object() && dims.contains(k) && dims[k].is_number_integer())
+                            each.push_back(fmt::format("{} {}", k, dims[k].get<std::int64_t>()));
+                    shapes[name] = fmt::format("{}", fmt::join(each, ", "));
+                }
+        }
+        auto names = [&](const nlohmann::json &layer, const char *key) {
+            std::vector<std::int64_t> ids;
+            const std::string joined = jsonString(layer, key);
+            for (std::size_t start = 0; start <= joined.size() && !joined.empty();) {
+                const std::size_t comma = std::min(joined.find(',', start), joined.size());
+                if (comma > start) {
+                    const std::uint32_t id = valueId(std::string_view(joined).substr(start, comma - start));
+                    if (const auto s = shapes.find(m_p.values[id].name); s != shapes.end())
+                        m_p.values[id].text = s->second;
+                    ids.push_back(id);
+                }
+                start = comma + 1;
+            }
+            return ids;
+        };
+        for (const nlohmann::json &layer : j["layers"]) {
+            DelegateNode node;
+            node.op = printable(jsonString(layer, "type"), 80);
+            if (node.op.empty())
+                node.op = "layer";
+            node.inputs = names(layer, "bottom");
+            node.outputs = names(layer, "top");
+            std::vector<std::string> held;
+            if (layer.is_object())
+                for (const auto &[key, value] : layer.items()) {
+                    if (!key.starts_with("blob_") || !value.is_number_unsigned())
+                        continue;
+                    const auto b = blobs.find(value.get<std::uint64_t>());
+                    if (b == blobs.end()) {
+                        held.push_back(fmt::format("{}: blob {} not in the weights", printable(key, 40), value.dump()));
+                        continue;
+                    }
+                    m_p.constants.push_back(
+                        { b->second.first, DelegateConstant::Place::ConstantData, b->second.second, {} });
+                    held.push_back(fmt::format("{}: {} bytes", printable(key, 40), b->second.first));
+                }
+            if (const std::string name = jsonString(layer, "name"); !name.empty())
+                held.insert(held.begin(), printable(name, 80));
+            node.params = fmt::format("{}", fmt::join(held, "; "));
+            m_p.nodes.push_back(std::move(node));
+        }
+    }
+
 private:
+    // model.espresso.weights: blob key -> (size, offset of its data in the payload).
+    std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> espressoBlobs(const ArchiveFile *weights)
+    {
+        std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> out;
+        if (!weights)
+            return out;
+        const Bytes w = bytesOf(*weights);
+        if (w.size() < 8)
+            return out;
+        const std::uint64_t count = readLe64(w.data());
+        if (count > (w.size() - 8) / 16) {
+            note("model.espresso.weights: its blob table is longer than the file");
+            return out;
+        }
+        std::uint64_t data = 8 + count * 16;
+        for (std::uint64_t i = 0; i < count; ++i) {
+            const std::uint64_t key = readLe64(w.data() + 8 + i * 16), size = readLe64(w.data() + 16 + i * 16);
+            if (size > w.size() - data) {
+                note("model.espresso.weights: a blob lies past the file");
+                break;
+            }
+            out.emplace(key, std::make_pair(size, weights->offset + data));
+            data += size;
+        }
+        return out;
+    }
+
     std::uint32_t textValue(const MilTextValue &v)
     {
         const std::uint32_t id = valueId(v.name);
@@ -1152,11 +1252,13 @@ DelegatePayload decodeCoreML(std::span<const std::uint8_t> blob)
     } else if (const ArchiveFile *mil = d.file("model.mlmodelc/model.mil")) {
         p.identifier += " compiled model";
         d.decodeMilText(*mil);
+    } else if (const ArchiveFile *net = d.file("model.mlmodelc/model.espresso.net")) {
+        p.identifier += " compiled model";
+        d.decodeEspresso(*net);
     } else if (std::any_of(p.parts.begin(), p.parts.end(),
                    [](const PayloadPart &part) { return part.name.starts_with("model.mlmodelc/"); })) {
         p.identifier += " compiled model";
-        d.note("a compiled NeuralNetwork (model.mlmodelc without model.mil): Core ML's compiled form, its layers are "
-               "not decoded");
+        d.note("a compiled model (model.mlmodelc) with neither model.mil nor model.espresso.net: its files are listed");
     } else {
         d.note("no Core ML model spec (*.mlmodel) in the payload");
     }
