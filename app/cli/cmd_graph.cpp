@@ -10,6 +10,8 @@
 
 #include "etrecord/etrecord.h"
 #include "etrecord/modulestack.h"
+#include "events/backendevents.h"
+#include "program/program.h"
 
 #include <fmt/format.h>
 
@@ -28,16 +30,27 @@ struct GraphArgs {
     analysis::ReferenceInputs ref;
 };
 
-int writeSvg(GraphArgs &a, const CLI::Option *thresholdOpt)
+// The graph to draw: the ETRecord's program, or a .pte's instruction graph (its decoded
+// delegates as payload groups, collapsed unless --expand names them).
+Result<graph::ProgramGraph> graphToDraw(const GraphArgs &a, const CLI::Option *methodOpt)
 {
     auto rec = readETRecord(a.etrecord);
-    if (!rec)
-        return reportError(rec.error());
+    if (!rec) {
+        auto program = Program::open(a.etrecord);
+        if (!program)
+            return rec.error();
+        return graph::ProgramGraph::fromProgram(*program, methodOpt->count() > 0 ? a.method : std::string());
+    }
     graph::BuildOptions bo;
     bo.method = a.method;
     bo.entry = a.entry;
     bo.showPlaceholders = a.placeholders;
-    auto g = graph::ProgramGraph::build(*rec, bo);
+    return graph::ProgramGraph::build(*rec, bo);
+}
+
+int writeSvg(GraphArgs &a, const CLI::Option *thresholdOpt, const CLI::Option *methodOpt)
+{
+    auto g = graphToDraw(a, methodOpt);
     if (!g)
         return reportError(g.error());
     graph::Overlay overlay = graph::Overlay::None;
@@ -56,13 +69,15 @@ int writeSvg(GraphArgs &a, const CLI::Option *thresholdOpt)
         InputOptions in;
         in.etdump = a.etdump;
         in.debugBuffer = a.debugBuffer;
-        in.etrecord = a.etrecord;
+        (g->drawnFromProgram() ? in.program : in.etrecord) = a.etrecord;
         in.link.method = a.method; // the events link to the method drawn
         session = loadOrReport(in);
         if (!session)
             return 1;
         std::optional<BackendGraphLinks> backend;
-        if (session->etrecord)
+        if (g->drawnFromProgram())
+            backend = graph::payloadGraphLinks(*g, session->blocks, decodeBackendEvents(session->blocks));
+        else if (session->etrecord)
             backend = backendGraphLinks(
                 session->blocks, decodeBackendEvents(session->blocks), *session->etrecord, a.method);
         data = graph::overlayFromEvents(*g, session->blocks, backend ? &*backend : nullptr);
@@ -149,8 +164,9 @@ std::string table(const std::vector<std::vector<std::string>> &rows)
 const Registration graph(
     "graph", "List the nodes of an ETRecord program (op, shape, debug handle, module, source)", [](CLI::App &sub) {
         auto a = std::make_shared<GraphArgs>();
-        sub.add_option("etrecord", a->etrecord, "ETRecord file")->required();
-        sub.add_option("--method,-m", a->method, "Method of the Edge program (default forward)");
+        sub.add_option("etrecord", a->etrecord, "ETRecord file (with --svg also a .pte: its instruction graph)")
+            ->required();
+        auto *method = sub.add_option("--method,-m", a->method, "Method of the Edge program (default forward)");
         sub.add_option(
             "--entry", a->entry, "Program entry instead, e.g. exported_program or aten_dialect_output/forward");
         sub.add_flag("--entries", a->entries, "List the ETRecord's entries and their kinds instead");
@@ -173,9 +189,9 @@ const Registration graph(
         sub.add_option("--metric", a->metric, "Gap overlay metric: MSE, L1, SNR, COSINE, MAXABS or MAXREL")
             ->capture_default_str();
         auto *th = sub.add_option("--threshold", a->threshold, "Gap overlay: gaps worse than this get warm colours");
-        return std::function<int()>([a, th] {
+        return std::function<int()>([a, th, method] {
             if (!a->svg.empty())
-                return writeSvg(*a, th);
+                return writeSvg(*a, th, method);
             auto rec = readETRecord(a->etrecord);
             if (!rec)
                 return reportError(rec.error());

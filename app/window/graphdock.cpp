@@ -60,7 +60,7 @@ void GraphDock::onScopeChanged(std::shared_ptr<const ScopedBlocks> scoped)
     // The overlay answers for the runs in scope; a program graph shows the scope's method.
     m_scoped = std::move(scoped);
     m_backendEvents.reset();
-    if (m_session && m_session->etrecord)
+    if (m_session && (m_session->etrecord || m_session->program))
         m_backendEvents = std::make_shared<const BackendEventTable>(decodeBackendEvents(overlayBlocks()));
     m_view->setRunsLabel(m_scoped && !m_scoped->whole ? toQString(m_scoped->label) : QString());
     if (!m_graph || m_graphScopeMethod != m_controller->scope().method)
@@ -98,6 +98,7 @@ void GraphDock::showProgram(const QString &entry, bool placeholders)
             return;
         }
         m_graph = std::make_shared<const graph::ProgramGraph>(std::move(g.value()));
+        linkBackendEvents();
         m_view->setGraph(m_graph, overlay());
         const QString label = tr("%1 (instructions of the .pte)").arg(toQString(m_graph->entryName()));
         m_view->setProgramChoices({ label }, label, false);
@@ -152,7 +153,13 @@ void GraphDock::onGapChanged()
 void GraphDock::linkBackendEvents()
 {
     m_backendLinks.reset();
-    if (!m_graph || !m_session || !m_session->etrecord || !m_backendEvents || m_backendEvents->empty())
+    if (!m_graph || !m_session || !m_backendEvents || m_backendEvents->empty())
+        return;
+    if (m_graph->drawnFromProgram()) { // the .pte's own delegate payloads
+        m_backendLinks = graph::payloadGraphLinks(*m_graph, overlayBlocks(), *m_backendEvents);
+        return;
+    }
+    if (!m_session->etrecord)
         return;
     // The method of the Edge program drawn ("edge_dialect_exported_program/encode"), else the
     // method the session linked.

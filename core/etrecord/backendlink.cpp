@@ -11,12 +11,15 @@
 
 namespace etscope {
 
+std::optional<std::int64_t> backendEventIdentifier(const BackendEvent &event)
+{
+    return event.delegateNodeId ? event.delegateNodeId : event.kernelIndex;
+}
+
 std::optional<BackendNodeLink> linkBackendEvent(
     const ETRecord &record, const std::string &method, std::int32_t instructionId, const BackendEvent &event)
 {
-    std::optional<std::int64_t> id = event.delegateNodeId;
-    if (!id)
-        id = event.kernelIndex;
+    const std::optional<std::int64_t> id = backendEventIdentifier(event);
     if (!id)
         return std::nullopt;
     const ETRecordMethodMaps *maps = record.methodMaps(method);
@@ -59,6 +62,17 @@ std::optional<BackendNodeLink> linkBackendEvent(
 std::vector<BackendEventRow> backendEventRows(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
     const ETRecord *record, const std::string &method)
 {
+    BackendLinker link;
+    if (record)
+        link = [record, &method](std::int32_t instruction, const BackendEvent &event) {
+            return linkBackendEvent(*record, method, instruction, event);
+        };
+    return backendEventRows(blocks, table, link);
+}
+
+std::vector<BackendEventRow> backendEventRows(
+    const std::vector<EventBlock> &blocks, const BackendEventTable &table, const BackendLinker &link)
+{
     std::vector<BackendEventRow> rows;
     rows.reserve(table.size());
     // Runs that do not merge repeat the same decoded event: link each (instruction, value) once.
@@ -68,11 +82,11 @@ std::vector<BackendEventRow> backendEventRows(const std::vector<EventBlock> &blo
         row.block = entry.block;
         row.event = entry.event;
         row.decoded = entry.decoded;
-        if (record) {
+        if (link) {
             const std::int32_t instruction = blocks[entry.block].events[entry.event].instructionId;
             auto [it, fresh] = links.try_emplace({ instruction, entry.decoded });
             if (fresh)
-                it->second = linkBackendEvent(*record, method, instruction, *entry.decoded);
+                it->second = link(instruction, *entry.decoded);
             row.link = it->second;
         }
         rows.push_back(std::move(row));
@@ -101,12 +115,24 @@ const BackendGraphLinks::Linked *BackendGraphLinks::find(std::size_t block, std:
 BackendGraphLinks backendGraphLinks(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
     const ETRecord &record, const std::string &method)
 {
+    return backendGraphLinks(blocks, table, [&record, &method](std::int32_t instruction, const BackendEvent &event) {
+        return linkBackendEvent(record, method, instruction, event);
+    });
+}
+
+BackendGraphLinks backendGraphLinks(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const BackendLinker &link, const std::function<bool(std::int32_t instructionId)> &wanted)
+{
     BackendGraphLinks out;
     std::map<std::pair<std::size_t, std::size_t>, std::size_t> callOf; // (block, event) -> DELEGATE_CALL
     for (const DelegateCallEvents &c : groupDelegateCalls(blocks, table))
         for (std::size_t w : c.work)
             callOf[{ c.block, w }] = c.delegateCall;
-    for (const BackendEventRow &row : backendEventRows(blocks, table, &record, method)) {
+    for (const BackendEventRow &row : backendEventRows(blocks, table, link)) {
+        const Event &ev = blocks[row.block].events[row.event];
+        if (wanted && !row.link && row.decoded->kind == BackendEventKind::Operator
+            && !backendEventIdentifier(*row.decoded) && wanted(ev.instructionId))
+            ++out.unidentified;
         // The Inspector's own link of an integer id (Neutron's) already places the event; a
         // string id (Vulkan's) it can only give its instruction's handles, which the exact link beats.
         const Event &e = blocks[row.block].events[row.event];
@@ -122,6 +148,8 @@ BackendGraphLinks backendGraphLinks(const std::vector<EventBlock> &blocks, const
         if (auto it = callOf.find({ row.block, row.event }); it != callOf.end())
             l.delegateCall = it->second;
         l.debugHandles = row.link->debugHandles;
+        l.instruction = e.instructionId;
+        l.payloadNodes = row.link->payloadNodes;
         out.exact.push_back(std::move(l));
     }
     return out;

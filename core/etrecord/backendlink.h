@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -26,10 +27,22 @@ struct BackendNodeLink {
     std::vector<std::int64_t> debugHandles;
     std::vector<std::string> nodeNames; // Inspector names of the nodes ("aten_convolution_default_")
     std::vector<std::string> opTypes; // their operators ("aten.convolution.default")
+    // Linked inside the delegate's decoded payload instead (a .pte drawn without an ETRecord):
+    // the payload nodes (indices in payload order) whose node id is the identifier.
+    std::vector<std::int64_t> payloadNodes;
     // The key was found verbatim in this instruction's delegate_map and every handle names a
-    // node of the reference graph: the event's time can be given to those nodes.
+    // node of the reference graph (or the identifier names exactly one payload node): the
+    // event's time can be given to those nodes.
     bool exact = false;
 };
+
+// The identifier a decoded event names its node by: Vulkan's delegate_node_id (staging copies
+// carry none), Neutron's running kernel index; none for XNNPACK operators (their logging names
+// no node, formats.md §1.8).
+std::optional<std::int64_t> backendEventIdentifier(const BackendEvent &event);
+
+// Links one decoded event of the DELEGATE_CALL instruction `instructionId` to nodes, or none.
+using BackendLinker = std::function<std::optional<BackendNodeLink>(std::int32_t instructionId, const BackendEvent &)>;
 
 // The link of one decoded event of `method`'s instruction `instructionId`; none when the event
 // has no identifier, the ETRecord has no delegate_map entry for the instruction or no key for
@@ -47,6 +60,9 @@ struct BackendEventRow {
 // `record` may be null (no links).
 std::vector<BackendEventRow> backendEventRows(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
     const ETRecord *record, const std::string &method);
+// The same rows linked by `link` (null: no links).
+std::vector<BackendEventRow> backendEventRows(
+    const std::vector<EventBlock> &blocks, const BackendEventTable &table, const BackendLinker &link);
 
 // (block, event) -> debug handles of every decoded event whose link is exact: what a view that
 // gives graph nodes their time (the graph overlay, share tables) can add to the Inspector's own
@@ -65,13 +81,23 @@ struct BackendGraphLinks {
         std::size_t block = 0, event = 0;
         std::optional<std::size_t> delegateCall; // event index of the enclosing DELEGATE_CALL
         std::vector<std::int64_t> debugHandles;
+        std::int32_t instruction = -1; // the event's DELEGATE_CALL instruction
+        std::vector<std::int64_t> payloadNodes; // linked in the decoded payload (BackendNodeLink)
     };
     std::vector<Linked> exact; // by (block, event)
     std::size_t inexact = 0; // decoded events whose identifier was found, but not exactly
+    // Decoded operator events the linker was asked about that name no node at all (XNNPACK's:
+    // the runtime logs "<operator> #n" only, so a link by order would be a guess).
+    std::size_t unidentified = 0;
     const Linked *find(std::size_t block, std::size_t event) const;
 };
 BackendGraphLinks backendGraphLinks(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
     const ETRecord &record, const std::string &method);
+// The same rule with another linker (graph/programgraph.h: payloadGraphLinks, the decoded
+// payload of a .pte drawn without an ETRecord). `unidentified` counts the decoded operator
+// events for which `wanted` holds that carry no identifier.
+BackendGraphLinks backendGraphLinks(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const BackendLinker &link, const std::function<bool(std::int32_t instructionId)> &wanted = {});
 
 // {"unit", "events": [{block, block_name, event, name, instruction_id, backend, kind, backend_op,
 // op, kernel, operator_id, dispatch_id, delegate_node_id, args, layout, dtype, variant, instance,

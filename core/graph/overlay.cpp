@@ -240,6 +240,10 @@ Coloring colorItems(const ProgramGraph &g, const VisibleGraph &v, const OverlayD
         if (d.backendNotExact > 0)
             c.note += fmt::format(
                 "{}{} not attributed: link not exact", c.note.empty() ? "backend events: " : "; ", d.backendNotExact);
+        if (d.backendUnidentified > 0) // XNNPACK: formats.md §1.8
+            c.note += fmt::format("{}{} delegate operator event{} not attributed: the runtime logs no node id (a link "
+                                  "by order would be a guess)",
+                c.note.empty() ? "" : "; ", d.backendUnidentified, d.backendUnidentified == 1 ? "" : "s");
         if (!d.hasLatency())
             c.title = "Latency: no linked events with timings";
         break;

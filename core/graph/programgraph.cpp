@@ -5,6 +5,7 @@
 #include "etrecord/modulerollup.h"
 #include "etrecord/modulestack.h"
 #include "events/event.h"
+#include "program/delegates/delegatepayload.h"
 #include "program/program.h"
 
 #include <fmt/format.h>
@@ -107,7 +108,7 @@ Result<ProgramGraph> ProgramGraph::build(std::shared_ptr<const ETRecord> record,
     g.m_record = record;
     g.m_entry = prog->entryName;
     const ExportedProgram &ep = *prog->program;
-    g.m_groups.push_back(Group { Group::Kind::Program, "", prog->entryName, "", -1, 0, {}, {}, 0 });
+    g.m_groups.push_back(Group { Group::Kind::Program, "", prog->entryName, "", -1, 0, {}, {}, 0, false, -1, false });
 
     // Delegated partitions: delegate instructions and the handles they cover.
     std::map<std::int64_t, int> partitionOfHandle;
@@ -158,7 +159,8 @@ Result<ProgramGraph> ProgramGraph::build(std::shared_ptr<const ETRecord> record,
         = [&](int parent, Group::Kind kind, const std::string &key, const std::string &label, const std::string &type) {
               auto [it, fresh] = childGroup.emplace(std::make_pair(parent, key), int(g.m_groups.size()));
               if (fresh) {
-                  Group grp { kind, key, label, type, parent, g.m_groups[std::size_t(parent)].depth + 1, {}, {}, 0 };
+                  Group grp { kind, key, label, type, parent, g.m_groups[std::size_t(parent)].depth + 1, {}, {}, 0,
+                      false, -1, false };
                   g.m_groups.push_back(std::move(grp));
                   g.m_groups[std::size_t(parent)].children.push_back(it->second);
               }
@@ -228,7 +230,7 @@ Result<ProgramGraph> ProgramGraph::build(std::shared_ptr<const ETRecord> record,
                         n.collapsedInputs.push_back(t);
                 }
                 if (from >= 0 && seenEdges.emplace(from, idx).second)
-                    g.m_edges.push_back({ from, idx });
+                    g.m_edges.push_back({ from, idx, false });
             }
         for (const std::string &t : outs)
             producer.emplace(t, idx);
@@ -249,14 +251,33 @@ void ProgramGraph::countOperators()
     // Operator counts per subtree (children come after their parents).
     for (std::size_t i = m_groups.size(); i-- > 0;) {
         Group &grp = m_groups[i];
-        for (int n : grp.nodes)
-            grp.totalOps += m_nodes[std::size_t(n)].placeholder ? 0 : 1;
+        for (int n : grp.nodes) // a payload group counts its payload's nodes, not its call
+            grp.totalOps += m_nodes[std::size_t(n)].placeholder || n == grp.callNode ? 0 : 1;
         if (grp.parent >= 0)
             m_groups[std::size_t(grp.parent)].totalOps += grp.totalOps;
     }
 }
 
-Result<ProgramGraph> ProgramGraph::fromProgram(std::shared_ptr<const Program> program, const std::string &method)
+namespace {
+
+std::string shapeText(const std::vector<std::uint64_t> &shape)
+{
+    return fmt::format("[{}]", fmt::join(shape, ", "));
+}
+
+// The payload nodes of one DELEGATE_CALL while its instruction graph is built.
+struct PayloadNodes {
+    int call = -1; // OpNode of the call
+    int first = -1; // OpNode of payload node 0
+    std::unordered_map<std::int64_t, std::vector<int>> readers; // graph input value -> OpNodes reading it
+    std::unordered_map<std::int64_t, int> writer; // value -> OpNode writing it
+    std::unordered_map<std::int64_t, std::size_t> arguments; // bound value -> call argument
+};
+
+} // namespace
+
+Result<ProgramGraph> ProgramGraph::fromProgram(
+    std::shared_ptr<const Program> program, const std::string &method, bool delegateNodes)
 {
     if (!program)
         return makeError(ErrorCode::InvalidArgument, "", "no program");
@@ -272,10 +293,13 @@ Result<ProgramGraph> ProgramGraph::fromProgram(std::shared_ptr<const Program> pr
     ProgramGraph g;
     g.m_program = program;
     g.m_entry = m->name();
-    g.m_groups.push_back(Group { Group::Kind::Program, "", m->name(), "", -1, 0, {}, {}, 0 });
+    g.m_groups.push_back(Group { Group::Kind::Program, "", m->name(), "", -1, 0, {}, {}, 0, false, -1, false });
     const std::size_t nValues = m->valueCount();
     auto valid = [nValues](std::int32_t v) { return v >= 0 && std::size_t(v) < nValues; };
     std::vector<int> writer(nValues, -1);
+    // A tensor a DELEGATE_CALL writes that its payload binds to an output: the payload node that
+    // writes it.
+    std::vector<int> payloadWriter(nValues, -1);
     std::vector<char> input(nValues, 0);
     for (std::int32_t v : m->inputs())
         if (valid(v))
@@ -291,12 +315,20 @@ Result<ProgramGraph> ProgramGraph::fromProgram(std::shared_ptr<const Program> pr
                 if (valid(t) && m->value(std::size_t(t)).kind == ProgramValueKind::Tensor)
                     out.push_back(t);
     };
-    std::set<std::pair<int, int>> seenEdges;
+    std::set<std::pair<int, int>> seenEdges, payloadEdges;
+    std::vector<Edge> fine; // edges of payload nodes, after the instructions' own
+    std::set<std::pair<int, int>> kept; // call edges the payload's edges do not replace
+    std::unordered_map<int, PayloadNodes> payloadOf; // call OpNode -> its payload nodes
+    auto addFine = [&](int from, int to) {
+        if (from != to && payloadEdges.emplace(from, to).second)
+            fine.push_back({ from, to, false });
+    };
     const std::size_t count = m->instructionCount();
     for (std::size_t i = 0; i < count; ++i) {
         const ProgramInstruction ins = m->instruction(i);
         if (ins.kind == InstructionKind::Move && valid(ins.moveFrom) && valid(ins.moveTo)) {
             writer[std::size_t(ins.moveTo)] = writer[std::size_t(ins.moveFrom)];
+            payloadWriter[std::size_t(ins.moveTo)] = payloadWriter[std::size_t(ins.moveFrom)];
             continue;
         }
         if (ins.kind != InstructionKind::KernelCall && ins.kind != InstructionKind::DelegateCall)
@@ -305,6 +337,7 @@ Result<ProgramGraph> ProgramGraph::fromProgram(std::shared_ptr<const Program> pr
         node.instruction = std::int32_t(i);
         node.name = fmt::format("instruction_{}", i);
         std::string backend;
+        const ProgramDelegate *delegate = nullptr;
         if (ins.kind == InstructionKind::KernelCall) {
             if (ins.operatorIndex >= 0 && std::size_t(ins.operatorIndex) < m->operators().size()) {
                 const ProgramOperator &op = m->operators()[std::size_t(ins.operatorIndex)];
@@ -313,24 +346,59 @@ Result<ProgramGraph> ProgramGraph::fromProgram(std::shared_ptr<const Program> pr
                 node.shortOp = sep == std::string::npos ? op.name : op.name.substr(sep + 2);
             }
         } else {
-            if (ins.delegateIndex >= 0 && std::size_t(ins.delegateIndex) < m->delegates().size())
-                backend = m->delegates()[std::size_t(ins.delegateIndex)].backendId;
+            if (ins.delegateIndex >= 0 && std::size_t(ins.delegateIndex) < m->delegates().size()) {
+                delegate = &m->delegates()[std::size_t(ins.delegateIndex)];
+                backend = delegate->backendId;
+            }
             backend = backend.empty() ? "delegate" : backend;
             node.opName = "DELEGATE_CALL " + backend;
             node.shortOp = backend;
         }
         const int idx = int(g.m_nodes.size());
-        std::vector<std::int32_t> tensors, written;
-        for (std::int32_t a : ins.args)
-            tensorsOf(a, tensors);
-        for (std::int32_t t : tensors) {
-            const int from = writer[std::size_t(t)];
-            if (from >= 0 && from != idx) {
-                if (seenEdges.emplace(from, idx).second)
-                    g.m_edges.push_back({ from, idx });
-            } else if (from < 0 && !input[std::size_t(t)] && m->value(std::size_t(t)).tensor.isPlanned()) {
-                writer[std::size_t(t)] = idx;
-                written.push_back(t);
+        std::shared_ptr<const DelegatePayload> payload;
+        if (delegateNodes && delegate) {
+            auto p = std::make_shared<DelegatePayload>(decodeDelegatePayload(delegate->backendId, delegate->blob));
+            if (p->decoded && !p->nodes.empty())
+                payload = std::move(p);
+        }
+        PayloadNodes *pn = nullptr;
+        if (payload) {
+            pn = &payloadOf[idx];
+            pn->call = idx;
+            pn->first = idx + 1;
+            pn->arguments = payload->callArguments(ins.args.size());
+            for (std::size_t k = 0; k < payload->nodes.size(); ++k)
+                for (std::int64_t v : payload->nodes[k].inputs)
+                    pn->readers[v].push_back(pn->first + int(k));
+        }
+        std::vector<std::int32_t> written;
+        for (std::size_t a = 0; a < ins.args.size(); ++a) {
+            std::vector<std::int32_t> tensors;
+            tensorsOf(ins.args[a], tensors);
+            // The payload's graph input bound to this argument, and the nodes reading it.
+            const std::vector<int> *inside = nullptr;
+            if (pn)
+                for (const auto &[value, arg] : pn->arguments)
+                    if (arg == a)
+                        if (auto r = pn->readers.find(value); r != pn->readers.end())
+                            inside = &r->second;
+            for (std::int32_t t : tensors) {
+                const int from = writer[std::size_t(t)];
+                if (from >= 0 && from != idx) {
+                    if (seenEdges.emplace(from, idx).second)
+                        g.m_edges.push_back({ from, idx, false });
+                    const int fromNode = payloadWriter[std::size_t(t)] >= 0 ? payloadWriter[std::size_t(t)] : from;
+                    const bool fromKnown = fromNode != from || !payloadOf.count(from);
+                    const bool toKnown = inside != nullptr || !pn;
+                    if (!fromKnown || !toKnown)
+                        kept.emplace(from, idx);
+                    if (fromNode != from || inside)
+                        for (int to : inside ? *inside : std::vector<int> { idx })
+                            addFine(fromNode, to);
+                } else if (from < 0 && !input[std::size_t(t)] && m->value(std::size_t(t)).tensor.isPlanned()) {
+                    writer[std::size_t(t)] = idx;
+                    written.push_back(t);
+                }
             }
         }
         std::vector<std::string> shapes;
@@ -345,20 +413,100 @@ Result<ProgramGraph> ProgramGraph::fromProgram(std::shared_ptr<const Program> pr
             p.nodes = { idx };
             grp = int(g.m_groups.size());
             g.m_groups.push_back(Group { Group::Kind::Partition, fmt::format("partition:{}", i),
-                fmt::format("{} #{}", backend, g.m_partitions.size()), backend, 0, 1, {}, {}, 0 });
+                fmt::format("{} #{}", backend, g.m_partitions.size()), backend, 0, 1, {}, {}, 0, false, -1, false });
             g.m_groups[0].children.push_back(grp);
             p.group = grp;
             node.partition = int(g.m_partitions.size());
             g.m_partitions.push_back(std::move(p));
+            g.m_payloads.push_back(payload);
         }
         node.group = grp;
+        const int partition = node.partition;
         g.m_groups[std::size_t(grp)].nodes.push_back(idx);
         g.m_byName.emplace(node.name, idx);
         g.m_byInstruction.emplace(node.instruction, idx);
         g.m_nodes.push_back(std::move(node));
+        if (!payload)
+            continue;
+
+        // The payload's nodes, in payload order, right after their call.
+        g.m_groups[std::size_t(grp)].payload = true;
+        g.m_groups[std::size_t(grp)].callNode = idx;
+        for (std::size_t k = 0; k < payload->nodes.size(); ++k) {
+            const DelegateNode &dn = payload->nodes[k];
+            const int at = pn->first + int(k);
+            OpNode op;
+            op.name = fmt::format("instruction_{}_node_{}", i, k);
+            op.shortOp = dn.op.empty() ? "?" : dn.op;
+            op.opName = payload->backend + " " + op.shortOp;
+            op.instruction = std::int32_t(i);
+            op.payloadNode = std::int32_t(k);
+            op.group = grp;
+            op.partition = partition;
+            std::vector<std::string> outShapes;
+            for (std::int64_t v : dn.inputs)
+                if (auto w = pn->writer.find(v); w != pn->writer.end())
+                    addFine(w->second, at);
+                else if (dn.outputs.empty()) {
+                    // No outputs listed (Vulkan): the first node touching a tensor value that is
+                    // neither a graph input nor a constant writes it.
+                    const DelegateValue *val = payload->value(v);
+                    if (val && !val->input && val->constant == 0 && val->text.empty()
+                        && std::find(payload->inputs.begin(), payload->inputs.end(), std::uint32_t(v))
+                            == payload->inputs.end()) {
+                        pn->writer.emplace(v, at);
+                        outShapes.push_back(shapeText(val->shape));
+                    }
+                }
+            for (std::int64_t v : dn.outputs) {
+                pn->writer[v] = at;
+                if (const DelegateValue *val = payload->value(v))
+                    outShapes.push_back(shapeText(val->shape));
+            }
+            op.shape = fmt::format("{}", fmt::join(outShapes, ", "));
+            g.m_groups[std::size_t(grp)].nodes.push_back(at);
+            g.m_partitions[std::size_t(partition)].nodes.push_back(at);
+            g.m_byName.emplace(op.name, at);
+            g.m_byPayloadNode.emplace(std::pair(std::int32_t(i), std::int64_t(k)), at);
+            g.m_nodes.push_back(std::move(op));
+        }
+        // Outputs bound to call arguments: the tensor's writer inside the payload.
+        for (const auto &[value, arg] : pn->arguments) {
+            const auto w = pn->writer.find(value);
+            if (w == pn->writer.end() || arg >= ins.args.size())
+                continue;
+            std::vector<std::int32_t> tensors;
+            tensorsOf(ins.args[arg], tensors);
+            for (std::int32_t t : tensors)
+                if (writer[std::size_t(t)] == idx)
+                    payloadWriter[std::size_t(t)] = w->second;
+        }
     }
+    // A call edge is replaced by its payload's edges when both of its ends are known inside.
+    for (Edge &e : g.m_edges)
+        if ((payloadOf.count(e.from) || payloadOf.count(e.to)) && !kept.count({ e.from, e.to }))
+            e.replaced = true;
+    for (const auto &[call, pn] : payloadOf) {
+        bool drawn = false;
+        for (const Edge &e : g.m_edges)
+            drawn = drawn || ((e.from == call || e.to == call) && !e.replaced);
+        g.m_groups[std::size_t(g.m_nodes[std::size_t(call)].group)].callNodeDrawn = drawn;
+    }
+    g.m_edges.insert(g.m_edges.end(), fine.begin(), fine.end());
     g.countOperators();
     return g;
+}
+
+int ProgramGraph::nodeForPayload(std::int32_t instruction, std::int64_t payloadNode) const
+{
+    auto it = m_byPayloadNode.find({ instruction, payloadNode });
+    return it == m_byPayloadNode.end() ? -1 : it->second;
+}
+
+const DelegatePayload *ProgramGraph::payload(int partition) const
+{
+    return partition >= 0 && std::size_t(partition) < m_payloads.size() ? m_payloads[std::size_t(partition)].get()
+                                                                        : nullptr;
 }
 
 int ProgramGraph::nodeForInstruction(std::int32_t instruction) const
@@ -372,8 +520,8 @@ int ProgramGraph::nodeForInstruction(std::int32_t instruction) const
 ExpansionState::ExpansionState(const ProgramGraph &g)
 {
     for (const Group &grp : g.groups()) {
-        m_kinds.push_back(grp.kind);
-        m_open.push_back(grp.kind != Group::Kind::Module);
+        m_closedByDefault.push_back(grp.kind == Group::Kind::Module || grp.payload);
+        m_open.push_back(m_closedByDefault.back() == 0);
     }
 }
 
@@ -391,7 +539,7 @@ void ExpansionState::expandAll()
 void ExpansionState::collapseAll()
 {
     for (std::size_t i = 1; i < m_open.size(); ++i)
-        m_open[i] = m_kinds[i] != Group::Kind::Module;
+        m_open[i] = m_closedByDefault[i] == 0;
 }
 
 void ExpansionState::reveal(const ProgramGraph &g, int group, bool self)
@@ -427,6 +575,9 @@ VisibleGraph visibleGraph(const ProgramGraph &g, const ExpansionState &state)
     for (std::size_t n = 0; n < g.nodes().size(); ++n) {
         const int grp = g.nodes()[n].group;
         const int c = collapsedAt[std::size_t(grp)];
+        const Group &home = groups[std::size_t(grp)];
+        if (c < 0 && home.callNode == int(n) && !home.callNodeDrawn)
+            continue; // an expanded payload whose nodes took every edge of its call
         if (c < 0) {
             v.itemOfNode[n] = int(v.items.size());
             v.items.push_back({ VisibleItem::Kind::Op, int(n), grp });
@@ -442,9 +593,15 @@ VisibleGraph visibleGraph(const ProgramGraph &g, const ExpansionState &state)
         if (collapsedAt[i] < 0 && groups[i].totalOps + groups[i].nodes.size() > 0)
             v.clusters.push_back(int(i));
     std::set<std::pair<int, int>> seen;
+    auto openPayloadCall = [&](int node) {
+        const int grp = g.nodes()[std::size_t(node)].group;
+        return groups[std::size_t(grp)].callNode == node && collapsedAt[std::size_t(grp)] < 0;
+    };
     for (const Edge &e : g.edges()) {
+        if (e.replaced && (openPayloadCall(e.from) || openPayloadCall(e.to)))
+            continue;
         const int a = v.itemOfNode[std::size_t(e.from)], b = v.itemOfNode[std::size_t(e.to)];
-        if (a != b && seen.emplace(a, b).second)
+        if (a >= 0 && b >= 0 && a != b && seen.emplace(a, b).second)
             v.edges.emplace_back(a, b);
     }
     return v;
@@ -513,6 +670,7 @@ OverlayData overlayFromEvents(
     std::map<std::pair<int, int>, std::vector<int>> backendNodes;
     if (backend) {
         d.backendNotExact = backend->inexact;
+        d.backendUnidentified = backend->unidentified;
         for (const BackendGraphLinks::Linked &l : backend->exact) {
             if (l.block >= blocks.size() || l.event >= blocks[l.block].events.size())
                 continue;
@@ -520,6 +678,9 @@ OverlayData overlayFromEvents(
             std::vector<int> nodes;
             for (std::int64_t h : l.debugHandles)
                 for (int node : g.nodesForHandle(h))
+                    nodes.push_back(node);
+            for (std::int64_t k : l.payloadNodes)
+                if (const int node = g.nodeForPayload(l.instruction, k); node >= 0)
                     nodes.push_back(node);
             std::sort(nodes.begin(), nodes.end());
             nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
@@ -580,6 +741,72 @@ OverlayData overlayFromEvents(
         }
     }
     return d;
+}
+
+std::vector<std::string> payloadNodeDetails(const ProgramGraph &g, int node)
+{
+    if (node < 0 || std::size_t(node) >= g.nodes().size())
+        return {};
+    const OpNode &op = g.nodes()[std::size_t(node)];
+    const DelegatePayload *p = g.payload(op.partition);
+    if (op.payloadNode < 0 || !p || std::size_t(op.payloadNode) >= p->nodes.size())
+        return {};
+    const DelegateNode &dn = p->nodes[std::size_t(op.payloadNode)];
+    std::vector<std::string> lines { fmt::format(
+        "{} {} (node {} of {})", p->backend, dn.op, op.payloadNode + 1, p->nodes.size()) };
+    if (!dn.params.empty())
+        lines.push_back(dn.params);
+    if (dn.debugHandle >= 0)
+        lines.push_back(fmt::format("debug handle {}", dn.debugHandle));
+    const ProgramMethod *m = g.program() ? g.program()->method(g.entryName()) : nullptr;
+    const auto arguments
+        = p->callArguments(m ? m->instruction(std::size_t(op.instruction)).args.size() : std::size_t(0));
+    auto valueLine = [&](const char *dir, std::int64_t id) {
+        const DelegateValue *v = p->value(id);
+        std::string line = fmt::format("{} v{}: {}", dir, id, v ? v->describe() : "(no such value)");
+        if (v && v->constant > 0)
+            line += " (constant)";
+        if (v && (v->input || v->output))
+            line += v->input ? " (graph input" : " (graph output";
+        if (v && (v->input || v->output)) {
+            if (auto a = arguments.find(id); a != arguments.end())
+                line += fmt::format(", argument {} of the call", a->second);
+            line += ")";
+        }
+        return line;
+    };
+    for (std::int64_t id : dn.inputs)
+        lines.push_back(valueLine(dn.outputs.empty() ? "arg" : "in ", id));
+    for (std::int64_t id : dn.outputs)
+        lines.push_back(valueLine("out", id));
+    return lines;
+}
+
+BackendGraphLinks payloadGraphLinks(
+    const ProgramGraph &g, const std::vector<EventBlock> &blocks, const BackendEventTable &table)
+{
+    auto payloadOf = [&g](std::int32_t instruction) -> const DelegatePayload * {
+        const int call = g.nodeForInstruction(instruction);
+        return call >= 0 ? g.payload(g.nodes()[std::size_t(call)].partition) : nullptr;
+    };
+    const BackendLinker link
+        = [&payloadOf](std::int32_t instruction, const BackendEvent &event) -> std::optional<BackendNodeLink> {
+        const DelegatePayload *p = payloadOf(instruction);
+        const std::optional<std::int64_t> id = backendEventIdentifier(event);
+        if (!p || !id)
+            return std::nullopt;
+        BackendNodeLink l;
+        l.identifier = std::to_string(*id);
+        for (std::size_t k = 0; k < p->nodes.size(); ++k)
+            if (p->nodes[k].nodeId == *id)
+                l.payloadNodes.push_back(std::int64_t(k));
+        if (l.payloadNodes.empty())
+            return std::nullopt;
+        l.exact = l.payloadNodes.size() == 1; // two nodes with one id: which one ran is not known
+        return l;
+    };
+    return backendGraphLinks(
+        blocks, table, link, [&payloadOf](std::int32_t instruction) { return payloadOf(instruction) != nullptr; });
 }
 
 double groupLatency(const ProgramGraph &g, const OverlayData &d, int group)

@@ -20,6 +20,8 @@
 
 namespace etscope {
 struct EventBlock;
+struct DelegatePayload;
+class BackendEventTable;
 class Program;
 namespace analysis {
 struct GapTable;
@@ -39,11 +41,17 @@ struct OpNode {
     int partition = -1; // index into ProgramGraph::partitions(), -1 = not delegated
     std::vector<std::string> collapsedInputs; // placeholders folded into this node ("x", "p_fc1_weight")
     const GraphNode *source = nullptr; // null for placeholders and for graphs drawn from a .pte
-    std::int32_t instruction = -1; // graphs drawn from a .pte: the instruction (chain 0) it is
+    std::int32_t instruction = -1; // graphs drawn from a .pte: the instruction (chain 0) it is or is inside
+    // Graphs drawn from a .pte: a node of the decoded payload of the DELEGATE_CALL `instruction`
+    // (its index in DelegatePayload::nodes), -1 for the instructions themselves.
+    std::int32_t payloadNode = -1;
 };
 
 struct Edge {
     int from = -1, to = -1; // OpNode indices
+    // An edge of a DELEGATE_CALL that edges of its payload nodes replace: not drawn while the
+    // call's payload group is expanded.
+    bool replaced = false;
 };
 
 struct Group {
@@ -57,6 +65,12 @@ struct Group {
     std::vector<int> children; // groups, in order of first appearance
     std::vector<int> nodes; // direct OpNodes
     std::size_t totalOps = 0; // operator nodes in the subtree (placeholders excluded)
+    // Graphs drawn from a .pte: a partition holding its DELEGATE_CALL's decoded payload nodes,
+    // collapsed by default like a module. Expanded, the call's own node is drawn only when it
+    // keeps an edge the payload cannot take (`callNodeDrawn`).
+    bool payload = false;
+    int callNode = -1;
+    bool callNodeDrawn = false;
 };
 
 struct Partition {
@@ -82,9 +96,21 @@ public:
     // wrote (the first instruction that touches a planned tensor writes it, the memory plan's
     // rule; a Move hands its source's writer on), one partition per DelegateCall. Events are
     // matched to nodes by instruction id. `method` empty: the first method.
-    static Result<ProgramGraph> fromProgram(std::shared_ptr<const Program> program, const std::string &method = {});
+    // A DelegateCall whose payload decodes into nodes (`delegateNodes`) gets them as OpNodes in its
+    // partition's group (Group::payload): edges between them where one reads a value another
+    // writes (its outputs; a backend that lists none, Vulkan: the first node that touches a
+    // tensor value that is no graph input or constant writes it), and edges to the instructions
+    // around where the payload binds a graph input/output to a call argument
+    // (DelegatePayload::callArguments); the call's other edges stay on the call.
+    static Result<ProgramGraph> fromProgram(
+        std::shared_ptr<const Program> program, const std::string &method = {}, bool delegateNodes = true);
     bool drawnFromProgram() const { return m_program != nullptr; }
+    const Program *program() const { return m_program.get(); }
     int nodeForInstruction(std::int32_t instruction) const; // -1 if none
+    // The OpNode of node `payloadNode` of the payload of DELEGATE_CALL `instruction`, -1 if none.
+    int nodeForPayload(std::int32_t instruction, std::int64_t payloadNode) const;
+    // The decoded payload of a partition whose nodes are drawn, else null.
+    const DelegatePayload *payload(int partition) const;
 
     const std::string &entryName() const { return m_entry; }
     const std::vector<OpNode> &nodes() const { return m_nodes; }
@@ -105,6 +131,8 @@ private:
     std::shared_ptr<const ETRecord> m_record; // keeps OpNode::source alive
     std::shared_ptr<const Program> m_program;
     std::unordered_map<std::int32_t, int> m_byInstruction;
+    std::vector<std::shared_ptr<const DelegatePayload>> m_payloads; // per partition
+    std::map<std::pair<std::int32_t, std::int64_t>, int> m_byPayloadNode;
     std::string m_entry;
     std::vector<OpNode> m_nodes;
     std::vector<Edge> m_edges;
@@ -119,18 +147,19 @@ class ExpansionState
 {
 public:
     ExpansionState() = default;
-    // Default: modules collapsed (one box each), partitions expanded (drawn as boxes).
+    // Default: modules and payload partitions collapsed (one box each), other partitions
+    // expanded (drawn as clusters).
     explicit ExpansionState(const ProgramGraph &g);
     bool expanded(int group) const { return group == 0 || (group < int(m_open.size()) && m_open[group]); }
     void setExpanded(int group, bool on);
     void expandAll();
-    void collapseAll(); // modules collapsed, partitions kept open
+    void collapseAll(); // modules and payload partitions collapsed, other partitions kept open
     // Expands every group on the way to `group` (and the group itself when `self`).
     void reveal(const ProgramGraph &g, int group, bool self = false);
 
 private:
     std::vector<char> m_open;
-    std::vector<Group::Kind> m_kinds;
+    std::vector<char> m_closedByDefault;
 };
 
 // What is drawn for a given expansion: operator nodes of expanded groups, one box per
@@ -184,12 +213,27 @@ struct OverlayData {
     // DELEGATE_CALL's counted time. Inexact links are counted, not attributed.
     std::vector<int> nodeBackendEvents;
     std::size_t backendAttributed = 0, backendNotExact = 0;
+    // Decoded operator events inside drawn payloads that name no node (XNNPACK's): not attributed.
+    std::size_t backendUnidentified = 0;
     bool hasLatency() const { return totalLatency > 0; }
 };
 // `backend`: the exact links of the decoded backend events to the ETRecord's nodes, beyond the
 // Inspector's own links (none without).
 OverlayData overlayFromEvents(
     const ProgramGraph &g, const std::vector<EventBlock> &blocks, const BackendGraphLinks *backend = nullptr);
+// What a payload node of a graph drawn from a .pte is, from its decoded payload, one line each:
+// "XNNPACK FullyConnected (node 1 of 4)", its attributes, then one line per input and output value
+// ("in  v0: fp32[1, 64]", "out v3: qint8[1, 128] per-tensor scale 0.01 zero point -3", marked
+// "graph input/output" and "argument N of the call" where bound). Empty for other nodes.
+std::vector<std::string> payloadNodeDetails(const ProgramGraph &g, int node);
+
+// The exact links of decoded backend events to the payload nodes of a graph drawn from a .pte
+// (fromProgram): the event's identifier (backendEventIdentifier, the rule of backendlink.h) equal
+// to the node id of exactly one node of its DELEGATE_CALL's payload. XNNPACK operator events
+// name no node and are counted as unidentified, never linked.
+BackendGraphLinks payloadGraphLinks(
+    const ProgramGraph &g, const std::vector<EventBlock> &blocks, const BackendEventTable &table);
+
 // Adds the gap of `table` (rows matched through their runtime event, then their handles).
 // Rows are flagged and coloured by the table's rule (the noise level, or the table's threshold);
 // a `threshold` given here replaces it.

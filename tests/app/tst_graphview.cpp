@@ -15,6 +15,7 @@
 #include "timecontrols.h"
 
 #include "dialoganswers.h"
+#include "testpaths.h"
 #include "windowtest.h"
 
 #include <QDockWidget>
@@ -24,6 +25,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -312,6 +314,44 @@ private slots:
         // so the shares here are not the encode method's (tst_programgraph checks those values).
         QVERIFY(QString::fromStdString(view()->coloring().value[std::size_t(conv)]).endsWith(u" (backend events)"_qs));
         if (const QString out = qEnvironmentVariable("ETSCOPE_BACKEND_GRAPH_SHOT"); !out.isEmpty())
+            QVERIFY(view()->grab().save(out));
+    }
+
+    // A .pte with its recording, no ETRecord (xnnpack_mlp_intermediates, README): each XNNPACK
+    // delegate is one collapsed box; a double-click shows its 4 payload nodes (xnn_mlp's XNNGraph
+    // JSON: FullyConnected, FullyConnected, Add, Gelu), clicking one shows its shapes, and the
+    // latency legend says why XNNPACK's 8 operator events are not on the nodes.
+    void delegatePayloadExpands()
+    {
+        const QString dir = QString::fromStdString(test::sharedFixture("runtime/xnnpack_mlp_intermediates/"));
+        QString error;
+        QVERIFY2(window->controller()->openFilesSync(
+                     { dir + u"etdump.etdp"_qs, dir + u"debug_output.bin"_qs, dir + u"xnn_mlp.pte"_qs }, &error),
+            qPrintable(error));
+        QVERIFY(view()->waitForLayout());
+        const graph::ProgramGraph *g = view()->programGraph();
+        QVERIFY(g && g->drawnFromProgram());
+        QCOMPARE(view()->visible().items.size(), std::size_t(4));
+        const int group = g->partitions()[0].group;
+        const int item = view()->visible().itemOfGroup[std::size_t(group)];
+        QVERIFY(item >= 0);
+        view()->canvas()->centerOn(view()->itemCenter(item));
+        QTest::mouseDClick(
+            view()->canvas()->viewport(), Qt::LeftButton, {}, view()->canvas()->mapFromScene(view()->itemCenter(item)));
+        QVERIFY(view()->waitForLayout());
+        QVERIFY(view()->expansion().expanded(group));
+        QCOMPARE(view()->visible().items.size(), std::size_t(4 + 3)); // its call's box gives way to 4 nodes
+        const int fc = view()->visible().itemOfNode[std::size_t(g->nodeForPayload(0, 0))];
+        QVERIFY(fc >= 0);
+        QCOMPARE(view()->visible().items[std::size_t(fc)].kind, graph::VisibleItem::Kind::Op);
+        view()->activateItem(fc);
+        const QString info = view()->findChild<QLabel *>(u"graphInfo"_qs)->text();
+        QVERIFY2(info.contains(u"in  v0: fp32[1, 64] (graph input, argument 0 of the call)"_qs), qPrintable(info));
+        QVERIFY2(info.contains(u"out v3: fp32[1, 128]"_qs), qPrintable(info));
+        view()->setOverlay(graph::Overlay::Latency);
+        QCOMPARE(view()->overlayData().backendUnidentified, std::size_t(8));
+        QVERIFY(view()->coloring().note.find("not attributed") != std::string::npos);
+        if (const QString out = qEnvironmentVariable("ETSCOPE_DELEGATE_GRAPH_SHOT"); !out.isEmpty())
             QVERIFY(view()->grab().save(out));
     }
 };

@@ -112,6 +112,36 @@ private slots:
         QVERIFY(nodeTitles(out).contains(QStringLiteral("aten_convolution_default")));
     }
 
+    // A .pte alone: its instruction graph, each decoded XNNPACK delegate one collapsed box (titles
+    // "partition:<label>"); --expand all draws the payloads' 4 + 4 nodes (xnn_mlp's XNNGraph JSON,
+    // README) and no call box, whose edges they all take; --expand names one delegate.
+    void pteDelegatesFollowExpand()
+    {
+        QTemporaryDir dir;
+        const QString pte
+            = QStringLiteral(ETSCOPE_SHARED_DIR "/fixtures/runtime/xnnpack_mlp_intermediates/xnn_mlp.pte");
+        const QString out = dir.filePath(QStringLiteral("p.svg"));
+        Run r = run({ QStringLiteral("graph"), pte, QStringLiteral("--svg"), out });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QStringList titles = nodeTitles(out);
+        titles.sort();
+        QCOMPARE(titles,
+            (QStringList { u"instruction_1"_qs, u"instruction_3"_qs, u"partition:XnnpackBackend #0"_qs,
+                u"partition:XnnpackBackend #1"_qs }));
+        r = run({ QStringLiteral("graph"), pte, QStringLiteral("--svg"), out, QStringLiteral("--expand"),
+            QStringLiteral("all") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        titles = nodeTitles(out);
+        QCOMPARE(titles.size(), 2 + 8);
+        for (int k = 0; k < 4; ++k)
+            QVERIFY(titles.contains(QStringLiteral("instruction_0_node_%1").arg(k))
+                && titles.contains(QStringLiteral("instruction_2_node_%1").arg(k)));
+        r = run({ QStringLiteral("graph"), pte, QStringLiteral("--svg"), out, QStringLiteral("--expand"),
+            QStringLiteral("XnnpackBackend #1") });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(nodeTitles(out).size(), 3 + 4);
+    }
+
     void badOptions()
     {
         QTemporaryDir dir;

@@ -9,6 +9,7 @@
 // * the perturbed debug buffer and which instructions differ come from gen_gap_perturbed.py.
 #include "analysis/numericgap.h"
 #include "analysis/referenceset.h"
+#include "events/backendevents.h"
 #include "graph/graphlayout.h"
 #include "graph/programgraph.h"
 #include "program/program.h"
@@ -556,7 +557,7 @@ private slots:
         const std::string dir = test::sharedFixture("runtime/xnnpack_mlp_intermediates/");
         auto program = Program::open(dir + "xnn_mlp.pte");
         QVERIFY(program);
-        auto g = ProgramGraph::fromProgram(*program);
+        auto g = ProgramGraph::fromProgram(*program, {}, false); // the instructions alone
         QVERIFY2(g, g ? "" : g.error().message().c_str());
         QVERIFY(g->drawnFromProgram());
         QCOMPARE(g->entryName(), std::string("forward"));
@@ -593,6 +594,185 @@ private slots:
                 QCOMPARE(std::string(s->blocks[std::size_t(r.block)].events[std::size_t(r.event)].name),
                     std::string("DELEGATE_CALL"));
         QVERIFY(d.hasLatency());
+    }
+
+    // The payload nodes of xnn_mlp.pte's two XNNPACK delegates, by hand from the XNNGraph JSON
+    // the payloads were compiled from with flatc (xnn_mlp.xnnpack_graphs.json, whose flatc
+    // round trip tests/tools/gen_delegate_payloads.py checks) and the fixture's README:
+    // delegate 0 = FullyConnected(v0 -> v3), FullyConnected(v3 -> v6), Add(v3, v6 -> v7),
+    // Gelu(v7 -> v8); delegate 1 = FullyConnected(v0 -> v3), Tanh(v3 -> v4), FullyConnected(v4 ->
+    // v7), Softmax(v7 -> v8); in both v0 is the external input (external_id 0) and v8 the external
+    // output (external_id 1), i.e. the call's arguments 0 and 1 (program JSON: instruction 0 args
+    // [0, 1], instruction 2 args [7, 11]).
+    void delegateNodesFromThePayload()
+    {
+        const std::string dir = test::sharedFixture("runtime/xnnpack_mlp_intermediates/");
+        auto program = Program::open(dir + "xnn_mlp.pte");
+        QVERIFY(program);
+        auto g = ProgramGraph::fromProgram(*program);
+        QVERIFY2(g, g ? "" : g.error().message().c_str());
+        QCOMPARE(g->nodes().size(), std::size_t(4 + 4 + 4));
+        const std::vector<std::vector<std::string>> ops { { "FullyConnected", "FullyConnected", "Add", "Gelu" },
+            { "FullyConnected", "Tanh", "FullyConnected", "Softmax" } };
+        for (int p = 0; p < 2; ++p) {
+            const Partition &part = g->partitions()[std::size_t(p)];
+            const Group &grp = g->groups()[std::size_t(part.group)];
+            QVERIFY(grp.payload);
+            QCOMPARE(grp.totalOps, std::size_t(4)); // payload nodes, not the call
+            QCOMPARE(grp.nodes.size(), std::size_t(5)); // the call and its 4 nodes
+            QVERIFY(g->payload(p) != nullptr);
+            for (int k = 0; k < 4; ++k) {
+                const int n = g->nodeForPayload(std::int32_t(part.instructionId), k);
+                QVERIFY(n >= 0);
+                QCOMPARE(g->nodes()[std::size_t(n)].shortOp, ops[std::size_t(p)][std::size_t(k)]);
+                QCOMPARE(g->nodes()[std::size_t(n)].group, part.group);
+            }
+        }
+        // Shapes of the payload's own outputs (README: h [1, 128]; probs [1, 10]).
+        QCOMPARE(g->nodes()[std::size_t(g->nodeForPayload(0, 3))].shape, std::string("[1, 128]"));
+        QCOMPARE(g->nodes()[std::size_t(g->nodeForPayload(2, 3))].shape, std::string("[1, 10]"));
+
+        auto name = [&](int n) { return g->nodes()[std::size_t(n)].name; };
+        std::set<std::pair<std::string, std::string>> fine, replaced, kept;
+        for (const Edge &e : g->edges()) {
+            const bool payload
+                = g->nodes()[std::size_t(e.from)].payloadNode >= 0 || g->nodes()[std::size_t(e.to)].payloadNode >= 0;
+            (payload ? fine : e.replaced ? replaced : kept).emplace(name(e.from), name(e.to));
+        }
+        const std::set<std::pair<std::string, std::string>> expectFine { // inside delegate 0, from value ids
+            { "instruction_0_node_0", "instruction_0_node_1" }, { "instruction_0_node_0", "instruction_0_node_2" },
+            { "instruction_0_node_1", "instruction_0_node_2" }, { "instruction_0_node_2", "instruction_0_node_3" },
+            // inside delegate 1
+            { "instruction_2_node_0", "instruction_2_node_1" }, { "instruction_2_node_1", "instruction_2_node_2" },
+            { "instruction_2_node_2", "instruction_2_node_3" },
+            // around them: v8 (argument 1) of delegate 0 is read by layer_norm, which writes
+            // argument 0 (v0) of delegate 1, whose v8 argmax reads
+            { "instruction_0_node_3", "instruction_1" }, { "instruction_1", "instruction_2_node_0" },
+            { "instruction_2_node_3", "instruction_3" }
+        };
+        QCOMPARE(fine, expectFine);
+        // Every call edge is replaced: its ends are known inside the payloads.
+        QCOMPARE(replaced,
+            (std::set<std::pair<std::string, std::string>> { { "instruction_0", "instruction_1" },
+                { "instruction_1", "instruction_2" }, { "instruction_2", "instruction_3" } }));
+        QVERIFY(kept.empty());
+
+        // Collapsed by default, like a module: the instruction graph of before, each delegate one box.
+        ExpansionState st(*g);
+        VisibleGraph v = visibleGraph(*g, st);
+        QCOMPARE(v.items.size(), std::size_t(4));
+        QCOMPARE(v.edges.size(), std::size_t(3));
+        QCOMPARE(
+            v.items[std::size_t(v.itemOfNode[std::size_t(g->nodeForPayload(0, 2))])].kind, VisibleItem::Kind::Group);
+        QCOMPARE(
+            v.itemOfNode[std::size_t(g->nodeForPayload(0, 2))], v.itemOfNode[std::size_t(g->nodeForInstruction(0))]);
+        // Expanded: delegate 0's four nodes, its call hidden (every edge taken), the rest as before.
+        st.setExpanded(g->partitions()[0].group, true);
+        v = visibleGraph(*g, st);
+        QCOMPARE(v.items.size(), std::size_t(4 + 3));
+        QCOMPARE(v.itemOfNode[std::size_t(g->nodeForInstruction(0))], -1);
+        std::set<std::pair<std::string, std::string>> drawn;
+        for (const auto &[a, b] : v.edges)
+            drawn.emplace(v.itemName(*g, a), v.itemName(*g, b));
+        QCOMPARE(drawn,
+            (std::set<std::pair<std::string, std::string>> { { "instruction_0_node_0", "instruction_0_node_1" },
+                { "instruction_0_node_0", "instruction_0_node_2" }, { "instruction_0_node_1", "instruction_0_node_2" },
+                { "instruction_0_node_2", "instruction_0_node_3" }, { "instruction_0_node_3", "instruction_1" },
+                { "instruction_1", "partition:XnnpackBackend #1" },
+                { "partition:XnnpackBackend #1", "instruction_3" } }));
+        // Collapsed again: as before.
+        st.collapseAll();
+        QCOMPARE(visibleGraph(*g, st).items.size(), std::size_t(4));
+
+        // Details of a payload node: op, shapes, dtypes, where its values come from.
+        const std::vector<std::string> details = payloadNodeDetails(*g, g->nodeForPayload(0, 0));
+        QVERIFY(details.size() >= 5);
+        QCOMPARE(details[0], std::string("XNNPACK FullyConnected (node 1 of 4)"));
+        auto has = [&](const std::string &text) {
+            return std::any_of(details.begin(), details.end(), [&](const std::string &l) { return l == text; });
+        };
+        QVERIFY(has("in  v0: fp32[1, 64] (graph input, argument 0 of the call)"));
+        QVERIFY(has("in  v1: fp32[128, 64] (constant)"));
+        QVERIFY(has("out v3: fp32[1, 128]"));
+        QVERIFY(payloadNodeDetails(*g, g->nodeForInstruction(1)).empty());
+
+        // XNNPACK's operator events name no node (README: delegate_debug_id_int -1, name only):
+        // nothing is attributed to a payload node, the legend says why, the time stays on the call.
+        auto s = test::loadSessionOrDie(dir + "etdump.etdp", dir + "debug_output.bin", "");
+        const BackendEventTable table = decodeBackendEvents(s->blocks);
+        const BackendGraphLinks links = payloadGraphLinks(*g, s->blocks, table);
+        QVERIFY(links.exact.empty());
+        QCOMPARE(links.unidentified, std::size_t(8)); // README: 8 delegate profile events
+        const OverlayData d = overlayFromEvents(*g, s->blocks, &links);
+        for (int p = 0; p < 2; ++p)
+            for (int k = 0; k < 4; ++k)
+                QVERIFY(std::isnan(d.nodeLatency[std::size_t(g->nodeForPayload(p == 0 ? 0 : 2, k))]));
+        QCOMPARE(d.backendAttributed, std::size_t(0));
+        const Coloring c = colorItems(*g, v, d, Overlay::Latency);
+        QCOMPARE(c.note,
+            std::string("8 delegate operator events not attributed: the runtime logs no node id (a link by order "
+                        "would be a guess)"));
+        const OverlayData plain = overlayFromEvents(*g, s->blocks);
+        QVERIFY(std::abs(d.totalLatency - plain.totalLatency) < 1e-12);
+    }
+
+    // Vulkan on lavapipe (tests/data/runtime/vulkan_lavapipe, real): vk_ew.pte's 4 operator calls
+    // (README: node 0 add(x, w) -> t1, 1 mul(t1, y) -> t2, 2 relu -> t3, 3 tanh -> out) become 4
+    // payload nodes with edges 0->1->2->3; each operator dispatch names its node by
+    // delegate_node_id (VulkanBackend.cpp make_operator_json with OperatorCall.node_id), an exact
+    // link: each node gets its dispatch's time, averaged over the 10 runs by hand from the
+    // recording's events (flatc --json of profile/etdump.etdp: vulkan_lavapipe.truth.json).
+    void vulkanDispatchesLandOnPayloadNodes()
+    {
+        const std::string dir = test::testData("runtime/vulkan_lavapipe/");
+        auto program = Program::open(dir + "vk_ew.pte");
+        QVERIFY(program);
+        auto g = ProgramGraph::fromProgram(*program);
+        QVERIFY2(g, g ? "" : g.error().message().c_str());
+        QCOMPARE(g->nodes().size(), std::size_t(1 + 4));
+        std::set<std::pair<int, int>> inside;
+        for (const Edge &e : g->edges())
+            inside.emplace(g->nodes()[std::size_t(e.from)].payloadNode, g->nodes()[std::size_t(e.to)].payloadNode);
+        QCOMPARE(inside, (std::set<std::pair<int, int>> { { 0, 1 }, { 1, 2 }, { 2, 3 } }));
+        const std::string ops[] = { "aten.add.Tensor", "aten.mul.Tensor", "aten.relu.default", "aten.tanh.default" };
+        for (int k = 0; k < 4; ++k)
+            QCOMPARE(g->nodes()[std::size_t(g->nodeForPayload(0, k))].shortOp, ops[k]);
+
+        auto s = test::loadSessionOrDie(dir + "profile/etdump.etdp", "", "");
+        const BackendEventTable table = decodeBackendEvents(s->blocks);
+        const BackendGraphLinks links = payloadGraphLinks(*g, s->blocks, table);
+        QCOMPARE(links.inexact, std::size_t(0));
+        QCOMPARE(links.unidentified, std::size_t(0));
+        QVERIFY(!links.exact.empty());
+        const OverlayData d = overlayFromEvents(*g, s->blocks, &links);
+        // Truth: each operator dispatch's GPU time (gpu_end_ns - gpu_start_ns), averaged over the
+        // 10 runs, in ms; staging copies (nchw_to_* / *_to_nchw*) carry no operator of their own.
+        QFile f(QString::fromStdString(dir + "vulkan_lavapipe.truth.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray runs = QJsonDocument::fromJson(f.readAll())
+                                    .object()["recordings"]
+                                    .toObject()["profile"]
+                                    .toObject()["runs"]
+                                    .toArray();
+        QCOMPARE(runs.size(), 10);
+        std::map<int, double> sum;
+        for (const QJsonValue &run : runs)
+            for (const QJsonValue &dv : run.toObject()["dispatches"].toArray()) {
+                const QJsonObject disp = dv.toObject();
+                const QString kernel = disp["kernel_name"].toString();
+                if (disp["operator"].isNull() || kernel.startsWith("nchw_to") || kernel.contains("_to_nchw"))
+                    continue;
+                // README: node ids 0..3 are add, mul, relu, tanh.
+                const int node = int(std::find(ops, ops + 4, disp["operator"].toString().toStdString()) - ops);
+                sum[node] += (disp["gpu_end_ns"].toDouble() - disp["gpu_start_ns"].toDouble()) / 10 / 1e6;
+            }
+        QCOMPARE(sum.size(), std::size_t(4));
+        for (int k = 0; k < 4; ++k) {
+            const int n = g->nodeForPayload(0, k);
+            QVERIFY2(std::abs(d.nodeLatency[std::size_t(n)] - sum[k]) < 1e-9,
+                qPrintable(QString("node %1: %2 vs %3").arg(k).arg(d.nodeLatency[std::size_t(n)]).arg(sum[k])));
+            QVERIFY(d.nodeBackendEvents[std::size_t(n)] > 0);
+        }
     }
 };
 

@@ -496,6 +496,7 @@ GraphView::GraphView(QWidget *parent)
     body->addWidget(m_legend);
 
     m_info = new QLabel;
+    m_info->setObjectName(QStringLiteral("graphInfo"));
     m_info->setTextFormat(Qt::RichText);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_info->setContentsMargins(6, 2, 6, 2);
@@ -768,6 +769,8 @@ void GraphView::rebuildScene()
         } else {
             const graph::OpNode &op = g.nodes()[std::size_t(vi.index)];
             QString tip = toQString(op.name + "\n" + op.opName);
+            for (const std::string &line : graph::payloadNodeDetails(g, vi.index))
+                tip += QLatin1Char('\n') + toQString(line);
             if (!op.collapsedInputs.empty()) {
                 tip += tr("\ninputs: ");
                 for (std::size_t k = 0; k < op.collapsedInputs.size(); ++k)
@@ -878,9 +881,10 @@ void GraphView::activateItem(int item)
 void GraphView::updateInfo()
 {
     if (!m_graph || m_selected < 0 || std::size_t(m_selected) >= m_visible.items.size()) {
-        m_info->setText(m_graph ? tr("Click a box to select its events; double-click a module to expand it; "
-                                     "arrows move, +/- zoom, F fits.")
-                                : QString());
+        m_info->setText(m_graph
+                ? tr("Click a box to select its events; double-click a module or delegate to expand it; "
+                     "arrows move, +/- zoom, F fits.")
+                : QString());
         return;
     }
     const graph::VisibleItem &it = m_visible.items[std::size_t(m_selected)];
@@ -893,6 +897,10 @@ void GraphView::updateInfo()
         text = QStringLiteral("<b>%1</b> · %2 · %3")
                    .arg(toQString(op.name).toHtmlEscaped(), toQString(op.opName).toHtmlEscaped(),
                        toQString(op.shape).toHtmlEscaped());
+        // A node of a delegate's decoded payload: its op, shapes, dtypes and quantization.
+        const std::vector<std::string> details = graph::payloadNodeDetails(*m_graph, it.index);
+        for (std::size_t k = 1; k < details.size(); ++k)
+            text += QStringLiteral(" · ") + toQString(details[k]).toHtmlEscaped();
         if (op.debugHandle)
             text += tr(" · debug handle %1").arg(*op.debugHandle);
         if (op.partition >= 0)
@@ -969,9 +977,14 @@ bool GraphView::centerOnNode(int opNode)
     if (!m_graph || opNode < 0 || std::size_t(opNode) >= m_graph->nodes().size())
         return false;
     const int group = m_graph->nodes()[std::size_t(opNode)].group;
+    // A delegate's call stands for its collapsed payload box: selecting it does not open it.
+    const graph::Group &home = m_graph->groups()[std::size_t(group)];
+    const bool call = home.callNode == opNode;
+    if (call && m_state.expanded(group) && !home.callNodeDrawn && home.nodes.size() > 1)
+        opNode = home.nodes[1]; // its call's box gave way to the payload's nodes: the first of them
     bool changed = false;
     for (int a : m_graph->ancestry(group))
-        if (!m_state.expanded(a)) {
+        if (!(call && a == group) && !m_state.expanded(a)) {
             m_state.setExpanded(a, true);
             changed = true;
         }

@@ -119,6 +119,24 @@ std::string DelegatePayload::summary() const
     return s;
 }
 
+std::unordered_map<std::int64_t, std::size_t> DelegatePayload::callArguments(std::size_t argCount) const
+{
+    std::unordered_map<std::int64_t, std::size_t> out;
+    if (!decoded)
+        return out;
+    if (backend == "XNNPACK") {
+        for (const DelegateValue &v : values)
+            if ((v.input || v.output) && v.externalId >= 0 && std::size_t(v.externalId) < argCount)
+                out.emplace(v.id, std::size_t(v.externalId));
+    } else if (backend == "Vulkan" && inputs.size() + outputs.size() <= argCount) {
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+            out.emplace(inputs[i], i);
+        for (std::size_t i = 0; i < outputs.size(); ++i)
+            out.emplace(outputs[i], argCount - outputs.size() + i);
+    }
+    return out;
+}
+
 void DelegatePayload::finish()
 {
     valueIndex.clear();

@@ -50,6 +50,10 @@ struct DelegateValue {
     std::uint32_t constant = 0; // > 0: its data is constant number `constant` (1-based)
     std::string storage; // Vulkan: "texture_3d, channels packed"; empty elsewhere
     std::string text; // scalar values (Vulkan arguments): "3", "[1, 1]", "\"relu\""
+    // XNNPACK: the value's external id (XNNTensorValue.external_id), -1 when it has none. The
+    // runtime binds an external value to the DelegateCall argument of that index (see
+    // callArguments).
+    std::int64_t externalId = -1;
 
     // "fp32[1, 64]", "qcint8[128, 64] per-channel dim 0: 128 scales …", "x_1 fp32[1, 8]" (named).
     std::string describe() const;
@@ -62,6 +66,9 @@ struct DelegateNode {
     std::string params; // operator attributes in one line ("kernel 3x3, stride 1x1, …")
     std::uint32_t flags = 0;
     std::int64_t debugHandle = -1; // handle back to the exported graph, when stored
+    // The backend's own node id that its profiling events name (Vulkan: OperatorCall.node_id,
+    // logged as the dispatch's delegate_node_id), -1 when the format has none.
+    std::int64_t nodeId = -1;
 };
 
 // A block of constant data (weights) the payload refers to.
@@ -102,6 +109,15 @@ struct DelegatePayload {
     std::uint64_t constantBytes() const;
     // "XNNPACK XN01: 4 nodes, 9 values, 5 constants (…)" or "opaque: 1,234 bytes, identifier 'QNN0'".
     std::string summary() const;
+
+    // Graph input/output value id -> the index of the DelegateCall argument the backend's runtime
+    // binds it to, for a call with `argCount` arguments; empty where the format does not fix it.
+    // At ExecuTorch cff6f4dd32e630945b7188512c1f2b4f102b05ad: XNNPACK binds an external value to
+    // args[external_id] (backends/xnnpack/runtime/XNNCompiler.cpp collects external ids,
+    // XNNExecutor.cpp prepare_args reads args[ext_id]); Vulkan binds its i-th graph input to args[i]
+    // and its i-th output to args[argCount - outputs + i] (backends/vulkan/runtime/VulkanBackend.cpp
+    // execute). Other backends: empty (their edges stay on the call).
+    std::unordered_map<std::int64_t, std::size_t> callArguments(std::size_t argCount) const;
 
     // Filled by finish(): value id -> index in values.
     std::unordered_map<std::int64_t, std::size_t> valueIndex;

@@ -175,6 +175,7 @@ DelegatePayload decodeVulkan(std::span<const std::uint8_t> blob)
             if (c->args())
                 n.inputs.assign(c->args()->begin(), c->args()->end());
             n.debugHandle = -1;
+            n.nodeId = c->node_id();
             n.params = fmt::format("node {}", c->node_id());
             p.nodes.push_back(std::move(n));
         }

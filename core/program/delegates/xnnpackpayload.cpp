@@ -118,6 +118,8 @@ DelegateValue valueOf(const xf::XNNTensorValue &t, std::size_t index)
     v.input = (t.flags() & kExternalInput) != 0;
     v.output = (t.flags() & kExternalOutput) != 0;
     v.constant = t.constant_buffer_idx();
+    if ((v.input || v.output) && t.external_id() != std::numeric_limits<std::uint32_t>::max())
+        v.externalId = t.external_id();
     return v;
 }
 
