@@ -7,7 +7,8 @@
 // decomposition `gap --decompose` computes, --graph-diff A B the layer-by-layer comparison
 // `graph-diff` computes (issue 30), each from the same core function and the same options.
 // --history adds the recordings over time with their change points, as `history` computes them
-// (issue 38); without --etdump the report's recording is the history's newest.
+// (issue 38); without --etdump the report's recording is the history's newest. --program-diff A B
+// adds two builds of one model compared, as `program-diff A B` computes them (issue 37).
 #include "command.h"
 #include "gapoptions.h"
 #include "historyload.h"
@@ -22,6 +23,7 @@
 #include "export/reportgap.h"
 #include "export/reportgraphdiff.h"
 #include "export/reporthistory.h"
+#include "program/programdiff.h"
 
 #include <fmt/format.h>
 
@@ -45,6 +47,7 @@ struct ReportArgs {
     std::vector<std::string> history; // recordings over time (files, directories, globs)
     std::string historyLabels, historyBy = "operator";
     std::optional<double> wallMs; // the runs' wall time, for the coverage section
+    std::vector<std::string> programDiff; // A B (.pte or .bpte)
 };
 
 bool fileLooksLikeETDump(const std::string &path)
@@ -92,6 +95,11 @@ const Registration report(
             ->check(CLI::IsMember({ "operator", "method", "total" }));
         sub.add_option("--wall-ms", a->wallMs,
             "The runs' wall time in ms (e.g. from the runner's log): the coverage section compares against it");
+        sub.add_option("--program-diff", a->programDiff,
+               "Add two builds of one model (.pte) compared: sizes, delegation, constants, memory, as `program-diff "
+               "A B` computes them (two different models: the refusal is shown)")
+            ->expected(2)
+            ->type_name("A B");
         return std::function<int()>([a] {
             std::shared_ptr<const History> history;
             if (!a->history.empty()) {
@@ -215,6 +223,17 @@ const Registration report(
             in.scope = *scope;
             in.wallMs = a->wallMs;
             in.history = std::move(history);
+            if (!a->programDiff.empty()) {
+                auto pa = Program::openAny(a->programDiff.at(0));
+                if (!pa)
+                    return reportError(pa.error());
+                auto pb = Program::openAny(a->programDiff.at(1));
+                if (!pb)
+                    return reportError(pb.error());
+                in.programDiff = std::make_shared<const ProgramDiff>(diffPrograms(**pa, **pb));
+                if (!in.programDiff->comparable)
+                    std::fprintf(stderr, "etscope-cli: warning: program diff: %s\n", in.programDiff->refusal.c_str());
+            }
             if (auto st = writeOutput(a->output, renderHtmlReport(in)); !st)
                 return reportError(st.error());
             return 0;

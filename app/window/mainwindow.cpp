@@ -21,6 +21,7 @@
 #include "recordingspanel.h"
 #include "runspanel.h"
 #include "scopecontrols.h"
+#include "sizepanel.h"
 #include "timecontrols.h"
 
 #include <QAction>
@@ -142,6 +143,7 @@ void MainWindow::createPanels()
     addPanel(m_compare = new CompareDocks(m_controller, m_selection, this));
     addPanel(m_graph = new GraphDock(m_controller, m_selection, this));
     addPanel(new MemoryPanel(m_controller, m_selection, this));
+    addPanel(new SizePanel(m_controller, m_selection, this));
     addPanel(new GraphDiffPanel(m_controller, m_selection, this));
     addPanel(new DecompositionPanel(m_controller, m_selection, this));
     addPanel(m_runs = new RunsPanel(m_controller, m_selection, this));

@@ -17,6 +17,7 @@
 namespace etscope {
 
 struct History;
+struct ProgramDiff;
 
 struct ReportInputs {
     std::vector<std::shared_ptr<const Session>> sessions; // at least one
@@ -25,6 +26,7 @@ struct ReportInputs {
     std::optional<ReportDecomposition> decomposition; // quantization / kernel error per op (issue 30)
     std::optional<ReportGraphDiff> graphDiff; // two graphs of the ETRecord layer by layer (issue 30)
     std::shared_ptr<const History> history; // many recordings over time, change points (issue 38)
+    std::shared_ptr<const ProgramDiff> programDiff; // two builds of one model (issue 37 item 4)
     std::string generator = "etscope"; // shown in the footer
     // The runs the charts answer for (session/scope.h), named above them; the Runs section
     // shows every phase. Default: the whole recording.
@@ -34,5 +36,9 @@ struct ReportInputs {
 };
 
 std::string renderHtmlReport(const ReportInputs &in);
+
+// A page of its own with the program-diff section alone (`etscope-cli program-diff --html`): the
+// report's style, no recording.
+std::string renderProgramDiffPage(const ProgramDiff &d, const std::string &generator);
 
 } // namespace etscope

@@ -108,6 +108,31 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("not builds of one model"), r.err.constData());
         QVERIFY(r.out.contains("not comparable"));
+        // The HTML page says the same and shows no difference.
+        const auto h
+            = etscope::test::runCli({ u"program-diff"_qs, xnn, delegates("diff_fp32.pte"), u"--html"_qs, u"-"_qs });
+        QCOMPARE(h.code, 1);
+        QVERIFY(h.out.startsWith("<!DOCTYPE html>"));
+        QVERIFY(h.out.contains("id=\"program-diff-refusal\""));
+        QVERIFY(!h.out.contains("id=\"program-diff-size\""));
+    }
+
+    // The HTML ways in: a page of its own (--html) and a section of the report (--program-diff).
+    void html()
+    {
+        const auto page = etscope::test::runCli(
+            { u"program-diff"_qs, delegates("diff_fp32.pte"), delegates("diff_int8.pte"), u"--html"_qs, u"-"_qs });
+        QCOMPARE(page.code, 0);
+        QVERIFY(page.out.startsWith("<!DOCTYPE html>")); // the listing is not mixed in
+        QVERIFY(page.out.contains("<td>delegated node</td><td>XNNPACK:Convert</td>"));
+        const QString etdump
+            = QString::fromStdString(etscope::test::sharedFixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"));
+        const auto report = etscope::test::runCli({ u"report"_qs, u"--etdump"_qs, etdump, u"--program-diff"_qs,
+            delegates("diff_fp32.pte"), delegates("diff_fp32_split.pte"), u"-o"_qs, u"-"_qs });
+        QCOMPARE(report.code, 0);
+        QVERIFY(report.out.contains("<a href=\"#program-diff\">Program diff</a>"));
+        QVERIFY(report.out.contains("<td>portable kernel</td><td>aten::relu.out</td>"));
+        QVERIFY(report.out.contains("id=\"program-diff-summary\""));
     }
 };
 
