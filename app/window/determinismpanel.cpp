@@ -231,10 +231,11 @@ void DeterminismPanel::computeMap(int position)
                 return;
             }
             const TensorDeterminism &t = m_report->tensors[std::size_t(outcome.position)];
-            const QString what = t.programOutput ? tr("program output %1").arg(t.occurrence)
-                                                 : tr("op #%1 %2").arg(t.instructionId).arg(toQString(t.name));
+            const QString what = t.programOutput
+                ? tr("program output %1").arg(t.occurrence)
+                : tr("%1 (instruction %2)").arg(toQString(t.name)).arg(t.instructionId);
             m_heatmap->setMap(*outcome.map, t.region,
-                tr("#%1 %2  %3").arg(t.position).arg(what, toQString(describeShape(t.dtype, t.sizes))));
+                tr("#%1 %2 %3").arg(t.position).arg(what, toQString(describeShape(t.dtype, t.sizes))));
             Q_EMIT mapReady();
         });
 }

@@ -53,7 +53,7 @@ private Q_SLOTS:
         QCOMPARE(h.panel->sentence(),
             u"op #2 (native_call_mm.out) varies on runs 3, 7, 19 in a 32×32 tile (rows 0–31, cols 32–63 of 64×64; "
             "1024 elements)"_qs);
-        QVERIFY(h.panel->findChild<QDockWidget *>()->isVisible());
+        QVERIFY(h.host.findChild<QDockWidget *>(u"DeterminismDock"_qs)->isVisible());
         // The first varying tensor is selected: its row, its strip row, its heatmap.
         QVERIFY(mapped.wait(20000));
         auto *proxy = qobject_cast<QSortFilterProxyModel *>(h.panel->table()->model());
@@ -140,7 +140,7 @@ private Q_SLOTS:
             test::fixturePath("runtime/cnn_mlp_intermediates/debug_output.bin") }));
         QTRY_VERIFY_WITH_TIMEOUT(h.panel->sentence().startsWith(u"The debug buffer holds one run"_qs), 20000);
         QCOMPARE(h.panel->table()->model()->rowCount(), 0);
-        QVERIFY(!h.panel->findChild<QDockWidget *>()->isVisible());
+        QVERIFY(!h.host.findChild<QDockWidget *>(u"DeterminismDock"_qs)->isVisible());
     }
 };
 

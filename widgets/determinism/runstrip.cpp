@@ -132,14 +132,16 @@ void RunStrip::paintEvent(QPaintEvent *)
     }
     const QFontMetrics fm = fontMetrics();
     p.setPen(palette().text().color());
-    // Row labels while they fit; the runs along the bottom, thinned so that none overlaps.
-    if (ch >= fm.height() - 2)
-        for (std::size_t t = 0; t < m_report->tensors.size(); ++t) {
-            const TensorDeterminism &td = m_report->tensors[t];
-            p.setPen(td.varies() ? QColor(0xc6, 0x28, 0x28) : palette().text().color());
-            p.drawText(QRectF(kMargin, a.top() + double(t) * ch, m_labelWidth - 6, ch),
-                Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(rowLabel(td), Qt::ElideMiddle, m_labelWidth - 6));
-        }
+    // Every row's label when they fit, else every step-th (the selected one is framed anyway).
+    const auto step = std::size_t(std::max(1.0, std::ceil(double(fm.height()) / ch)));
+    for (std::size_t t = 0; t < m_report->tensors.size(); t += step) {
+        const TensorDeterminism &td = m_report->tensors[t];
+        p.setPen(td.varies() ? QColor(0xc6, 0x28, 0x28) : palette().text().color());
+        const double y = a.top() + (double(t) + 0.5) * ch - fm.height() / 2.0;
+        p.drawText(QRectF(kMargin, y, m_labelWidth - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+            fm.elidedText(rowLabel(td), Qt::ElideMiddle, m_labelWidth - 6));
+    }
+    // The runs along the bottom, thinned so that none overlaps.
     p.setPen(palette().text().color());
     const int every = std::max(1, int(std::ceil(double(fm.horizontalAdvance(QStringLiteral("0000"))) / cw)));
     for (std::size_t r = 0; r < m_report->runs; r += std::size_t(every))

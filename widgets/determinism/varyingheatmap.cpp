@@ -12,7 +12,7 @@
 namespace etscope {
 
 namespace {
-constexpr int kMargin = 8, kAxis = 40, kLegendH = 54, kTitleH = 20;
+constexpr int kMargin = 8;
 } // namespace
 
 VaryingHeatmap::VaryingHeatmap(QWidget *parent)
@@ -68,8 +68,12 @@ QRectF VaryingHeatmap::gridRect() const
 {
     if (!m_map || m_map->gridRows == 0 || m_map->gridCols == 0)
         return {};
-    const QRectF area(kMargin + kAxis, kMargin + kTitleH + 16, width() - 2 * kMargin - kAxis - 8,
-        height() - 2 * kMargin - kTitleH - 16 - kLegendH);
+    // Above the grid: the title, the columns' label and their ticks; left: the rows' label and
+    // ticks; below: the colour scale with its numbers and a caption of up to two lines.
+    const QFontMetrics fm = fontMetrics();
+    const int axis = fm.height() + fm.horizontalAdvance(QStringLiteral("00000")) + 6;
+    const int top = kMargin + 3 * fm.height() + 8, bottom = 12 + 4 + 3 * fm.height() + kMargin;
+    const QRectF area(kMargin + axis, top, width() - 2 * kMargin - axis - 8, height() - top - bottom);
     if (area.width() < 4 || area.height() < 4)
         return {};
     // Square cells when they fit; a very flat or tall tensor keeps at least a readable band.
@@ -113,8 +117,8 @@ void VaryingHeatmap::paintEvent(QPaintEvent *)
     QFont bold = font();
     bold.setBold(true);
     p.setFont(bold);
-    p.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, kTitleH), Qt::AlignLeft | Qt::AlignVCenter,
-        fontMetrics().elidedText(m_title, Qt::ElideRight, width() - 2 * kMargin));
+    p.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, fontMetrics().height() + 4),
+        Qt::AlignLeft | Qt::AlignVCenter, fontMetrics().elidedText(m_title, Qt::ElideRight, width() - 2 * kMargin));
     p.setFont(font());
     const QRectF g = gridRect();
     if (g.isEmpty()) {
@@ -136,7 +140,7 @@ void VaryingHeatmap::paintEvent(QPaintEvent *)
     p.drawRect(g);
     // Axes: element indices at both ends and at the tile's edges.
     const QFontMetrics fm = fontMetrics();
-    p.drawText(QRectF(g.left(), g.top() - 16 - fm.height(), g.width(), fm.height()), Qt::AlignHCenter,
+    p.drawText(QRectF(g.left() - 40, g.top() - 2 * fm.height() - 2, g.width() + 80, fm.height()), Qt::AlignHCenter,
         tr("cols (last dimension)"));
     p.save();
     p.translate(kMargin + fm.height() / 2.0, g.center().y());
@@ -145,12 +149,14 @@ void VaryingHeatmap::paintEvent(QPaintEvent *)
     p.restore();
     auto colTick = [&](std::int64_t col) {
         const double x = g.left() + g.width() * double(col) / double(m_map->cols);
-        p.drawText(QRectF(x - 30, g.top() - 15, 60, 14), Qt::AlignHCenter | Qt::AlignBottom, QString::number(col));
+        p.drawText(QRectF(x - 30, g.top() - fm.height() - 1, 60, fm.height()), Qt::AlignHCenter | Qt::AlignBottom,
+            QString::number(col));
     };
     auto rowTick = [&](std::int64_t row) {
         const double y = g.top() + g.height() * double(row) / double(m_map->rows);
-        p.drawText(QRectF(g.left() - kAxis + 14, y - 7, kAxis - 16, 14), Qt::AlignRight | Qt::AlignVCenter,
-            QString::number(row));
+        p.drawText(
+            QRectF(kMargin + fm.height(), y - fm.height() / 2.0, g.left() - kMargin - fm.height() - 3, fm.height()),
+            Qt::AlignRight | Qt::AlignVCenter, QString::number(row));
     };
     colTick(0);
     colTick(m_map->cols);
@@ -187,7 +193,7 @@ void VaryingHeatmap::paintEvent(QPaintEvent *)
     }
     p.drawText(QRectF(x + 8, ly - 2, width() - x - 8 - kMargin, 16), Qt::AlignLeft | Qt::AlignVCenter,
         tr("runs that differ from the majority"));
-    p.drawText(QRectF(kMargin, ly + 14 + fm.height(), width() - 2 * kMargin, height() - ly - 14 - fm.height()),
+    p.drawText(QRectF(kMargin, ly + 14 + fm.height(), width() - 2 * kMargin, 2 * fm.height() + 2),
         Qt::AlignLeft | Qt::TextWordWrap, caption());
 }
 
