@@ -2,10 +2,10 @@
 
 #include "backgroundjob.h"
 #include "determinismmodel.h"
-#include "modelroles.h"
 #include "qtstrings.h"
 #include "runstrip.h"
 #include "sessioncontroller.h"
+#include "treeviewutil.h"
 #include "varyingheatmap.h"
 
 #include <QAction>
@@ -58,17 +58,8 @@ DeterminismPanel::DeterminismPanel(SessionController *controller, EventSelection
     m_sentence->setMargin(4);
     layout->addWidget(m_sentence);
     auto *proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(m_model);
-    proxy->setSortRole(SortRole);
-    m_table->setModel(proxy);
-    m_table->setSortingEnabled(true);
+    TreeViewUtil::setupRowTable(m_table, proxy, m_model);
     m_table->sortByColumn(DeterminismModel::PositionColumn, Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
     auto *left = new QSplitter(Qt::Vertical);
     left->addWidget(m_table);
     left->addWidget(m_strip);
