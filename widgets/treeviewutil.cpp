@@ -1,10 +1,14 @@
 #include "treeviewutil.h"
 
+#include "modelroles.h"
+
 #include <QAction>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QMenu>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTreeView>
 
 #include <algorithm>
@@ -101,6 +105,20 @@ QString selectedRowsAsTsv(const QTreeView *tree)
         lines << cells.join(QLatin1Char('\t'));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void setupRowTable(QTableView *table, QSortFilterProxyModel *proxy, QAbstractItemModel *source)
+{
+    proxy->setSourceModel(source);
+    proxy->setSortRole(SortRole);
+    table->setModel(proxy);
+    table->setSortingEnabled(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setWordWrap(false);
 }
 
 } // namespace etscope::TreeViewUtil

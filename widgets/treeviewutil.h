@@ -7,6 +7,9 @@
 class QMenu;
 class QModelIndex;
 class QTreeView;
+class QTableView;
+class QAbstractItemModel;
+class QSortFilterProxyModel;
 
 namespace etscope {
 
@@ -18,6 +21,10 @@ namespace TreeViewUtil {
 // Header and view setup of a sortable profile table: uniform rows, alternating colours, whole-row
 // extended selection, movable left-aligned sections, unsorted until the user clicks a header.
 void setupResultsTree(QTreeView *tree);
+
+// A table of one row per item (runs, series, tensors): `source` through `proxy`, sorted by
+// SortRole on a header click, one row selected at a time, compact rows, the last column stretched.
+void setupRowTable(QTableView *table, QSortFilterProxyModel *proxy, QAbstractItemModel *source);
 
 // Adds Copy Rows (Ctrl+C), the column chooser on the header (`fixedColumn`, the tree column,
 // cannot be hidden) and a row context menu: Copy Rows, Copy Name (of `nameColumn`), whatever

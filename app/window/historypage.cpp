@@ -5,6 +5,7 @@
 #include "modelroles.h"
 #include "numberformat.h"
 #include "qtstrings.h"
+#include "treeviewutil.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -33,16 +34,7 @@ HistoryPage::HistoryPage(QWidget *parent)
     m_figures->setWordWrap(true);
     m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_figures);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(SortRole);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
+    TreeViewUtil::setupRowTable(m_table, m_proxy, m_model);
     auto *right = new QWidget;
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);

@@ -6,6 +6,7 @@
 
 #include "comparedocks.h"
 #include "decompositionpanel.h"
+#include "determinismpanel.h"
 #include "dialogs.h"
 #include "docklayout.h"
 #include "eventpanels.h"
@@ -149,6 +150,7 @@ void MainWindow::createPanels()
     addPanel(m_runs = new RunsPanel(m_controller, m_selection, this));
     addPanel(m_history = new HistoryPanel(m_controller, m_selection, this));
     addPanel(new RecordingsPanel(m_controller, m_selection, this));
+    addPanel(new DeterminismPanel(m_controller, m_selection, this));
     connect(m_runs, &RunsPanel::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_details, &EventDetailsDocks::runsSelected, m_timeline, &TimelineDock::showRuns);
     connect(m_modules, &ModulesDock::moduleActivated, m_table, &EventTableView::setFilter);

@@ -9,6 +9,7 @@
 #include "runschart.h"
 #include "runsmodel.h"
 #include "sessioncontroller.h"
+#include "treeviewutil.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -72,17 +73,8 @@ RunsPanel::RunsPanel(SessionController *controller, EventSelection *selection, Q
     sharesLayout->addWidget(m_shares, 1);
     // Every run as a row: sortable by duration to find the slow ones, a click selects the run.
     auto *proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(m_runsModel);
-    proxy->setSortRole(SortRole);
-    m_runsTable->setModel(proxy);
-    m_runsTable->setSortingEnabled(true);
+    TreeViewUtil::setupRowTable(m_runsTable, proxy, m_runsModel);
     m_runsTable->sortByColumn(RunsTableModel::RunColumn, Qt::AscendingOrder);
-    m_runsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_runsTable->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_runsTable->verticalHeader()->hide();
-    m_runsTable->verticalHeader()->setDefaultSectionSize(m_runsTable->fontMetrics().height() + 6);
-    m_runsTable->horizontalHeader()->setStretchLastSection(true);
-    m_runsTable->setWordWrap(false);
     auto *tabs = new QTabWidget;
     tabs->addTab(sharesPane, tr("Shares"));
     tabs->addTab(m_runsTable, tr("Runs"));

@@ -116,11 +116,10 @@ std::string joinRuns(const std::vector<std::size_t> &runs, std::size_t max = 12)
     return s;
 }
 
-} // namespace
-
-Result<DeterminismReport> analyzeDeterminism(const std::vector<DeterminismInput> &inputs)
+// Every run that logged tensors, recording after recording; runs that do not line up with the
+// first are left out with a warning.
+Result<std::vector<Run>> collectRuns(const std::vector<DeterminismInput> &inputs, std::vector<std::string> &warnings)
 {
-    DeterminismReport rep;
     std::vector<Run> runs;
     for (std::size_t in = 0; in < inputs.size(); ++in) {
         const ETDumpFile &f = *inputs[in].etdump;
@@ -164,13 +163,24 @@ Result<DeterminismReport> analyzeDeterminism(const std::vector<DeterminismInput>
         const bool same = r.tensors.size() == first.tensors.size()
             && std::equal(r.tensors.begin(), r.tensors.end(), first.tensors.begin(), sameLayout);
         if (!same) {
-            rep.warnings.push_back(fmt::format("{}: run_data {} logs other tensors than the first run: left out",
+            warnings.push_back(fmt::format("{}: run_data {} logs other tensors than the first run: left out",
                 inputs[r.input].etdump->path, r.runData));
             continue;
         }
         kept.push_back(std::move(r));
     }
-    runs = std::move(kept);
+    return kept;
+}
+
+} // namespace
+
+Result<DeterminismReport> analyzeDeterminism(const std::vector<DeterminismInput> &inputs)
+{
+    DeterminismReport rep;
+    auto collected = collectRuns(inputs, rep.warnings);
+    if (!collected)
+        return collected.error();
+    const std::vector<Run> runs = std::move(*collected);
     rep.runs = runs.size();
     for (const Run &r : runs)
         rep.runSources.push_back(fmt::format("{} run_data {}", inputs[r.input].etdump->path, r.runData));
@@ -221,6 +231,7 @@ Result<DeterminismReport> analyzeDeterminism(const std::vector<DeterminismInput>
         for (std::size_t r = 0; r < runs.size(); ++r)
             if (classOf[r] != majority)
                 td.runsDiffer.push_back(r);
+        td.runMaxAbs.assign(runs.size(), 0.0);
         if (td.varies()) {
             const ScalarType dt = el[td.referenceRun].dtype;
             const std::size_t es = *elementSize(dt);
@@ -241,6 +252,7 @@ Result<DeterminismReport> analyzeDeterminism(const std::vector<DeterminismInput>
                     const double va = elementToDouble(dt, a), vb = elementToDouble(dt, b);
                     const double d = std::abs(va - vb);
                     td.maxAbs = std::max(td.maxAbs, d);
+                    td.runMaxAbs[r] = std::max(td.runMaxAbs[r], d);
                     sumAbs += d;
                     ++countAbs;
                     if (vb != 0) {
@@ -381,6 +393,106 @@ std::string determinismJson(const DeterminismReport &r)
     j["tensors"] = std::move(ts);
     j["warnings"] = r.warnings;
     return jsonDocument(j);
+}
+
+Result<VaryingMap> varyingMap(ScalarType dtype, const std::vector<std::int64_t> &sizes,
+    std::span<const std::uint8_t> reference, const std::vector<std::span<const std::uint8_t>> &differing,
+    std::int64_t maxSide)
+{
+    auto es = elementSize(dtype);
+    if (!es)
+        return makeError(
+            ErrorCode::Unsupported, {}, fmt::format("varying map: no element size for {}", scalarTypeName(dtype)));
+    VaryingMap m;
+    m.cols = sizes.empty() ? 1 : sizes.back();
+    m.rows = sizes.size() >= 2 ? sizes[sizes.size() - 2] : 1;
+    std::int64_t n = 1;
+    for (std::int64_t s : sizes)
+        n *= s;
+    if (n < 0 || m.rows < 0 || m.cols < 0 || maxSide < 1)
+        return makeError(ErrorCode::InvalidArgument, {}, "varying map: negative sizes");
+    if (reference.size() != static_cast<std::size_t>(n) * *es)
+        return makeError(ErrorCode::InvalidArgument, {},
+            fmt::format("varying map: {} bytes for {} elements of {}", reference.size(), n, scalarTypeName(dtype)));
+    for (const auto &d : differing)
+        if (d.size() != reference.size())
+            return makeError(ErrorCode::InvalidArgument, {}, "varying map: runs of different sizes");
+    m.leading = (m.rows * m.cols) != 0 ? n / (m.rows * m.cols) : 0;
+    m.cellRows = std::max<std::int64_t>(1, (m.rows + maxSide - 1) / maxSide);
+    m.cellCols = std::max<std::int64_t>(1, (m.cols + maxSide - 1) / maxSide);
+    m.gridRows = (m.rows + m.cellRows - 1) / m.cellRows;
+    m.gridCols = (m.cols + m.cellCols - 1) / m.cellCols;
+    m.runsDiffer = differing.size();
+    const auto cells = static_cast<std::size_t>(m.gridRows * m.gridCols);
+    m.counts.assign(cells, 0);
+    // Per run: the cells where some element differs, then one more run for each of them.
+    std::vector<std::uint8_t> touched(cells);
+    const std::size_t plane = static_cast<std::size_t>(m.rows * m.cols);
+    for (const auto &run : differing) {
+        std::fill(touched.begin(), touched.end(), 0);
+        for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+            if (std::memcmp(run.data() + i * *es, reference.data() + i * *es, *es) == 0)
+                continue;
+            const std::size_t inPlane = i % plane;
+            const auto row = static_cast<std::int64_t>(inPlane) / m.cols,
+                       col = static_cast<std::int64_t>(inPlane) % m.cols;
+            touched[static_cast<std::size_t>((row / m.cellRows) * m.gridCols + col / m.cellCols)] = 1;
+        }
+        for (std::size_t c = 0; c < cells; ++c)
+            m.counts[c] += touched[c];
+    }
+    m.maxCount = m.counts.empty() ? 0 : *std::max_element(m.counts.begin(), m.counts.end());
+    return m;
+}
+
+Result<VaryingMap> determinismMap(const std::vector<DeterminismInput> &inputs, const DeterminismReport &report,
+    std::size_t position, std::int64_t maxSide)
+{
+    std::vector<std::string> warnings;
+    auto runs = collectRuns(inputs, warnings);
+    if (!runs)
+        return runs.error();
+    const std::string file = inputs.empty() ? std::string() : inputs[0].etdump->path;
+    if (runs->size() != report.runs || position >= report.tensors.size() || position >= runs->front().tensors.size())
+        return makeError(ErrorCode::InvalidArgument, file, "the determinism report is not of these recordings");
+    const TensorDeterminism &t = report.tensors[position];
+    auto bytesOf = [&](std::size_t run) {
+        const Run &r = (*runs)[run];
+        return elementsOf(r.tensors[position], *inputs[r.input].debugBuffer);
+    };
+    auto ref = bytesOf(t.referenceRun);
+    if (!ref)
+        return ref.error();
+    std::vector<Elements> others;
+    others.reserve(t.runsDiffer.size());
+    for (std::size_t r : t.runsDiffer) {
+        auto e = bytesOf(r);
+        if (!e)
+            return e.error();
+        others.push_back(std::move(*e));
+    }
+    std::vector<std::span<const std::uint8_t>> spans;
+    for (const Elements &e : others)
+        spans.push_back(e.bytes);
+    auto m = varyingMap(ref->dtype, t.sizes, ref->bytes, spans, maxSide);
+    if (!m)
+        return makeError(m.error().code, file, m.error().reason);
+    m->position = position;
+    m->runs = report.runs;
+    return m;
+}
+
+std::string varyingMapCaption(const VaryingMap &m)
+{
+    std::string s = fmt::format("{}×{}", m.rows, m.cols);
+    if (m.leading != 1)
+        s += fmt::format(" (× {} leading slices, folded)", m.leading);
+    s += m.pooled() ? fmt::format(", pooled into {}×{}-element cells (a cell counts a run if any of its elements "
+                                  "differs)",
+             m.cellRows, m.cellCols)
+                    : std::string(", one cell per element");
+    s += fmt::format("; {} of {} runs differ", m.runsDiffer, m.runs);
+    return s;
 }
 
 } // namespace etscope
