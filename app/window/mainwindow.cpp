@@ -182,7 +182,7 @@ void MainWindow::showCoverage(const ScopedBlocks *scoped)
         m_coverage->setToolTip({});
         return;
     }
-    m_coverage->setText(tr("events explain %1 % of Method::execute")
+    m_coverage->setText(tr("· events explain %1 % of Method::execute")
                             .arg(QString::fromStdString(significantText(100 * report->fraction(), 3))));
     m_coverage->setStyleSheet(report->low() ? QStringLiteral("color:#9a6700;font-weight:bold") : QString());
     QStringList tip;

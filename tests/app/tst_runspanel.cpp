@@ -119,7 +119,7 @@ private Q_SLOTS:
         QVERIFY2(panel->figuresText().contains(u"events explain "_qs + expected), qPrintable(panel->figuresText()));
         auto *label = w.findChild<QLabel *>(u"CoverageLabel"_qs);
         QVERIFY(label);
-        QCOMPARE(label->text(), u"events explain "_qs + expected);
+        QCOMPARE(label->text(), u"· events explain "_qs + expected);
         QCOMPARE(label->styleSheet().contains(u"color"_qs), pct < 90);
         QCOMPARE(panel->figuresText().contains(u"warning: events explain only"_qs), pct < 90);
         QVERIFY(label->toolTip().startsWith(u"events explain "_qs + expected));

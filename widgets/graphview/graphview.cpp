@@ -333,8 +333,14 @@ public:
                             .boundingRect(QRect(0, 0, width() - 16, 10000), Qt::TextWordWrap | Qt::AlignLeft,
                                 toQString(m_c.title))
                             .height();
+        // The note (which backend events were given to nodes, which not and why) in full.
+        m_noteHeight = m_c.note.empty()
+            ? 0
+            : fontMetrics()
+                  .boundingRect(QRect(0, 0, width() - 16, 10000), Qt::TextWordWrap | Qt::AlignLeft, toQString(m_c.note))
+                  .height();
         const int rows = int(m_c.legend.size());
-        setMinimumHeight(m_titleHeight + 22 + (m_c.gradient ? 84 : rows * 20) + (m_c.note.empty() ? 0 : 36));
+        setMinimumHeight(m_titleHeight + 22 + (m_c.gradient ? 84 : rows * 20) + m_noteHeight);
         update();
     }
 
@@ -372,7 +378,8 @@ protected:
                 tr("delegated ops: their partition's share"));
             // Which backend events (Vulkan dispatches) were given to their nodes, which were not.
             if (!m_c.note.empty())
-                p.drawText(QRectF(8, y + 84, width() - 16, 36), Qt::AlignLeft | Qt::TextWordWrap, toQString(m_c.note));
+                p.drawText(QRectF(8, y + 84, width() - 16, m_noteHeight + 2), Qt::AlignLeft | Qt::TextWordWrap,
+                    toQString(m_c.note));
             return;
         }
         for (const graph::LegendEntry &e : m_c.legend) {
@@ -387,7 +394,7 @@ protected:
     }
 
 private:
-    int m_titleHeight = 0;
+    int m_titleHeight = 0, m_noteHeight = 0;
     graph::Coloring m_c;
 };
 
