@@ -141,6 +141,27 @@ class MilPlan:
         self.nodes.append({"op": op_type, "inputs": [r for _, r in args], "outputs": [out]})
 
 
+def value_table(first, nodes, types, const_of):
+    """Value ids numbering the names in the order `first`, then the planned nodes' inputs and
+    outputs mention them; the expected values (name, dtype, shape, constant) and nodes by id."""
+    order = list(first)
+    for n in nodes:
+        for name in n["inputs"] + n["outputs"]:
+            if name not in order:
+                order.append(name)
+    ids = {name: i for i, name in enumerate(order)}
+    values = {}
+    for name in order:
+        dtype, shape = types[name]
+        v = {"name": name, "dtype": dtype, "shape": shape}
+        if name in const_of:
+            v["constant"] = const_of[name]
+        values[str(ids[name])] = v
+    expected_nodes = [{"op": n["op"], "inputs": [ids[i] for i in n["inputs"]],
+                       "outputs": [ids[o] for o in n["outputs"]]} for n in nodes]
+    return ids, values, expected_nodes
+
+
 def ml_program():
     plan = MilPlan()
     x = ("x", "fp32", [1, 3, 8, 8])
@@ -169,21 +190,7 @@ def ml_program():
     weight_bin = struct.pack("<II", plan.blob_count, 2).ljust(64, b"\0") + plan.blobs
 
     # Value ids in the order the spec first names them: function input, block output, ops.
-    order = ["x", "y"]
-    for n in plan.nodes:
-        for name in n["inputs"] + n["outputs"]:
-            if name not in order:
-                order.append(name)
-    ids = {name: i for i, name in enumerate(order)}
-    values = {}
-    for name in order:
-        dtype, shape = plan.types[name]
-        v = {"name": name, "dtype": dtype, "shape": shape}
-        if name in plan.const_of:
-            v["constant"] = plan.const_of[name]
-        values[str(ids[name])] = v
-    nodes = [{"op": n["op"], "inputs": [ids[i] for i in n["inputs"]], "outputs": [ids[o] for o in n["outputs"]]}
-             for n in plan.nodes]
+    ids, values, nodes = value_table(["x", "y"], plan.nodes, plan.types, plan.const_of)
     spec_id, weights_id = "4A3C1E0B-0000-4000-8000-000000000001", "4A3C1E0B-0000-4000-8000-000000000002"
     manifest = {
         "fileFormatVersion": "1.0.0",
@@ -341,25 +348,10 @@ def compiled_model():
     }
     # Value ids in the order the text first names them: the function's input, then each op's
     # arguments and outputs.
-    order = ["x"]
-    for n in nodes:
-        for name in n["inputs"] + n["outputs"]:
-            if name not in order:
-                order.append(name)
-    ids = {name: i for i, name in enumerate(order)}
-    values = {}
-    for name in order:
-        dtype, shape = types[name]
-        v = {"name": name, "dtype": dtype, "shape": shape}
-        if name in const_of:
-            v["constant"] = const_of[name]
-        values[str(ids[name])] = v
+    ids, values, expected_nodes = value_table(["x"], nodes, types, const_of)
     expected = {"backend": "CoreML", "decoded": True, "identifier": "executorch_compiled compiled model",
-                "version": "MIL text 1.3, ios18",
-                "nodes": [{"op": n["op"], "inputs": [ids[i] for i in n["inputs"]],
-                           "outputs": [ids[o] for o in n["outputs"]]} for n in nodes],
-                "values": values, "inputs": [ids["x"]], "outputs": [ids["y"]], "constants": constants,
-                "graph_names": ["main"]}
+                "version": "MIL text 1.3, ios18", "nodes": expected_nodes, "values": values, "inputs": [ids["x"]],
+                "outputs": [ids["y"]], "constants": constants, "graph_names": ["main"]}
     return files, expected
 
 
