@@ -116,16 +116,16 @@ QString RecordingsPanel::notesText() const
     return m_notes->text();
 }
 
-RecordingsPanel::Outcome RecordingsPanel::compute(const QStringList &others) const
+RecordingsPanel::Outcome RecordingsPanel::compute(
+    const std::shared_ptr<const Session> &open, const Scope &scope, const QStringList &others)
 {
     Outcome o;
-    const auto open = m_controller->session();
     if (!open || !open->etdump) {
         o.error = tr("open an ETDump first");
         return o;
     }
     RunsOptions opt;
-    opt.scope = m_controller->scope();
+    opt.scope = scope;
     opt.sharesBy = ShareRowsBy::BackendOperator; // etscope's default, as `runs`
     opt.sharesByDefault = true;
     auto add = [&](const Session &s) {
@@ -164,13 +164,16 @@ void RecordingsPanel::compare(const QStringList &others)
     m_notes->setText(tr("Reading %1…").arg(others.join(QStringLiteral(", "))));
     m_dock->show();
     m_dock->raise();
-    m_job->start([this, others](BackgroundJob::Control &) { return compute(others); }, [this](Outcome o) { show(o); });
+    // The session and scope are taken here, on the GUI thread; the job only reads them.
+    m_job->start([open = m_controller->session(), scope = m_controller->scope(), others](
+                     BackgroundJob::Control &) { return compute(open, scope, others); },
+        [this](Outcome o) { show(o); });
 }
 
 bool RecordingsPanel::compareSync(const QStringList &others, QString *error)
 {
     m_job->cancel();
-    const Outcome o = compute(others);
+    const Outcome o = compute(m_controller->session(), m_controller->scope(), others);
     show(o);
     if (error)
         *error = o.error;

@@ -5,6 +5,7 @@
 
 #include <QStringList>
 
+#include <memory>
 #include <vector>
 
 class QAction;
@@ -53,7 +54,7 @@ private:
         QStringList warnings;
         QString error;
     };
-    Outcome compute(const QStringList &others) const;
+    static Outcome compute(const std::shared_ptr<const Session> &open, const Scope &scope, const QStringList &others);
     void show(const Outcome &o);
     void showFigure(int group);
 
