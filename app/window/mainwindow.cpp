@@ -182,8 +182,11 @@ void MainWindow::showCoverage(const ScopedBlocks *scoped)
         m_coverage->setToolTip({});
         return;
     }
-    m_coverage->setText(tr("· events explain %1 % of Method::execute")
-                            .arg(QString::fromStdString(significantText(100 * report->fraction(), 3))));
+    QString text = tr("· events explain %1 % of Method::execute")
+                       .arg(QString::fromStdString(significantText(100 * report->fraction(), 3)));
+    if (m_controller->scopeMatters()) // the runs it is over, when the recording has a choice
+        text += QStringLiteral(" (%1)").arg(toQString(scoped->label));
+    m_coverage->setText(text);
     m_coverage->setStyleSheet(report->low() ? QStringLiteral("color:#9a6700;font-weight:bold") : QString());
     QStringList tip;
     for (const std::string &line : lines)
