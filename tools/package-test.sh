@@ -94,7 +94,7 @@ grep -q 'native_call_convolution.out' <<<"$out" \
     || die "etscope-cli table output lacks native_call_convolution.out"
 # The Python package, when built: the system python3 imports it from the unpacked tree and
 # prints the same table as the installed CLI.
-pydir=$(find "$root/usr/lib" -maxdepth 3 -type d -name etscope -path '*dist-packages*' 2>/dev/null | head -n1)
+pydir=$(find "$root/usr/lib" -maxdepth 3 -type d -name etscope -path '*dist-packages*' -print -quit 2>/dev/null)
 if [ -n "$pydir" ]; then
     grep -q 'python3-numpy' <<<"$deps" || die "package ships etscope for Python but does not depend on python3-numpy"
     site=${pydir#"$root"}; site=${site%/etscope}

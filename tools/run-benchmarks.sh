@@ -135,7 +135,7 @@ fi
 
 # The app's model on the distinct-event file: load, tree, proxy, sort by five columns, filter
 # (built with the GUI: BENCH_GUI=ON).
-tree_exe=$(find "$build" -type f -name bench_treemodel -perm -u+x 2>/dev/null | head -n1)
+tree_exe=$(find "$build" -type f -name bench_treemodel -perm -u+x -print -quit 2>/dev/null)
 if [ -n "$tree_exe" ]; then
     add "bench_treemodel, 562k distinct events (GUI model)" "$runs" "$tree_exe" "$distinct"
 elif [ -z "${BENCH_FILTER:-}" ]; then
@@ -144,7 +144,7 @@ fi
 
 # A scope change in the window on the 17,600-run language-model profile (issue 35: every open
 # view re-derived in <= 0.3 s): half the runs, then the whole recording again (GUI build).
-scope_exe=$(find "$build" -type f -name bench_scope -perm -u+x 2>/dev/null | head -n1)
+scope_exe=$(find "$build" -type f -name bench_scope -perm -u+x -print -quit 2>/dev/null)
 if [ -n "$scope_exe" ]; then
     llm=$data/llm_17600.etdp
     [ -s "$llm" ] && [ "$llm" -nt "$gen" ] || "$gen" "$llm" 17600 28 >&2
@@ -165,7 +165,7 @@ fi
 
 # Benchmarks of other areas, when built. Each runs with its own defaults.
 for b in bench_etrecord bench_gap bench_program; do
-    exe=$(find "$build" -type f -name "$b" -perm -u+x 2>/dev/null | head -n1)
+    exe=$(find "$build" -type f -name "$b" -perm -u+x -print -quit 2>/dev/null)
     if [ -n "$exe" ]; then
         add "$b" "$runs" "$exe"
     elif [ -z "${BENCH_FILTER:-}" ]; then
@@ -191,7 +191,7 @@ fi
 
 # Graph view: a ~5,000-node 24-layer transformer ETRecord, generated once with Debian's
 # python3-torch (skipped when torch is not installed).
-graph_exe=$(find "$build" -type f -name bench_graph -perm -u+x 2>/dev/null | head -n1)
+graph_exe=$(find "$build" -type f -name bench_graph -perm -u+x -print -quit 2>/dev/null)
 graph_rec=$data/transformer24_etrecord.bin
 if [ -n "$graph_exe" ]; then
     if [ ! -s "$graph_rec" ]; then
@@ -199,7 +199,7 @@ if [ -n "$graph_exe" ]; then
     fi
     if [ -s "$graph_rec" ]; then
         add "bench_graph" "$runs" "$graph_exe" "$graph_rec" 1
-        view_exe=$(find "$build" -type f -name bench_graphview -perm -u+x 2>/dev/null | head -n1)
+        view_exe=$(find "$build" -type f -name bench_graphview -perm -u+x -print -quit 2>/dev/null)
         [ -z "$view_exe" ] || add "bench_graphview (GUI)" "$runs" "$view_exe" "$graph_rec"
     elif [ -z "${BENCH_FILTER:-}" ]; then
         rows+=("bench_graph|no torch to generate the ETRecord|-|-")
