@@ -8,9 +8,12 @@
 #include "etrecord/linker.h"
 #include "etrecord/modulestack.h"
 #include "events/inspectortable.h"
+
 #include "modelroles.h"
 #include "numberformat.h"
 #include "qtstrings.h"
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <QBrush>
 #include <QColor>
@@ -66,6 +69,7 @@ void EventTreeModel::setSession(std::shared_ptr<const Session> session)
     beginResetModel();
     m_session = std::move(session);
     m_backendEvents = m_session ? decodeBackendEvents(m_session->blocks) : BackendEventTable {};
+    m_payloadNodes = m_session ? payloadEventLinks(*m_session, m_backendEvents) : PayloadEventLinks {};
     buildNodes();
     orderChildren();
     endResetModel();
@@ -289,6 +293,10 @@ QVariant EventTreeModel::headerData(int section, Qt::Orientation orientation, in
         case BackendOpColumn:
             return tr("etscope: the operator read from the backend's own event name (Vulkan dispatch, "
                       "XNNPACK operator, Neutron kernel) or the host phase of the delegate call");
+        case DelegateNodeColumn:
+            return tr("etscope: the node of the delegate's payload (in the program) that the event ran, with "
+                      "its input and output tensors; \"by order\" where the backend logs no node id and "
+                      "the runtime's operator order and kind place it (XNNPACK)");
         default:
             break;
         }
@@ -330,6 +338,8 @@ QVariant EventTreeModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Runs");
     case BackendOpColumn:
         return tr("Backend op (etscope)");
+    case DelegateNodeColumn:
+        return tr("Delegate node (etscope)");
     case NUM_COLUMNS:
         break;
     }
@@ -494,6 +504,8 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
             const BackendEvent *b = backendEventOf(node);
             return b ? toQString(backendOpLabel(*b)) : QString();
         }
+        case DelegateNodeColumn:
+            return payloadNodeText(node);
         default:
             if (isStatColumn(column) && e.perfData)
                 return formatDuration(statValue(*e.perfData, column));
@@ -522,6 +534,8 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
             const BackendEvent *b = backendEventOf(node);
             return b ? toQString(backendOpLabel(*b)) : QString();
         }
+        case DelegateNodeColumn:
+            return payloadNodeText(node);
         default:
             if (isStatColumn(column))
                 // Rows without timing sort below every measured row.
@@ -548,6 +562,10 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
         if (column == BackendOpColumn) {
             const BackendEvent *b = backendEventOf(node);
             return b ? toQString(describeBackendEvent(*b)) : QVariant();
+        }
+        if (column == DelegateNodeColumn) {
+            const PayloadEventLink *l = payloadNodeOf(node);
+            return l ? toQString(fmt::format("{}", fmt::join(m_payloadNodes.describe(*l), "\n"))) : QVariant();
         }
         if (column == OpTypesColumn && !e.opTypes().empty()) {
             QStringList ops;
@@ -586,6 +604,20 @@ QVariant EventTreeModel::eventData(const Node &node, int column, int role) const
     default:
         return {};
     }
+}
+
+const PayloadEventLink *EventTreeModel::payloadNodeOf(const Node &node) const
+{
+    return node.event < 0 ? nullptr : m_payloadNodes.find(std::size_t(node.block), std::size_t(node.event));
+}
+
+QString EventTreeModel::payloadNodeText(const Node &node) const
+{
+    const PayloadEventLink *l = payloadNodeOf(node);
+    if (!l)
+        return {};
+    const QString label = toQString(m_payloadNodes.nodeLabel(*l));
+    return l->basis == PayloadLinkBasis::OrderAndKind ? tr("%1 (by order)").arg(label) : label;
 }
 
 const BackendEvent *EventTreeModel::backendEventOf(const Node &node) const
@@ -632,6 +664,8 @@ QString EventTreeModel::filterText(const Node &node, const Event &e) const
         text += QLatin1Char('\n') + toQString(*e.delegateBackendName());
     if (const BackendEvent *b = backendEventOf(node))
         text += QLatin1Char('\n') + toQString(backendOpLabel(*b));
+    if (const QString n = payloadNodeText(node); !n.isEmpty())
+        text += QLatin1Char('\n') + n;
     cached = text;
     return cached;
 }

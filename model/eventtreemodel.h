@@ -37,6 +37,8 @@ public:
         InstructionColumn,
         RunsColumn,
         BackendOpColumn, // etscope's own: the operator decoded from a backend's event name
+        // etscope's own: the node of the delegate's decoded payload the event ran (with a program)
+        DelegateNodeColumn,
         NUM_COLUMNS
     };
     Q_ENUM(Columns)
@@ -100,6 +102,8 @@ private:
     QString filterText(const Node &node, const Event &e) const;
     bool isPlain(const Node &node, const Event &e) const;
     const BackendEvent *backendEventOf(const Node &node) const;
+    const PayloadEventLink *payloadNodeOf(const Node &node) const;
+    QString payloadNodeText(const Node &node) const; // "1 FullyConnected fp32[8, 64] -> … (by order)"
     const Event *wrappedKernel(int block, int event) const; // of an OPERATOR_CALL, or null
     QString nameDetail(int block, int event) const; // NameDetailRole
     int nameKey(const Event &e) const;
@@ -108,6 +112,7 @@ private:
 
     std::shared_ptr<const Session> m_session;
     BackendEventTable m_backendEvents; // decoded delegate events of the session
+    PayloadEventLinks m_payloadNodes; // those events on their delegates' payload nodes
     std::vector<Node> m_nodes; // 24 bytes per row
     std::vector<int> m_children; // every parent's children, in its row order
     std::vector<int> m_blockNodes;

@@ -285,11 +285,44 @@ void DetailsPanel::setEvent(
     m_title->setText(QStringLiteral("<b style='font-size:large'>") + (op.empty() ? raw : toQString(op)).toHtmlEscaped()
         + QStringLiteral("</b><br/><span style='color:gray'>") + sub + QStringLiteral("</span>"));
     fillProperties(block, e, *timed, runNames, over);
+    if (e.isDelegatedOp)
+        fillDelegateNode(blockIndex, eventIndex);
     m_frames->setNodes(e.linkedNodes());
     fillModules(e);
     fillDebugData(*m_session, e);
     fillMetadata(e, std::size_t(blockIndex));
     explainEmptyTabs(e);
+}
+
+void DetailsPanel::fillDelegateNode(int blockIndex, int eventIndex)
+{
+    if (!m_session->program)
+        return;
+    // This block's events only: one selection does not decode a whole recording.
+    const auto block = std::size_t(blockIndex);
+    const BackendEventTable table = decodeBackendEvents(m_session->blocks, block);
+    const PayloadEventLinks links = payloadEventLinks(*m_session, table, block);
+    const PayloadEventLink *l = links.find(block, std::size_t(eventIndex));
+    if (!l) {
+        for (const std::string &note : links.notes) // why this call's events are not on nodes
+            addSection(tr("Delegate node"), { { tr("not placed"), toQString(note) } });
+        return;
+    }
+    const std::vector<std::string> lines = links.describe(*l);
+    QList<QPair<QString, QString>> rows;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const QString line = toQString(lines[i]);
+        const qsizetype colon = line.indexOf(QStringLiteral(": "));
+        if (i == 0)
+            rows.append({ tr("node"), line });
+        else if (i + 1 == lines.size())
+            rows.append({ tr("placed"), line });
+        else if (colon > 0 && colon < 12) // "in  v0: fp32[1, 64]"
+            rows.append({ line.left(colon).simplified(), line.mid(colon + 2) });
+        else
+            rows.append({ QString(), line });
+    }
+    addSection(tr("Delegate node (%1 payload)").arg(toQString(links.payload(*l)->backend)), rows);
 }
 
 void DetailsPanel::addSection(const QString &title, const QList<QPair<QString, QString>> &rows)

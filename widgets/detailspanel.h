@@ -61,6 +61,8 @@ Q_SIGNALS:
 private:
     void fillProperties(const EventBlock &block, const Event &e, const Event &timed,
         const std::vector<QString> &runNames, const QString &over);
+    // The node of its delegate's decoded payload a backend event ran (the program's), if placed.
+    void fillDelegateNode(int blockIndex, int eventIndex);
     void fillModules(const Event &e);
     void fillDebugData(const Session &session, const Event &e);
     void fillMetadata(const Event &e, std::size_t block);

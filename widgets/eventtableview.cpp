@@ -301,6 +301,10 @@ void EventTableView::setDefaultColumnWidths()
     // etscope's decoded backend operator reads best beside the ETRecord's op types (it is last in
     // the model so that saved header states of older versions keep their columns).
     h->moveSection(h->visualIndex(EventTreeModel::BackendOpColumn), h->visualIndex(EventTreeModel::OpTypesColumn) + 1);
+    // The payload node it ran beside it.
+    h->resizeSection(EventTreeModel::DelegateNodeColumn, 280);
+    h->moveSection(
+        h->visualIndex(EventTreeModel::DelegateNodeColumn), h->visualIndex(EventTreeModel::BackendOpColumn) + 1);
 }
 
 bool EventTableView::exportVisibleRows(const QString &path, QString *error) const

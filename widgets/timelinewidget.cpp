@@ -39,11 +39,13 @@ public:
         setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     }
 
-    void setData(const EventBlock *block, TimelineLayout layout, QString unit)
+    // `nodes`: per event of the block, the payload node it ran (label, then its description).
+    void setData(const EventBlock *block, TimelineLayout layout, QString unit, QHash<int, QStringList> nodes)
     {
         m_block = block;
         m_layout = std::move(layout);
         m_unit = std::move(unit);
+        m_nodes = std::move(nodes);
         resetView();
     }
 
@@ -202,11 +204,17 @@ protected:
         p.setPen(QColor(0x10, 0x10, 0x10));
         const QRectF textRect = r.adjusted(4, 0, -3, 0).intersected(QRectF(0, 0, width(), height()));
         // Whole names only (a label cut to "native_ca…" reads as a different name): the name,
-        // else the bare operator ("convolution"), else nothing (hover has it).
-        QString label = toQString(e.name);
+        // else the bare operator ("convolution"), else nothing (hover has it). A backend event
+        // placed on its delegate's payload node is named by that node ("node 1 FullyConnected").
+        const auto node = m_nodes.constFind(int(b.event));
+        QString label = node != m_nodes.cend() ? node->front() : toQString(e.name);
         if (fm.horizontalAdvance(label) > textRect.width()) {
-            label.remove(QStringLiteral("native_call_"));
-            label = label.section(QLatin1Char('.'), 0, 0);
+            if (node != m_nodes.cend()) {
+                label = label.section(QLatin1Char(' '), 2, 2); // the op alone
+            } else {
+                label.remove(QStringLiteral("native_call_"));
+                label = label.section(QLatin1Char('.'), 0, 0);
+            }
         }
         if (fm.horizontalAdvance(label) <= textRect.width())
             p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, label);
@@ -220,11 +228,12 @@ protected:
             if (i >= 0) {
                 const auto &b = m_layout.bars[i];
                 const Event &e = m_block->events[b.event];
-                QToolTip::showText(help->globalPos(),
-                    QObject::tr("%1\nstart %2 %4, duration %3 %4")
-                        .arg(toQString(e.name), EventTreeModel::formatDuration(b.start),
-                            EventTreeModel::formatDuration(b.end - b.start), m_unit),
-                    this);
+                QString tip = QObject::tr("%1\nstart %2 %4, duration %3 %4")
+                                  .arg(toQString(e.name), EventTreeModel::formatDuration(b.start),
+                                      EventTreeModel::formatDuration(b.end - b.start), m_unit);
+                if (const auto node = m_nodes.constFind(int(b.event)); node != m_nodes.cend())
+                    tip += QLatin1Char('\n') + node->mid(1).join(QLatin1Char('\n'));
+                QToolTip::showText(help->globalPos(), tip, this);
             } else {
                 QToolTip::hideText();
             }
@@ -278,6 +287,7 @@ protected:
 private:
     TimelineWidget *m_owner;
     const EventBlock *m_block = nullptr;
+    QHash<int, QStringList> m_nodes; // event -> its payload node: label, description lines
     TimelineLayout m_layout;
     QString m_unit;
     double m_viewStart = 0;
@@ -454,7 +464,7 @@ void TimelineWidget::rebuild()
 {
     if (!m_session || m_block < 0 || m_block >= int(m_session->blocks.size())) {
         m_stale = false; // nothing to lay out
-        m_canvas->setData(nullptr, {}, {});
+        m_canvas->setData(nullptr, {}, {}, {});
         m_info->clear();
         return;
     }
@@ -473,7 +483,7 @@ void TimelineWidget::rebuild()
     // timeline behind another tab waits until it is painted (or asked for its layout).
     if (m_canvas->visibleRegion().isEmpty()) { // hidden, or a tab behind another
         m_stale = true;
-        m_canvas->setData(nullptr, {}, {}); // drops the pointer into the old block
+        m_canvas->setData(nullptr, {}, {}, {}); // drops the pointer into the old block
         m_info->clear();
         return;
     }
@@ -526,9 +536,26 @@ void TimelineWidget::layOut()
                                                .arg(shown.join(QStringLiteral(", "))))
             + QStringLiteral(" · ") + info;
     }
+    // The block's backend events on the nodes of their delegates' payloads (this block only: cheap).
+    QHash<int, QStringList> nodes;
+    const BackendEventTable table = decodeBackendEvents(m_session->blocks, std::size_t(m_block));
+    const PayloadEventLinks links = payloadEventLinks(*m_session, table, std::size_t(m_block));
+    for (const PayloadEventLink &l : links.linked) {
+        const DelegatePayload *p = links.payload(l);
+        QStringList lines { tr("node %1 %2").arg(l.node).arg(toQString(p->nodes[std::size_t(l.node)].op)) };
+        for (const std::string &line : links.describe(l))
+            lines << toQString(line);
+        nodes.insert(int(l.event), lines);
+    }
+    if (links.byOrder > 0)
+        info += (links.byOrder == 1 ? tr(" · 1 XNNPACK operator on its payload node")
+                                    : tr(" · %1 XNNPACK operators on their payload nodes").arg(links.byOrder))
+            + tr(" by the runtime's order and kind (no node id logged)");
+    for (const std::string &note : links.notes)
+        info += QStringLiteral(" · ") + toQString(note);
     m_info->setText(info);
     m_info->setToolTip(info);
-    m_canvas->setData(&block, std::move(layout), unit);
+    m_canvas->setData(&block, std::move(layout), unit, std::move(nodes));
     m_canvas->updateGeometry();
 }
 

@@ -1,6 +1,7 @@
 // `backend-events`: what backends wrote into their own events, decoded (backendevents.h): one row
 // per Vulkan dispatch, XNNPACK operator, Neutron kernel or host phase, with the graph node an
-// ETRecord links it to; then each delegate call's host phases.
+// ETRecord links it to and, with the program, the node of the delegate's payload it ran; then
+// each delegate call's host phases.
 #include "command.h"
 
 #include "etrecord/backendlink.h"
@@ -48,6 +49,14 @@ std::string nodeText(const std::optional<BackendNodeLink> &link)
     return link->exact ? s : s + " (not exact)";
 }
 
+// "1 FullyConnected qint8[8, 64] -> qint8[8, 128] (by order)"; "" when not placed.
+std::string payloadNodeText(const std::optional<PayloadNodeRef> &n)
+{
+    if (!n)
+        return {};
+    return n->placedBy == payloadLinkBasisName(PayloadLinkBasis::NodeId) ? n->label : n->label + " (by order)";
+}
+
 const Registration backendEvents("backend-events",
     "Decode backends' own events (Vulkan dispatches, XNNPACK operators, Neutron kernels, ETVK_/VGF_ phases)",
     [](CLI::App &sub) {
@@ -63,10 +72,14 @@ const Registration backendEvents("backend-events",
                 return kExitBadInput;
             const BackendEventTable table = decodeBackendEvents(session->blocks);
             const ETRecord *record = session->etrecord.get();
+            // With the program: each event on the node of its delegate's payload that it ran.
+            const PayloadEventLinks payload = payloadEventLinks(*session, table);
+            const PayloadNodeOf nodeOf
+                = [&payload](std::size_t block, std::size_t event) { return payloadNodeRef(payload, block, event); };
             if (a->json)
                 // Streamed: one row per decoded event of every run that does not merge.
                 return writeStreamed(a->output, [&](const TextSink &sink) -> Status {
-                    if (!writeBackendEventsJson(session->blocks, table, record, a->method, sink))
+                    if (!writeBackendEventsJson(session->blocks, table, record, a->method, sink, nodeOf))
                         return makeError(ErrorCode::Io, a->output.empty() ? "stdout" : a->output, "write failed");
                     return Ok {};
                 });
@@ -78,15 +91,26 @@ const Registration backendEvents("backend-events",
                 std::vector<std::vector<GridCell>> rows;
                 for (const BackendEventRow &r : backendEventRows(session->blocks, table, record, a->method)) {
                     const Event &e = session->blocks[r.block].events[r.event];
-                    rows.push_back({ std::int64_t(r.block), std::int64_t(r.event), std::int64_t(e.instructionId),
-                        std::string(backendKindName(r.decoded->backend)),
+                    std::vector<GridCell> row { std::int64_t(r.block), std::int64_t(r.event),
+                        std::int64_t(e.instructionId), std::string(backendKindName(r.decoded->backend)),
                         std::string(backendEventKindName(r.decoded->kind)), backendOpLabel(*r.decoded),
                         detailsText(*r.decoded), e.perfData ? GridCell(e.perfData->avg) : GridCell(),
-                        nodeText(r.link) });
+                        nodeText(r.link) };
+                    if (session->program)
+                        row.emplace_back(payloadNodeText(nodeOf(r.block, r.event)));
+                    rows.push_back(std::move(row));
                 }
-                out = renderFancyGrid({ "block", "event", "instr", "backend", "kind", "backend op", "details",
-                                          "avg (" + unit + ")", "graph node" },
-                    rows);
+                std::vector<std::string> header { "block", "event", "instr", "backend", "kind", "backend op", "details",
+                    "avg (" + unit + ")", "graph node" };
+                if (session->program)
+                    header.emplace_back("payload node");
+                out = renderFancyGrid(header, rows);
+                if (payload.byOrder > 0)
+                    out += fmt::format("{} event{} placed on payload nodes by the runtime's operator order and kind "
+                                       "(XNNPACK logs no node id; marked \"by order\")\n",
+                        payload.byOrder, payload.byOrder == 1 ? "" : "s");
+                for (const std::string &note : payload.notes)
+                    out += note + "\n";
                 std::vector<std::vector<GridCell>> phaseRows;
                 for (const DelegateCallEvents &c : groupDelegateCalls(session->blocks, table)) {
                     const auto &evs = session->blocks[c.block].events;

@@ -236,7 +236,7 @@ void appendJson(fmt::memory_buffer &b, const nlohmann::json &j)
 } // namespace
 
 bool writeBackendEventsJson(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
-    const ETRecord *record, const std::string &method, const TextSink &sink)
+    const ETRecord *record, const std::string &method, const TextSink &sink, const PayloadNodeOf &payloadNode)
 {
     using nlohmann::json;
     ChunkedWriter w(sink);
@@ -255,6 +255,10 @@ bool writeBackendEventsJson(const std::vector<EventBlock> &blocks, const Backend
         if (row.link)
             o["node"] = { { "identifier", row.link->identifier }, { "debug_handles", row.link->debugHandles },
                 { "nodes", row.link->nodeNames }, { "op_types", row.link->opTypes }, { "exact", row.link->exact } };
+        if (payloadNode)
+            if (const std::optional<PayloadNodeRef> n = payloadNode(row.block, row.event))
+                o["payload_node"] = { { "delegate", n->delegate }, { "node", n->node }, { "op", n->op },
+                    { "label", n->label }, { "placed_by", n->placedBy }, { "details", n->details } };
         auto [it, fresh] = members.try_emplace(row.decoded);
         if (fresh)
             it->second = decodedMembers(*row.decoded);
@@ -299,13 +303,16 @@ bool writeBackendEventsJson(const std::vector<EventBlock> &blocks, const Backend
 }
 
 std::string formatBackendEventsJson(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
-    const ETRecord *record, const std::string &method)
+    const ETRecord *record, const std::string &method, const PayloadNodeOf &payloadNode)
 {
     std::string out;
-    writeBackendEventsJson(blocks, table, record, method, [&out](std::string_view chunk) {
-        out.append(chunk);
-        return true;
-    });
+    writeBackendEventsJson(
+        blocks, table, record, method,
+        [&out](std::string_view chunk) {
+            out.append(chunk);
+            return true;
+        },
+        payloadNode);
     return out;
 }
 

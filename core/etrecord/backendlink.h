@@ -83,12 +83,16 @@ struct BackendGraphLinks {
         std::vector<std::int64_t> debugHandles;
         std::int32_t instruction = -1; // the event's DELEGATE_CALL instruction
         std::vector<std::int64_t> payloadNodes; // linked in the decoded payload (BackendNodeLink)
+        // Placed by the runtime's operator order and kind, not an id (nodelink.h, XNNPACK).
+        bool byOrder = false;
     };
     std::vector<Linked> exact; // by (block, event)
     std::size_t inexact = 0; // decoded events whose identifier was found, but not exactly
-    // Decoded operator events the linker was asked about that name no node at all (XNNPACK's:
-    // the runtime logs "<operator> #n" only, so a link by order would be a guess).
+    // Decoded operator events the linker was asked about that it could not place (XNNPACK's
+    // without a payload whose nodes their order matches).
     std::size_t unidentified = 0;
+    std::size_t byOrder = 0; // entries of `exact` placed by order (XNNPACK)
+    std::vector<std::string> notes; // why events were not placed, one line per delegate
     const Linked *find(std::size_t block, std::size_t event) const;
 };
 BackendGraphLinks backendGraphLinks(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
@@ -99,15 +103,29 @@ BackendGraphLinks backendGraphLinks(const std::vector<EventBlock> &blocks, const
 BackendGraphLinks backendGraphLinks(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
     const BackendLinker &link, const std::function<bool(std::int32_t instructionId)> &wanted = {});
 
+// The node of its delegate's decoded payload a decoded event ran (session.h payloadEventLinks
+// makes them; nodelink.h the rule), as the JSON and the CLI show it.
+struct PayloadNodeRef {
+    std::size_t delegate = 0; // index in the method's delegates
+    std::int64_t node = -1; // index in the payload's nodes
+    std::string op; // "FullyConnected"
+    std::string label; // "1 FullyConnected qint8[8, 64] -> qint8[8, 128]"
+    std::string placedBy; // "node id", "runtime order and kind"
+    std::vector<std::string> details; // the node's attributes and values, one line each
+};
+using PayloadNodeOf = std::function<std::optional<PayloadNodeRef>(std::size_t block, std::size_t event)>;
+
 // {"unit", "events": [{block, block_name, event, name, instruction_id, backend, kind, backend_op,
 // op, kernel, operator_id, dispatch_id, delegate_node_id, args, layout, dtype, variant, instance,
-// phase, whole_call, init, staging_copy, kernel_index, function_code, runs, avg, p50, node}],
+// phase, whole_call, init, staging_copy, kernel_index, function_code, runs, avg, p50, node,
+// payload_node: {delegate, node, op, label, placed_by, details}}],
 // "delegate_calls": [{block, event, instruction_id, backend, avg, whole_call, phases, work}]}
 // Times in `unit` (the blocks' target time scale), absent fields left out (formats.md §1.8).
 // Streamed in 1 MB chunks (false when the sink failed); format* returns it whole.
+// `payloadNode` (may be empty) gives each event its payload node.
 bool writeBackendEventsJson(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
-    const ETRecord *record, const std::string &method, const TextSink &sink);
+    const ETRecord *record, const std::string &method, const TextSink &sink, const PayloadNodeOf &payloadNode = {});
 std::string formatBackendEventsJson(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
-    const ETRecord *record, const std::string &method);
+    const ETRecord *record, const std::string &method, const PayloadNodeOf &payloadNode = {});
 
 } // namespace etscope

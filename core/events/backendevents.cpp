@@ -436,7 +436,7 @@ const BackendEvent *BackendEventTable::find(std::size_t block, std::size_t event
     return it->decoded;
 }
 
-BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks)
+BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks, std::optional<std::size_t> onlyBlock)
 {
     BackendEventTable table;
     // A string-id event's decoding depends only on its (interned) name and backend; an int-id
@@ -446,7 +446,8 @@ BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks)
     using NameKey = std::tuple<const char *, std::size_t, std::size_t>;
     std::map<NameKey, const BackendEvent *> byName;
     std::map<std::tuple<std::int64_t, int, std::size_t>, const BackendEvent *> byId;
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
+    for (std::size_t b = onlyBlock.value_or(0); b < (onlyBlock ? *onlyBlock + 1 : blocks.size()) && b < blocks.size();
+         ++b) {
         const auto &events = blocks[b].events;
         for (std::size_t i = 0; i < events.size(); ++i) {
             const Event &e = events[i];
@@ -484,12 +485,17 @@ BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks)
 }
 
 std::vector<DelegateCallEvents> groupDelegateCalls(
-    const std::vector<EventBlock> &blocks, const BackendEventTable &table)
+    const std::vector<EventBlock> &blocks, const BackendEventTable &table, std::optional<std::size_t> onlyBlock)
 {
     std::vector<DelegateCallEvents> out;
     std::size_t next = 0; // table entries are sorted by block
     const auto &entries = table.entries();
     for (std::size_t b = 0; b < blocks.size(); ++b) {
+        while (next < entries.size() && entries[next].block < b)
+            ++next;
+        // A block without decoded events (most of a long LLM recording's) has no call to group.
+        if ((onlyBlock && b != *onlyBlock) || next == entries.size() || entries[next].block != b)
+            continue;
         const auto &events = blocks[b].events;
         std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::size_t>> calls;
         for (std::size_t i = 0; i < events.size(); ++i)

@@ -133,12 +133,14 @@ public:
     const std::vector<Entry> &entries() const { return m_events; }
 
 private:
-    friend BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks);
+    friend BackendEventTable decodeBackendEvents(
+        const std::vector<EventBlock> &blocks, std::optional<std::size_t> onlyBlock);
     std::vector<Entry> m_events; // sorted by (block, event)
     std::deque<BackendEvent> m_decoded; // stable addresses, kept by a move
 };
 
-BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks);
+// `onlyBlock`: the events of that block only (one selected event's neighbours).
+BackendEventTable decodeBackendEvents(const std::vector<EventBlock> &blocks, std::optional<std::size_t> onlyBlock = {});
 
 // A DELEGATE_CALL with the decoded events it encloses: host phases (the whole-call phase
 // first), then dispatches / kernels / operators, in file order. The enclosing call of a
@@ -155,7 +157,7 @@ struct DelegateCallEvents {
     std::vector<std::size_t> work; // dispatches, kernels, operators
 };
 std::vector<DelegateCallEvents> groupDelegateCalls(
-    const std::vector<EventBlock> &blocks, const BackendEventTable &table);
+    const std::vector<EventBlock> &blocks, const BackendEventTable &table, std::optional<std::size_t> onlyBlock = {});
 
 // Backend events timed on another clock, placed on the host's for drawing (timeline, Perfetto
 // trace). Vulkan's dispatches carry the GPU query pool's timestamps (VulkanBackend.cpp execute

@@ -7,6 +7,7 @@
 #include "graph/programgraph.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -234,16 +235,21 @@ Coloring colorItems(const ProgramGraph &g, const VisibleGraph &v, const OverlayD
         }
         for (double t : { 0.0, 0.25, 0.5, 0.75, 1.0 })
             c.legend.push_back({ heatColor(t), fmtShare(t * maxShare) });
-        if (d.backendAttributed > 0)
+        if (d.backendAttributed > 0 && d.backendByOrder == 0)
             c.note = fmt::format("{} backend event{} given to their nodes (exact link)", d.backendAttributed,
                 d.backendAttributed == 1 ? "" : "s");
+        else if (d.backendAttributed > 0) // XNNPACK: placed by order, formats.md §1.8
+            c.note = fmt::format("{} backend event{} given to their nodes ({} by the runtime's operator order and "
+                                 "kind: the backend logs no node id)",
+                d.backendAttributed, d.backendAttributed == 1 ? "" : "s",
+                d.backendByOrder == d.backendAttributed ? std::string("all") : std::to_string(d.backendByOrder));
         if (d.backendNotExact > 0)
             c.note += fmt::format(
                 "{}{} not attributed: link not exact", c.note.empty() ? "backend events: " : "; ", d.backendNotExact);
-        if (d.backendUnidentified > 0) // XNNPACK: formats.md §1.8
-            c.note += fmt::format("{}{} delegate operator event{} not attributed: the runtime logs no node id (a link "
-                                  "by order would be a guess)",
-                c.note.empty() ? "" : "; ", d.backendUnidentified, d.backendUnidentified == 1 ? "" : "s");
+        if (d.backendUnidentified > 0) // formats.md §1.8
+            c.note += fmt::format("{}{} delegate event{} left on their call: not placed on a node ({})",
+                c.note.empty() ? "" : "; ", d.backendUnidentified, d.backendUnidentified == 1 ? "" : "s",
+                fmt::join(d.backendNotes, "; "));
         if (!d.hasLatency())
             c.title = "Latency: no linked events with timings";
         break;

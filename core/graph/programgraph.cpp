@@ -6,6 +6,7 @@
 #include "etrecord/modulestack.h"
 #include "events/event.h"
 #include "program/delegates/delegatepayload.h"
+#include "program/delegates/nodelink.h"
 #include "program/program.h"
 
 #include <fmt/format.h>
@@ -671,6 +672,7 @@ OverlayData overlayFromEvents(
     if (backend) {
         d.backendNotExact = backend->inexact;
         d.backendUnidentified = backend->unidentified;
+        d.backendNotes = backend->notes;
         for (const BackendGraphLinks::Linked &l : backend->exact) {
             if (l.block >= blocks.size() || l.event >= blocks[l.block].events.size())
                 continue;
@@ -687,6 +689,7 @@ OverlayData overlayFromEvents(
             if (nodes.empty())
                 continue; // the graph shown lacks them
             ++d.backendAttributed;
+            d.backendByOrder += l.byOrder ? 1 : 0;
             for (int node : nodes)
                 ++d.nodeBackendEvents[std::size_t(node)];
             backendNodes[{ int(l.block), int(l.event) }] = std::move(nodes);
@@ -749,64 +752,38 @@ std::vector<std::string> payloadNodeDetails(const ProgramGraph &g, int node)
         return {};
     const OpNode &op = g.nodes()[std::size_t(node)];
     const DelegatePayload *p = g.payload(op.partition);
-    if (op.payloadNode < 0 || !p || std::size_t(op.payloadNode) >= p->nodes.size())
+    if (op.payloadNode < 0 || !p)
         return {};
-    const DelegateNode &dn = p->nodes[std::size_t(op.payloadNode)];
-    std::vector<std::string> lines { fmt::format(
-        "{} {} (node {} of {})", p->backend, dn.op, op.payloadNode + 1, p->nodes.size()) };
-    if (!dn.params.empty())
-        lines.push_back(dn.params);
-    if (dn.debugHandle >= 0)
-        lines.push_back(fmt::format("debug handle {}", dn.debugHandle));
     const ProgramMethod *m = g.program() ? g.program()->method(g.entryName()) : nullptr;
-    const auto arguments
-        = p->callArguments(m ? m->instruction(std::size_t(op.instruction)).args.size() : std::size_t(0));
-    auto valueLine = [&](const char *dir, std::int64_t id) {
-        const DelegateValue *v = p->value(id);
-        std::string line = fmt::format("{} v{}: {}", dir, id, v ? v->describe() : "(no such value)");
-        if (v && v->constant > 0)
-            line += " (constant)";
-        if (v && (v->input || v->output))
-            line += v->input ? " (graph input" : " (graph output";
-        if (v && (v->input || v->output)) {
-            if (auto a = arguments.find(id); a != arguments.end())
-                line += fmt::format(", argument {} of the call", a->second);
-            line += ")";
-        }
-        return line;
-    };
-    for (std::int64_t id : dn.inputs)
-        lines.push_back(valueLine(dn.outputs.empty() ? "arg" : "in ", id));
-    for (std::int64_t id : dn.outputs)
-        lines.push_back(valueLine("out", id));
-    return lines;
+    const std::size_t args = m && op.instruction >= 0 && std::size_t(op.instruction) < m->instructionCount()
+        ? m->instruction(std::size_t(op.instruction)).args.size()
+        : 0;
+    return payloadNodeLines(*p, std::size_t(op.payloadNode), args);
 }
 
 BackendGraphLinks payloadGraphLinks(
     const ProgramGraph &g, const std::vector<EventBlock> &blocks, const BackendEventTable &table)
 {
-    auto payloadOf = [&g](std::int32_t instruction) -> const DelegatePayload * {
-        const int call = g.nodeForInstruction(instruction);
-        return call >= 0 ? g.payload(g.nodes()[std::size_t(call)].partition) : nullptr;
-    };
-    const BackendLinker link
-        = [&payloadOf](std::int32_t instruction, const BackendEvent &event) -> std::optional<BackendNodeLink> {
-        const DelegatePayload *p = payloadOf(instruction);
-        const std::optional<std::int64_t> id = backendEventIdentifier(event);
-        if (!p || !id)
-            return std::nullopt;
-        BackendNodeLink l;
-        l.identifier = std::to_string(*id);
-        for (std::size_t k = 0; k < p->nodes.size(); ++k)
-            if (p->nodes[k].nodeId == *id)
-                l.payloadNodes.push_back(std::int64_t(k));
-        if (l.payloadNodes.empty())
-            return std::nullopt;
-        l.exact = l.payloadNodes.size() == 1; // two nodes with one id: which one ran is not known
-        return l;
-    };
-    return backendGraphLinks(
-        blocks, table, link, [&payloadOf](std::int32_t instruction) { return payloadOf(instruction) != nullptr; });
+    // Every block is taken as a run of the method drawn (the graph dock hands the runs of that
+    // method's scope).
+    const ProgramMethod *m = g.program() ? g.program()->method(g.entryName()) : nullptr;
+    const PayloadEventLinks links = linkPayloadEvents(blocks, table, [m](std::size_t) { return m; });
+    BackendGraphLinks out;
+    out.exact.reserve(links.linked.size());
+    for (const PayloadEventLink &l : links.linked) {
+        BackendGraphLinks::Linked x;
+        x.block = l.block;
+        x.event = l.event;
+        x.delegateCall = l.delegateCall;
+        x.instruction = l.instruction;
+        x.payloadNodes = { l.node };
+        x.byOrder = l.basis == PayloadLinkBasis::OrderAndKind;
+        out.exact.push_back(std::move(x));
+    }
+    out.byOrder = links.byOrder;
+    out.unidentified = links.unplaced;
+    out.notes = links.notes;
+    return out;
 }
 
 double groupLatency(const ProgramGraph &g, const OverlayData &d, int group)

@@ -213,8 +213,12 @@ struct OverlayData {
     // DELEGATE_CALL's counted time. Inexact links are counted, not attributed.
     std::vector<int> nodeBackendEvents;
     std::size_t backendAttributed = 0, backendNotExact = 0;
-    // Decoded operator events inside drawn payloads that name no node (XNNPACK's): not attributed.
+    // Of backendAttributed, the events placed by the runtime's operator order and kind (XNNPACK:
+    // its profiler logs no node id, nodelink.h), not by an id.
+    std::size_t backendByOrder = 0;
+    // Decoded events inside drawn payloads that could not be placed on a node: not attributed.
     std::size_t backendUnidentified = 0;
+    std::vector<std::string> backendNotes; // why, one line per delegate
     bool hasLatency() const { return totalLatency > 0; }
 };
 // `backend`: the exact links of the decoded backend events to the ETRecord's nodes, beyond the

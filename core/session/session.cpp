@@ -169,6 +169,48 @@ std::optional<std::size_t> Session::instructionOfEvent(int block, int event) con
     return std::size_t(ev.instructionId);
 }
 
+const ProgramMethod *Session::methodOfBlock(std::size_t block) const
+{
+    if (!program)
+        return nullptr;
+    if (block < runMethods.size()) {
+        const RunAttribution &a = runMethods[block];
+        if (a.kind == RunAttribution::Kind::Matched)
+            return a.method;
+        if (a.kind == RunAttribution::Kind::NoMatch)
+            return nullptr; // its ids are no method's
+        if (a.kind == RunAttribution::Kind::Ambiguous
+            && std::find(a.candidates.begin(), a.candidates.end(), method) == a.candidates.end())
+            return nullptr;
+    }
+    return methodPairedWithETDump ? method : nullptr;
+}
+
+PayloadEventLinks payloadEventLinks(
+    const Session &session, const BackendEventTable &table, std::optional<std::size_t> onlyBlock)
+{
+    if (!session.program)
+        return {};
+    return linkPayloadEvents(
+        session.blocks, table, [&session](std::size_t block) { return session.methodOfBlock(block); }, onlyBlock);
+}
+
+std::optional<PayloadNodeRef> payloadNodeRef(const PayloadEventLinks &links, std::size_t block, std::size_t event)
+{
+    const PayloadEventLink *l = links.find(block, event);
+    const DelegatePayload *p = l ? links.payload(*l) : nullptr;
+    if (!p)
+        return std::nullopt;
+    PayloadNodeRef r;
+    r.delegate = l->delegate;
+    r.node = l->node;
+    r.op = p->nodes[std::size_t(l->node)].op;
+    r.label = links.nodeLabel(*l);
+    r.placedBy = payloadLinkBasisName(l->basis);
+    r.details = links.describe(*l);
+    return r;
+}
+
 std::optional<EventPosition> Session::eventOfInstruction(std::size_t instruction) const
 {
     if (!method || !methodPairedWithETDump)

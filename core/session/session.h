@@ -3,10 +3,12 @@
 #include "common/error.h"
 #include "etdump/debugbuffer.h"
 #include "etdump/etdumpfile.h"
+#include "etrecord/backendlink.h"
 #include "etrecord/linker.h"
 #include "events/blockstats.h"
 #include "events/event.h"
 #include "events/eventblockbuilder.h"
+#include "program/delegates/nodelink.h"
 #include "program/program.h"
 #include "program/runattribution.h"
 #include "session/scope.h"
@@ -100,9 +102,20 @@ struct Session {
     std::optional<std::size_t> instructionOfEvent(int block, int event) const;
     // The kernel (or delegate) event of an instruction, in the first block that has one.
     std::optional<EventPosition> eventOfInstruction(std::size_t instruction) const;
+    // The method whose instruction ids the events of `block` carry: the one its runs were
+    // attributed to, else `method` when the ETDump was paired with it; null otherwise.
+    const ProgramMethod *methodOfBlock(std::size_t block) const;
     // The one file that names the session: the ETDump, else the program.
     const std::string &primaryPath() const { return inputs.etdump.empty() ? inputs.program : inputs.etdump; }
 };
+
+// The decoded backend events of the session (`table`, decodeBackendEvents of its blocks) placed
+// on the nodes of their delegates' decoded payloads (nodelink.h), each block by methodOfBlock.
+// Empty without a program.
+PayloadEventLinks payloadEventLinks(
+    const Session &session, const BackendEventTable &table, std::optional<std::size_t> onlyBlock = {});
+// The payload node of the event at (block, event) in `links`, as the CLI and the JSON show it.
+std::optional<PayloadNodeRef> payloadNodeRef(const PayloadEventLinks &links, std::size_t block, std::size_t event);
 
 // Reads the ETDump (and debug buffer), builds the EventBlocks and, when an ETRecord is given,
 // reads it and links the blocks to it with inputs.link; reads the program (inputs.program, else

@@ -11,6 +11,9 @@
 #include "testpaths.h"
 #include "testsession.h"
 
+#include <map>
+#include <tuple>
+
 #include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
@@ -515,6 +518,105 @@ private Q_SLOTS:
         const auto doc = nlohmann::json::parse(formatBackendEventsJson(s->blocks, t, nullptr, "forward"));
         QCOMPARE(doc.at("events").size(), std::size_t(2));
         QCOMPARE(doc.at("delegate_calls").size(), std::size_t(1));
+    }
+
+    // Events on the nodes of their delegates' decoded payloads (session.h payloadEventLinks).
+    // XNNPACK int8 (tests/data/runtime/xnnpack_int8, real): the README lists each call's operator
+    // events in the order XNNProfiler::submit_trace logs them and says delegate 1's f32->qd8
+    // Convert runs inside the QD8 fully connected (no event); xnn_int8.xnnpack_graphs.json (flatc)
+    // has the nodes: delegate 0 Convert, FC, FC, Convert; delegate 1 Convert, FC, Softmax. So the
+    // events land on nodes 0, 1, 2, 3 and 1, 2, by order. Vulkan on lavapipe (README): the 4
+    // operator dispatches name nodes 0..3 by delegate_node_id; the 3 staging copies no node.
+    void payloadNodesOnRealRecordings()
+    {
+        const std::string x = test::testData("runtime/xnnpack_int8/");
+        SessionInputs in;
+        in.etdump = x + "int8/profile/etdump.etdp";
+        in.program = x + "xnn_int8.pte";
+        auto s = loadSession(in);
+        QVERIFY2(s.ok(), s ? "" : s.error().message().c_str());
+        const Session &xs = **s;
+        const BackendEventTable t = decodeBackendEvents(xs.blocks);
+        const PayloadEventLinks links = payloadEventLinks(xs, t);
+        QCOMPARE(links.byOrder, std::size_t(6));
+        QCOMPARE(links.byNodeId, std::size_t(0));
+        QCOMPARE(links.unplaced, std::size_t(0));
+        QVERIFY(links.notes.empty());
+        std::vector<std::tuple<std::string, std::size_t, std::int64_t>> got; // per run: name, delegate, node
+        std::size_t block = links.linked.front().block;
+        for (const PayloadEventLink &l : links.linked) {
+            QCOMPARE(l.basis, PayloadLinkBasis::OrderAndKind);
+            if (l.block == block)
+                got.emplace_back(xs.blocks[l.block].events[l.event].name, l.delegate, l.node);
+        }
+        using Row = std::tuple<std::string, std::size_t, std::int64_t>;
+        QCOMPARE(got,
+            (std::vector<Row> { Row { "Convert (NC) #1", 0, 0 },
+                Row { "Fully Connected (NC, QS8, QC8W) GEMM #1", 0, 1 },
+                Row { "Fully Connected (NC, QS8, QC8W) GEMM #2", 0, 2 }, Row { "Convert (NC) #2", 0, 3 },
+                Row { "Fully Connected (NC, QD8, F32, QC8W) GEMM #1", 1, 1 }, Row { "Softmax (NC, F32) #1", 1, 2 } }));
+        // The node's shapes, as the README gives them (x [8, 64] -> h1 [8, 128] quantized).
+        const PayloadEventLink &fc = links.linked[1];
+        QCOMPARE(links.nodeLabel(fc), std::string("1 FullyConnected qint8[8, 64] -> qint8[8, 128]"));
+        const std::optional<PayloadNodeRef> ref = payloadNodeRef(links, fc.block, fc.event);
+        QVERIFY(ref);
+        QCOMPARE(ref->placedBy, std::string("runtime order and kind"));
+        QCOMPARE(ref->details.front(), std::string("XNNPACK FullyConnected (node 2 of 4)"));
+        // One block alone gives the same links for that block (Details, the timeline).
+        const BackendEventTable one = decodeBackendEvents(xs.blocks, fc.block);
+        const PayloadEventLinks alone = payloadEventLinks(xs, one, fc.block);
+        QCOMPARE(alone.byOrder, got.size());
+        QCOMPARE(alone.find(fc.block, fc.event)->node, std::int64_t(1));
+        // The JSON carries them.
+        const auto doc = nlohmann::json::parse(formatBackendEventsJson(xs.blocks, t, nullptr, "forward",
+            [&links](std::size_t b, std::size_t e) { return payloadNodeRef(links, b, e); }));
+        const auto &first = doc.at("events").at(0);
+        QCOMPARE(first.at("payload_node").at("op").get<std::string>(), std::string("Convert"));
+        QCOMPARE(first.at("payload_node").at("placed_by").get<std::string>(), std::string("runtime order and kind"));
+
+        // Without the program nothing is placed.
+        SessionInputs bare = in;
+        bare.program.clear();
+        auto b = loadSession(bare);
+        QVERIFY(b.ok());
+        QVERIFY(payloadEventLinks(**b, decodeBackendEvents((*b)->blocks)).linked.empty());
+
+        // A call whose operators do not follow its payload's nodes is not placed at all: the int8
+        // recording against the fp32 build's payloads (same instructions, other operators).
+        SessionInputs wrong = in;
+        wrong.program = x + "xnn_fp32.pte";
+        auto w = loadSession(wrong);
+        QVERIFY(w.ok());
+        QVERIFY((*w)->program); // paired: the instructions match
+        const PayloadEventLinks none = payloadEventLinks(**w, decodeBackendEvents((*w)->blocks));
+        // fp32 delegate 0 is FC, FC (README of the fp32 build): Convert finds no node, so none of
+        // that call's 4 events is placed; delegate 1 (FC, Softmax) takes its 2 events by kind.
+        QCOMPARE(none.unplaced, std::size_t(4) * (none.byOrder / 2));
+        QCOMPARE(none.notes.size(), std::size_t(1));
+        QVERIFY2(none.notes[0].starts_with("XNNPACK delegate 0 of forward: "), none.notes[0].c_str());
+
+        const std::string v = test::testData("runtime/vulkan_lavapipe/");
+        SessionInputs vin;
+        vin.etdump = v + "profile/etdump.etdp";
+        vin.program = v + "vk_ew.pte";
+        auto vs = loadSession(vin);
+        QVERIFY(vs.ok());
+        const BackendEventTable vt = decodeBackendEvents((*vs)->blocks);
+        const PayloadEventLinks vl = payloadEventLinks(**vs, vt);
+        QVERIFY(vl.byNodeId > 0);
+        QCOMPARE(vl.byOrder, std::size_t(0));
+        QCOMPARE(vl.unplaced, std::size_t(0));
+        std::map<std::string, std::int64_t> nodeOfOp;
+        for (const PayloadEventLink &l : vl.linked) {
+            QCOMPARE(l.basis, PayloadLinkBasis::NodeId);
+            const BackendEvent *d = vt.find(l.block, l.event);
+            QVERIFY(d && !d->stagingCopy);
+            auto [it, fresh] = nodeOfOp.try_emplace(d->op, l.node);
+            QCOMPARE(it->second, l.node); // the same operator lands on the same node in every run
+        }
+        QCOMPARE(nodeOfOp,
+            (std::map<std::string, std::int64_t> { { "aten.add.Tensor", 0 }, { "aten.mul.Tensor", 1 },
+                { "aten.relu.default", 2 }, { "aten.tanh.default", 3 } }));
     }
 
     void inspectorTableKeepsRawNames()

@@ -696,22 +696,54 @@ private slots:
         QVERIFY(has("out v3: fp32[1, 128]"));
         QVERIFY(payloadNodeDetails(*g, g->nodeForInstruction(1)).empty());
 
-        // XNNPACK's operator events name no node (README: delegate_debug_id_int -1, name only):
-        // nothing is attributed to a payload node, the legend says why, the time stays on the call.
+        // XNNPACK's operator events name no node (README: delegate_debug_id_int -1, name only), but
+        // XNNProfiler::submit_trace logs them in the runtime's operator order, which follows the
+        // nodes (formats.md §1.8): each is placed on its node by order and kind, said so. Expected
+        // from the README's event list and the payloads' flatc JSON (xnn_mlp.xnnpack_graphs.json):
+        // the k-th operator event of a call names the k-th node's type.
         auto s = test::loadSessionOrDie(dir + "etdump.etdp", dir + "debug_output.bin", "");
         const BackendEventTable table = decodeBackendEvents(s->blocks);
         const BackendGraphLinks links = payloadGraphLinks(*g, s->blocks, table);
-        QVERIFY(links.exact.empty());
-        QCOMPARE(links.unidentified, std::size_t(8)); // README: 8 delegate profile events
+        QCOMPARE(links.exact.size(), std::size_t(8)); // README: 8 delegate profile events
+        QCOMPARE(links.byOrder, std::size_t(8));
+        QCOMPARE(links.unidentified, std::size_t(0));
+        QFile graphs(QString::fromStdString(dir + "xnn_mlp.xnnpack_graphs.json"));
+        QVERIFY(graphs.open(QIODevice::ReadOnly));
+        const QJsonObject payloads = QJsonDocument::fromJson(graphs.readAll()).object();
+        QCOMPARE(payloads.size(), 2);
+        auto squash = [](QString t) {
+            return t.remove(QRegularExpression(u" #\\d+$"_qs))
+                .remove(QRegularExpression(u" \\(.*$"_qs))
+                .remove(u"XNN"_qs)
+                .remove(u' ')
+                .toLower();
+        };
+        std::map<std::int32_t, int> seen; // instruction -> operator events placed so far
+        const std::vector<QString> keys { payloads.keys()[0], payloads.keys()[1] };
+        for (const BackendGraphLinks::Linked &l : links.exact) {
+            QVERIFY(l.byOrder);
+            const Event &ev = s->blocks[l.block].events[l.event];
+            const int k = seen[l.instruction]++;
+            QCOMPARE(l.payloadNodes, std::vector<std::int64_t> { k });
+            const QJsonArray nodes = payloads[keys[l.instruction == 0 ? 0 : 1]].toObject()[u"xnodes"_qs].toArray();
+            const QString type = nodes[k].toObject()[u"xnode_union_type"_qs].toString();
+            QCOMPARE(squash(QString::fromUtf8(ev.name.data(), qsizetype(ev.name.size()))), squash(type));
+        }
+        QCOMPARE(seen, (std::map<std::int32_t, int> { { 0, 4 }, { 2, 4 } }));
+        // Their times are on the nodes now: each node's latency is its event's (one run).
         const OverlayData d = overlayFromEvents(*g, s->blocks, &links);
-        for (int p = 0; p < 2; ++p)
-            for (int k = 0; k < 4; ++k)
-                QVERIFY(std::isnan(d.nodeLatency[std::size_t(g->nodeForPayload(p == 0 ? 0 : 2, k))]));
-        QCOMPARE(d.backendAttributed, std::size_t(0));
+        QCOMPARE(d.backendAttributed, std::size_t(8));
+        QCOMPARE(d.backendByOrder, std::size_t(8));
+        for (const BackendGraphLinks::Linked &l : links.exact) {
+            const Event &ev = s->blocks[l.block].events[l.event];
+            QVERIFY(ev.perfData);
+            const double at = d.nodeLatency[std::size_t(g->nodeForPayload(l.instruction, l.payloadNodes[0]))];
+            QVERIFY2(std::abs(at - ev.perfData->avg) < 1e-12, qPrintable(QString::number(at)));
+        }
         const Coloring c = colorItems(*g, v, d, Overlay::Latency);
         QCOMPARE(c.note,
-            std::string("8 delegate operator events not attributed: the runtime logs no node id (a link by order "
-                        "would be a guess)"));
+            std::string("8 backend events given to their nodes (all by the runtime's operator order and kind: the "
+                        "backend logs no node id)"));
         const OverlayData plain = overlayFromEvents(*g, s->blocks);
         QVERIFY(std::abs(d.totalLatency - plain.totalLatency) < 1e-12);
     }

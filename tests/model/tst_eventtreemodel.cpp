@@ -233,6 +233,49 @@ private Q_SLOTS:
                     .toString()
                     .isEmpty());
     }
+
+    // With the program, each XNNPACK operator row names the payload node it ran and its tensors.
+    // Expected from the fixture's README and xnn_mlp.xnnpack_graphs.json (flatc): delegate 0 is
+    // FullyConnected x[1, 64] -> [1, 128], FullyConnected, Add, Gelu, its events logged in that order.
+    void delegateNodeColumn()
+    {
+        const QString dir = fixture("runtime/xnnpack_mlp_intermediates/");
+        SessionInputs in;
+        in.etdump = QString(dir + QStringLiteral("etdump.etdp")).toStdString();
+        in.program = QString(dir + QStringLiteral("xnn_mlp.pte")).toStdString();
+        auto s = loadSession(in);
+        QVERIFY(s.ok());
+        EventTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSession(*s);
+        QCOMPARE(model.headerData(EventTreeModel::DelegateNodeColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Delegate node (etscope)"));
+        const QModelIndex xe = childNamed(model, {}, QStringLiteral("Execute"));
+        const QModelIndex first = childNamed(model, xe, QStringLiteral("DELEGATE_CALL"));
+        const QStringList nodes { QStringLiteral("0 FullyConnected fp32[1, 64] -> fp32[1, 128] (by order)"),
+            QStringLiteral("1 FullyConnected fp32[1, 128] -> fp32[1, 128] (by order)"),
+            QStringLiteral("2 Add fp32[1, 128] -> fp32[1, 128] (by order)"),
+            QStringLiteral("3 Gelu fp32[1, 128] -> fp32[1, 128] (by order)") };
+        for (int r = 0; r < 4; ++r)
+            QCOMPARE(model.index(r, EventTreeModel::DelegateNodeColumn, first).data().toString(), nodes[r]);
+        const QString tip = model.index(0, EventTreeModel::DelegateNodeColumn, first).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.startsWith(QStringLiteral("XNNPACK FullyConnected (node 1 of 4)")), qPrintable(tip));
+        QVERIFY2(
+            tip.contains(QStringLiteral("in  v0: fp32[1, 64] (graph input, argument 0 of the call)")), qPrintable(tip));
+        QVERIFY(tip.endsWith(QStringLiteral("the backend logs no node id)")));
+        // The filter finds rows by their node.
+        QVERIFY(model.filterTextAt(model.index(3, 0, first)).contains(QStringLiteral("Gelu")));
+        QVERIFY(first.siblingAtColumn(EventTreeModel::DelegateNodeColumn).data().toString().isEmpty());
+        // Without the program the column is empty.
+        model.setSession(load(dir + QStringLiteral("etdump.etdp")));
+        QVERIFY(model
+                    .index(0, EventTreeModel::DelegateNodeColumn,
+                        childNamed(
+                            model, childNamed(model, {}, QStringLiteral("Execute")), QStringLiteral("DELEGATE_CALL")))
+                    .data()
+                    .toString()
+                    .isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEventTreeModel)

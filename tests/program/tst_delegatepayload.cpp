@@ -205,7 +205,7 @@ private slots:
         for (std::size_t d = 0; d < 2; ++d) {
             const DelegateEventLinks links
                 = linkXnnpackEvents(decodeDelegatePayload(dels[d].backendId, dels[d].blob), events[d]);
-            QVERIFY(links.exact);
+            QVERIFY(links.complete);
             QCOMPARE(links.fusedNodes, std::size_t(0));
             for (std::size_t e = 0; e < 4; ++e)
                 QCOMPARE(links.events[e].node, std::int64_t(e));
@@ -218,12 +218,12 @@ private slots:
         DelegateEventLinks links = linkXnnpackEvents(p,
             { "Convert (NC, F32, QD8) #1", "Fully Connected (NC, QD8, F32, QC8W) GEMM #1",
                 "Fully Connected (NC, QD8, F32, QB4W) GEMM #2", "Add (ND) #1" });
-        QVERIFY(links.exact);
+        QVERIFY(links.complete);
         QCOMPARE(links.fusedNodes, std::size_t(1));
         QCOMPARE(links.events[3].node, std::int64_t(4));
         // An operator no node names is left unlinked, and the links are not called exact.
         links = linkXnnpackEvents(p, { "Convert (NC, F32, QD8) #1", "Transpose (ND, X32) #1", "Add (ND) #1" });
-        QVERIFY(!links.exact);
+        QVERIFY(!links.complete);
         QCOMPARE(links.events[1].node, std::int64_t(-1));
         QCOMPARE(links.events[2].node, std::int64_t(4));
     }

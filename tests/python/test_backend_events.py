@@ -85,6 +85,17 @@ def test_neutron_and_xnnpack_by_hand():
     assert (row["op"], row["layout"], row["dtype"], row["variant"], row["instance"]) == (
         "Fully Connected", "NC", "F32", "GEMM", 2)
     assert set(df["backend"]) == {"XNNPACK"}
+    assert df["payload_node"].isna().all()  # no program: no payload to place them on
+
+    # With the program: on the nodes of the payloads, by order (README: the events of each call in
+    # the order of its XNNGraph's nodes, xnn_mlp.xnnpack_graphs.json).
+    df = etscope.Inspector(etdump_path=fixture("runtime/xnnpack_mlp_intermediates/etdump.etdp"),
+                           program=fixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte")).backend_events()
+    nodes = [(r["instruction_id"], r["payload_node"]["node"], r["payload_node"]["op"]) for _, r in df.iterrows()]
+    assert nodes == [(0, 0, "FullyConnected"), (0, 1, "FullyConnected"), (0, 2, "Add"), (0, 3, "Gelu"),
+                     (2, 0, "FullyConnected"), (2, 1, "Tanh"), (2, 2, "FullyConnected"), (2, 3, "Softmax")]
+    assert {r["placed_by"] for r in df["payload_node"]} == {"runtime order and kind"}
+    assert df["payload_node"].iloc[0]["details"][0] == "XNNPACK FullyConnected (node 1 of 4)"
 
 
 def test_no_backend_events():

@@ -738,14 +738,17 @@ class Inspector:
         "block", "block_name", "event", "name", "instruction_id", "backend", "kind", "backend_op", "op",
         "kernel", "operator_id", "dispatch_id", "delegate_node_id", "args", "layout", "dtype", "variant",
         "instance", "phase", "whole_call", "init", "staging_copy", "kernel_index", "function_code", "runs",
-        "avg", "p50", "node",
+        "avg", "p50", "node", "payload_node",
     )
 
     def backend_events(self, method: str = "forward"):
         """etscope's own decoding of what backends write into their events (Vulkan dispatches,
         XNNPACK operators, Neutron kernels, ETVK_/VGF_ host phases): one row per decoded event
         with the fields of `etscope-cli backend-events --json` (absent fields None; `args` a
-        list of dicts, `node` the ETRecord link of `method`'s delegate_map as a dict). The time
+        list of dicts, `node` the ETRecord link of `method`'s delegate_map as a dict, `payload_node`
+        with program= the node of the delegate's decoded payload the event ran: delegate, node, op,
+        label, placed_by ("node id", or "runtime order and kind" for XNNPACK, which logs no node
+        id) and details). The time
         unit is `df.attrs["unit"]`; each delegate call's phases are in
         `df.attrs["delegate_calls"]`. The Inspector's own table is unchanged."""
         import json

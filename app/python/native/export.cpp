@@ -95,7 +95,9 @@ std::string backendEventsJson(const NativeSession &s, const std::string &method)
 {
     py::gil_scoped_release release;
     const BackendEventTable table = decodeBackendEvents(s.session->blocks);
-    return formatBackendEventsJson(s.session->blocks, table, s.session->etrecord.get(), method);
+    const PayloadEventLinks payload = payloadEventLinks(*s.session, table); // with the program
+    return formatBackendEventsJson(s.session->blocks, table, s.session->etrecord.get(), method,
+        [&payload](std::size_t block, std::size_t event) { return payloadNodeRef(payload, block, event); });
 }
 
 } // namespace

@@ -1,6 +1,11 @@
 #include "program/delegates/nodelink.h"
 
+#include "events/backendevents.h"
+#include "events/event.h"
+#include "program/program.h"
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -94,12 +99,175 @@ DelegateEventLinks linkXnnpackEvents(const DelegatePayload &payload, const std::
         next = n + 1;
     }
     out.fusedNodes = std::size_t(std::count(used.begin(), used.end(), false));
-    out.exact = unlinked == 0 && payload.decoded;
+    out.complete = unlinked == 0 && payload.decoded;
     if (!payload.decoded)
         out.note = "the payload is opaque";
     else if (unlinked > 0)
         out.note = fmt::format(
             "{} of {} events name no remaining node of their kind: left unlinked", unlinked, eventNames.size());
+    return out;
+}
+
+const char *payloadLinkBasisName(PayloadLinkBasis basis)
+{
+    return basis == PayloadLinkBasis::NodeId ? "node id" : "runtime order and kind";
+}
+
+const PayloadEventLink *PayloadEventLinks::find(std::size_t block, std::size_t event) const
+{
+    auto it = std::lower_bound(linked.begin(), linked.end(), std::pair(block, event),
+        [](const PayloadEventLink &a, const std::pair<std::size_t, std::size_t> &k) {
+            return std::pair(a.block, a.event) < k;
+        });
+    return it != linked.end() && it->block == block && it->event == event ? &*it : nullptr;
+}
+
+const DelegatePayload *PayloadEventLinks::payload(const PayloadEventLink &link) const
+{
+    auto it = payloads.find({ link.method, link.delegate });
+    return it != payloads.end() ? it->second.get() : nullptr;
+}
+
+std::string PayloadEventLinks::nodeLabel(const PayloadEventLink &link) const
+{
+    const DelegatePayload *p = payload(link);
+    if (!p || link.node < 0 || std::size_t(link.node) >= p->nodes.size())
+        return {};
+    const DelegateNode &n = p->nodes[std::size_t(link.node)];
+    auto shape = [p](const std::vector<std::int64_t> &ids) {
+        for (std::int64_t id : ids) // the first tensor that is not a constant (weights say little here)
+            if (const DelegateValue *v = p->value(id); v && v->constant == 0 && v->text.empty())
+                return fmt::format("{}[{}]", v->dtype, fmt::join(v->shape, ", "));
+        return std::string();
+    };
+    std::string out = fmt::format("{} {}", link.node, n.op);
+    const std::string in = shape(n.inputs), res = shape(n.outputs);
+    if (!in.empty() || !res.empty())
+        out += fmt::format(" {} -> {}", in.empty() ? "?" : in, res.empty() ? "?" : res);
+    return out;
+}
+
+std::vector<std::string> PayloadEventLinks::describe(const PayloadEventLink &link) const
+{
+    const DelegatePayload *p = payload(link);
+    if (!p || link.node < 0)
+        return {};
+    std::size_t args = 0;
+    if (link.method && link.instruction >= 0 && std::size_t(link.instruction) < link.method->instructionCount())
+        args = link.method->instruction(std::size_t(link.instruction)).args.size();
+    std::vector<std::string> lines = payloadNodeLines(*p, std::size_t(link.node), args);
+    lines.push_back(link.basis == PayloadLinkBasis::NodeId
+            ? std::string("placed by the node id the event names")
+            : std::string("placed by the runtime's operator order and kind (the backend logs no node id)"));
+    return lines;
+}
+
+std::vector<std::string> payloadNodeLines(const DelegatePayload &p, std::size_t node, std::size_t callArgs)
+{
+    if (node >= p.nodes.size())
+        return {};
+    const DelegateNode &dn = p.nodes[node];
+    std::vector<std::string> lines { fmt::format("{} {} (node {} of {})", p.backend, dn.op, node + 1, p.nodes.size()) };
+    if (!dn.params.empty())
+        lines.push_back(dn.params);
+    if (dn.debugHandle >= 0)
+        lines.push_back(fmt::format("debug handle {}", dn.debugHandle));
+    const auto arguments = p.callArguments(callArgs);
+    auto valueLine = [&](const char *dir, std::int64_t id) {
+        const DelegateValue *v = p.value(id);
+        std::string line = fmt::format("{} v{}: {}", dir, id, v ? v->describe() : "(no such value)");
+        if (v && v->constant > 0)
+            line += " (constant)";
+        if (v && (v->input || v->output)) {
+            line += v->input ? " (graph input" : " (graph output";
+            if (auto a = arguments.find(id); a != arguments.end())
+                line += fmt::format(", argument {} of the call", a->second);
+            line += ")";
+        }
+        return line;
+    };
+    for (std::int64_t id : dn.inputs)
+        lines.push_back(valueLine(dn.outputs.empty() ? "arg" : "in ", id));
+    for (std::int64_t id : dn.outputs)
+        lines.push_back(valueLine("out", id));
+    return lines;
+}
+
+PayloadEventLinks linkPayloadEvents(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
+    const std::function<const ProgramMethod *(std::size_t block)> &methodOf, std::optional<std::size_t> onlyBlock)
+{
+    PayloadEventLinks out;
+    std::map<std::pair<const ProgramMethod *, std::size_t>, std::size_t> unplacedOf; // per delegate, for the notes
+    std::map<std::pair<const ProgramMethod *, std::size_t>, std::string> whyOf;
+    for (const DelegateCallEvents &call : groupDelegateCalls(blocks, table, onlyBlock)) {
+        const ProgramMethod *m = methodOf ? methodOf(call.block) : nullptr;
+        if (!m || call.instructionId < 0 || std::size_t(call.instructionId) >= m->instructionCount())
+            continue;
+        const ProgramInstruction ins = m->instruction(std::size_t(call.instructionId));
+        if (ins.kind != InstructionKind::DelegateCall || ins.delegateIndex < 0
+            || std::size_t(ins.delegateIndex) >= m->delegates().size())
+            continue;
+        const auto key = std::pair(m, std::size_t(ins.delegateIndex));
+        auto [pit, fresh] = out.payloads.try_emplace(key);
+        if (fresh) {
+            const ProgramDelegate &d = m->delegates()[key.second];
+            pit->second = std::make_shared<const DelegatePayload>(decodeDelegatePayload(d.backendId, d.blob));
+        }
+        const DelegatePayload &p = *pit->second;
+        if (!p.decoded || p.nodes.empty())
+            continue; // nothing to place them on (the call's own line says what the payload is)
+        const Event *const blockEvents = blocks[call.block].events.data();
+        auto link = [&](std::size_t event, std::int64_t node, PayloadLinkBasis basis) {
+            out.linked.push_back(
+                { call.block, event, call.instructionId, call.delegateCall, m, key.second, node, basis });
+            ++(basis == PayloadLinkBasis::NodeId ? out.byNodeId : out.byOrder);
+        };
+        std::vector<std::size_t> ordered; // XNNPACK operators: no id, placed by order
+        std::vector<std::string> names;
+        for (std::size_t w : call.work) {
+            const BackendEvent *b = table.find(call.block, w);
+            if (!b || b->stagingCopy)
+                continue; // a staging copy belongs to no operator
+            if (const std::optional<std::int64_t> id = b->delegateNodeId ? b->delegateNodeId : b->kernelIndex) {
+                std::int64_t found = -1;
+                std::size_t count = 0;
+                for (std::size_t k = 0; k < p.nodes.size(); ++k)
+                    if (p.nodes[k].nodeId == *id) {
+                        found = std::int64_t(k);
+                        ++count;
+                    }
+                if (count == 1) {
+                    link(w, found, PayloadLinkBasis::NodeId);
+                } else {
+                    ++unplacedOf[key];
+                    whyOf[key] = count == 0 ? fmt::format("no node has id {}", *id)
+                                            : fmt::format("{} nodes share id {}", count, *id);
+                }
+            } else if (b->backend == BackendKind::Xnnpack && b->kind == BackendEventKind::Operator) {
+                ordered.push_back(w);
+                names.emplace_back(blockEvents[w].name);
+            }
+        }
+        if (ordered.empty())
+            continue;
+        const DelegateEventLinks l = linkXnnpackEvents(p, names);
+        if (!l.complete) {
+            unplacedOf[key] += ordered.size();
+            whyOf[key] = l.note;
+            continue;
+        }
+        for (std::size_t i = 0; i < ordered.size(); ++i)
+            link(ordered[i], l.events[i].node, PayloadLinkBasis::OrderAndKind);
+    }
+    std::sort(out.linked.begin(), out.linked.end(), [](const PayloadEventLink &a, const PayloadEventLink &b) {
+        return std::pair(a.block, a.event) < std::pair(b.block, b.event);
+    });
+    for (const auto &[key, n] : unplacedOf) {
+        out.unplaced += n;
+        const auto &p = *out.payloads.at(key);
+        out.notes.push_back(fmt::format("{} delegate {} of {}: {} event{} not placed on a node ({})", p.backend,
+            key.second, key.first->name(), n, n == 1 ? "" : "s", whyOf[key]));
+    }
     return out;
 }
 
