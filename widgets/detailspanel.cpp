@@ -323,6 +323,10 @@ void DetailsPanel::fillDelegateNode(int blockIndex, int eventIndex)
             rows.append({ QString(), line });
     }
     addSection(tr("Delegate node (%1 payload)").arg(toQString(links.payload(*l)->backend)), rows);
+    // Right under the statistics: what the event ran reads before its identity and raw values.
+    QTreeWidgetItem *section = m_properties->takeTopLevelItem(m_properties->topLevelItemCount() - 1);
+    m_properties->insertTopLevelItem(1, section);
+    section->setExpanded(true);
 }
 
 void DetailsPanel::addSection(const QString &title, const QList<QPair<QString, QString>> &rows)

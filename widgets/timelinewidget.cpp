@@ -550,7 +550,7 @@ void TimelineWidget::layOut()
     if (links.byOrder > 0)
         info += (links.byOrder == 1 ? tr(" · 1 XNNPACK operator on its payload node")
                                     : tr(" · %1 XNNPACK operators on their payload nodes").arg(links.byOrder))
-            + tr(" by the runtime's order and kind (no node id logged)");
+            + tr(" by runtime order (no node id logged)");
     for (const std::string &note : links.notes)
         info += QStringLiteral(" · ") + toQString(note);
     m_info->setText(info);

@@ -226,7 +226,7 @@ struct OverlayData {
 OverlayData overlayFromEvents(
     const ProgramGraph &g, const std::vector<EventBlock> &blocks, const BackendGraphLinks *backend = nullptr);
 // What a payload node of a graph drawn from a .pte is, from its decoded payload, one line each:
-// "XNNPACK FullyConnected (node 1 of 4)", its attributes, then one line per input and output value
+// "XNNPACK FullyConnected node 0 (of 4)", its attributes, then one line per input and output value
 // ("in  v0: fp32[1, 64]", "out v3: qint8[1, 128] per-tensor scale 0.01 zero point -3", marked
 // "graph input/output" and "argument N of the call" where bound). Empty for other nodes.
 std::vector<std::string> payloadNodeDetails(const ProgramGraph &g, int node);

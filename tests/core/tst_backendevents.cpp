@@ -561,7 +561,7 @@ private Q_SLOTS:
         const std::optional<PayloadNodeRef> ref = payloadNodeRef(links, fc.block, fc.event);
         QVERIFY(ref);
         QCOMPARE(ref->placedBy, std::string("runtime order and kind"));
-        QCOMPARE(ref->details.front(), std::string("XNNPACK FullyConnected (node 2 of 4)"));
+        QCOMPARE(ref->details.front(), std::string("XNNPACK FullyConnected node 1 (of 4)"));
         // One block alone gives the same links for that block (Details, the timeline).
         const BackendEventTable one = decodeBackendEvents(xs.blocks, fc.block);
         const PayloadEventLinks alone = payloadEventLinks(xs, one, fc.block);

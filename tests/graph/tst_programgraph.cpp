@@ -687,7 +687,7 @@ private slots:
         // Details of a payload node: op, shapes, dtypes, where its values come from.
         const std::vector<std::string> details = payloadNodeDetails(*g, g->nodeForPayload(0, 0));
         QVERIFY(details.size() >= 5);
-        QCOMPARE(details[0], std::string("XNNPACK FullyConnected (node 1 of 4)"));
+        QCOMPARE(details[0], std::string("XNNPACK FullyConnected node 0 (of 4)"));
         auto has = [&](const std::string &text) {
             return std::any_of(details.begin(), details.end(), [&](const std::string &l) { return l == text; });
         };

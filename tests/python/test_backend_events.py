@@ -95,7 +95,7 @@ def test_neutron_and_xnnpack_by_hand():
     assert nodes == [(0, 0, "FullyConnected"), (0, 1, "FullyConnected"), (0, 2, "Add"), (0, 3, "Gelu"),
                      (2, 0, "FullyConnected"), (2, 1, "Tanh"), (2, 2, "FullyConnected"), (2, 3, "Softmax")]
     assert {r["placed_by"] for r in df["payload_node"]} == {"runtime order and kind"}
-    assert df["payload_node"].iloc[0]["details"][0] == "XNNPACK FullyConnected (node 1 of 4)"
+    assert df["payload_node"].iloc[0]["details"][0] == "XNNPACK FullyConnected node 0 (of 4)"
 
 
 def test_no_backend_events():

@@ -193,6 +193,53 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(bad));
     }
 
+    // With the program, a backend event shows the payload node it ran: Details right under the
+    // statistics, the timeline in its info line (and bar labels). xnnpack_mlp_intermediates: the
+    // README's GELU event is the 4th operator of delegate 0, whose 4th node (xnn_mlp's XNNGraph
+    // JSON, flatc) is XNNGelu [1, 128] -> [1, 128]; its 8 operator events are placed by order.
+    void delegateNodeInDetailsAndTimeline()
+    {
+        SessionInputs in;
+        in.etdump = kShared + "runtime/xnnpack_mlp_intermediates/etdump.etdp";
+        in.program = kShared + "runtime/xnnpack_mlp_intermediates/xnn_mlp.pte";
+        auto loaded = loadSession(in);
+        QVERIFY(loaded.ok());
+        const std::shared_ptr<const Session> session = *loaded;
+        int block = -1, gelu = -1;
+        for (int b = 0; b < int(session->blocks.size()); ++b)
+            for (int e = 0; e < int(session->blocks[std::size_t(b)].events.size()); ++e)
+                if (session->blocks[std::size_t(b)].events[std::size_t(e)].name == "GELU (NC) #1") {
+                    block = b;
+                    gelu = e;
+                }
+        QVERIFY(gelu >= 0);
+        DetailsPanel panel;
+        panel.setEvent(session, block, gelu);
+        QTreeWidgetItem *node = panel.propertiesTree()->topLevelItem(1);
+        QVERIFY(node);
+        QCOMPARE(node->text(0), QStringLiteral("Delegate node (XNNPACK payload)"));
+        QCOMPARE(node->child(0)->text(1), QStringLiteral("XNNPACK Gelu node 3 (of 4)"));
+        QStringList values;
+        for (int i = 0; i < node->childCount(); ++i)
+            values << node->child(i)->text(0) + QLatin1Char('=') + node->child(i)->text(1);
+        QVERIFY2(values.contains(QStringLiteral("in v7=fp32[1, 128]")), qPrintable(values.join(u'|')));
+        QVERIFY2(values.contains(QStringLiteral("out v8=fp32[1, 128] (graph output, argument 1 of the call)")),
+            qPrintable(values.join(u'|')));
+        QVERIFY(node->child(node->childCount() - 1)->text(1).contains(QStringLiteral("operator order")));
+
+        TimelineWidget timeline;
+        timeline.setSession(session);
+        timeline.highlightEvent(block, gelu);
+        QCOMPARE(timeline.layout().bars.size() > 8, true);
+        QVERIFY2(
+            timeline.infoText().contains(QStringLiteral("8 XNNPACK operators on their payload nodes by runtime order")),
+            qPrintable(timeline.infoText()));
+        // Without the program: no node, no such line.
+        DetailsPanel bare;
+        bare.setEvent(load(in.etdump), block, gelu);
+        QVERIFY(!bare.propertiesTree()->topLevelItem(1)->text(0).startsWith(QStringLiteral("Delegate node")));
+    }
+
     void timelineAndTopEvents()
     {
         auto session = load(kShared + "upstream/docs_tutorial.etdp");

@@ -167,7 +167,8 @@ std::vector<std::string> payloadNodeLines(const DelegatePayload &p, std::size_t 
     if (node >= p.nodes.size())
         return {};
     const DelegateNode &dn = p.nodes[node];
-    std::vector<std::string> lines { fmt::format("{} {} (node {} of {})", p.backend, dn.op, node + 1, p.nodes.size()) };
+    // Nodes are numbered from 0 everywhere (`etscope-cli program`, the JSON, the timeline).
+    std::vector<std::string> lines { fmt::format("{} {} node {} (of {})", p.backend, dn.op, node, p.nodes.size()) };
     if (!dn.params.empty())
         lines.push_back(dn.params);
     if (dn.debugHandle >= 0)

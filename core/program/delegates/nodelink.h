@@ -107,7 +107,7 @@ struct PayloadEventLinks {
 PayloadEventLinks linkPayloadEvents(const std::vector<EventBlock> &blocks, const BackendEventTable &table,
     const std::function<const ProgramMethod *(std::size_t block)> &methodOf, std::optional<std::size_t> onlyBlock = {});
 
-// A payload node, one line each: "XNNPACK FullyConnected (node 2 of 4)", its attributes, its
+// A payload node, one line each: "XNNPACK FullyConnected node 1 (of 4)", its attributes, its
 // debug handle, then one line per input and output value ("in  v0: fp32[1, 64]", marked
 // constant, graph input/output and "argument N of the call" for a call of `callArgs` arguments).
 std::vector<std::string> payloadNodeLines(const DelegatePayload &payload, std::size_t node, std::size_t callArgs);
