@@ -307,6 +307,19 @@ void EventTableView::setDefaultColumnWidths()
         h->visualIndex(EventTreeModel::DelegateNodeColumn), h->visualIndex(EventTreeModel::BackendOpColumn) + 1);
 }
 
+void EventTableView::restoreHeader(const QByteArray &state)
+{
+    QHeaderView *h = m_tree->header();
+    if (!h->restoreState(state))
+        return;
+    // A state saved before the Delegate node column existed leaves it at the far end.
+    const int node = h->visualIndex(EventTreeModel::DelegateNodeColumn);
+    if (node == h->count() - 1 && node != h->visualIndex(EventTreeModel::BackendOpColumn) + 1) {
+        h->moveSection(node, h->visualIndex(EventTreeModel::BackendOpColumn) + 1);
+        h->resizeSection(EventTreeModel::DelegateNodeColumn, 280);
+    }
+}
+
 bool EventTableView::exportVisibleRows(const QString &path, QString *error) const
 {
     auto fail = [&](const QString &msg) {

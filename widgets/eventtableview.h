@@ -45,6 +45,9 @@ public:
     // A plain-text filter, applied at once (a module path from the roll-up).
     void setFilter(const QString &text);
     void applyFilter();
+    // Restores a saved header state; a column newer than the state (appended last by Qt) is put
+    // where a fresh layout has it.
+    void restoreHeader(const QByteArray &state);
     void setDefaultColumnWidths();
 
     // Writes the rows the table shows as TSV (.tsv) or CSV (.csv), exactly as `etscope-cli

@@ -299,7 +299,7 @@ void MainWindow::restoreSettings()
         s.value(QStringLiteral("geometry")).toByteArray(), s.value(QStringLiteral("windowState")).toByteArray());
     const QByteArray header = s.value(QStringLiteral("treeHeader")).toByteArray();
     if (!header.isEmpty())
-        m_table->tree()->header()->restoreState(header);
+        m_table->restoreHeader(header);
     const QString unit = s.value(QStringLiteral("unit")).toString();
     if (auto t = parseTimeScale(unit.toStdString()); t && *t != TimeScale::Cycles) { // cycles needs a cycles source
         const QSignalBlocker block(m_time);
