@@ -82,6 +82,43 @@ private Q_SLOTS:
         QCOMPARE(bad.code, 1);
     }
 
+    // With the program, each event's payload node (tests/data/runtime/xnnpack_int8, README: the
+    // events of each call in the order of the XNNGraph's nodes, delegate 1's Convert run inside
+    // its QD8 fully connected) in a column and in the JSON, said to be placed by order.
+    void programPlacesEventsOnPayloadNodes()
+    {
+        const QString dir = kData + QStringLiteral("runtime/xnnpack_int8/");
+        const auto r = runCli({ QStringLiteral("backend-events"), dir + QStringLiteral("int8/profile/etdump.etdp"),
+            dir + QStringLiteral("xnn_int8.pte") });
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY(out.contains(QStringLiteral("payload node")));
+        QVERIFY2(out.contains(QStringLiteral("2 Softmax fp32[8, 10] -> fp32[8, 10] (by order)")), r.out.constData());
+        QVERIFY(out.contains(QStringLiteral("6 events placed on payload nodes by the runtime's operator order")));
+        const auto j = runCli({ QStringLiteral("backend-events"), QStringLiteral("--json"),
+            dir + QStringLiteral("int8/profile/etdump.etdp"), dir + QStringLiteral("xnn_int8.pte") });
+        QVERIFY2(j.code == 0, j.err.constData());
+        const QJsonArray events = QJsonDocument::fromJson(j.out).object().value(QStringLiteral("events")).toArray();
+        QCOMPARE(events.size(), 6);
+        QStringList placed;
+        for (const auto &e : events) {
+            const QJsonObject n = e.toObject().value(QStringLiteral("payload_node")).toObject();
+            placed << QStringLiteral("%1.%2 %3")
+                          .arg(n.value(QStringLiteral("delegate")).toInt())
+                          .arg(n.value(QStringLiteral("node")).toInt())
+                          .arg(n.value(QStringLiteral("op")).toString());
+            QCOMPARE(n.value(QStringLiteral("placed_by")).toString(), QStringLiteral("runtime order and kind"));
+        }
+        QCOMPARE(placed,
+            (QStringList { QStringLiteral("0.0 Convert"), QStringLiteral("0.1 FullyConnected"),
+                QStringLiteral("0.2 FullyConnected"), QStringLiteral("0.3 Convert"),
+                QStringLiteral("1.1 FullyConnected"), QStringLiteral("1.2 Softmax") }));
+        // Without the program: no column.
+        const auto bare
+            = runCli({ QStringLiteral("backend-events"), dir + QStringLiteral("int8/profile/etdump.etdp") });
+        QVERIFY(!QString::fromUtf8(bare.out).contains(QStringLiteral("payload node")));
+    }
+
     void traceCarriesBackendArgs()
     {
         QTemporaryDir dir;
