@@ -22,7 +22,10 @@ HistogramBins computeHistogram(std::span<const double> values, int maxBins)
     const double hi = v.back();
     out.lower = lo;
     const double range = hi - lo;
-    if (!(range > 0)) {
+    // Durations that differ only by the rounding of a unit conversion (two large timestamps
+    // converted, then subtracted: 1e-10 ms apart at 0.002 ms) are one value: binned apart they
+    // drew axis labels like "0.00199999…" under bars of one duration.
+    if (!(range > 1e-6 * std::max(std::abs(lo), std::abs(hi)))) {
         out.counts = { int(v.size()) };
         return out;
     }

@@ -47,6 +47,12 @@ private Q_SLOTS:
         QCOMPARE(h.counts, (QList<int> { 20, 20, 20, 20, 20 }));
         // All equal → one bin.
         QCOMPARE(computeHistogram(std::vector<double> { 3, 3, 3 }).counts, QList<int> { 3 });
+        // Equal up to a conversion's rounding (xnnpack_int8's 0.002 ms operator, whose runs come out
+        // 1e-10 ms apart after ns timestamps are scaled and subtracted) → one bin, no sub-ppm axis.
+        QCOMPARE(
+            computeHistogram(std::vector<double> { 0.002, 0.002 + 2e-10, 0.002 - 1e-10 }).counts, QList<int> { 3 });
+        // One part in 10^5 apart is a real difference: binned.
+        QVERIFY(computeHistogram(std::vector<double> { 1.0, 1.00001, 1.00002 }).counts.size() > 1);
         // Zero IQR with an outlier: Sturges, ceil(log2(8)) + 1 = 4 bins.
         const auto s = computeHistogram(std::vector<double> { 1, 1, 1, 1, 1, 1, 1, 9 });
         QCOMPARE(s.counts, (QList<int> { 7, 0, 0, 1 }));
