@@ -3,7 +3,8 @@
 // The HTML report's "Backend operators" section: the operators etscope decodes from the
 // backends' own events (Vulkan dispatches, XNNPACK operators, Neutron kernels, host phases;
 // events/backendevents.h), each with its own time over every run, its share, calls and — with an
-// ETRecord — the graph nodes an exact link gives (etrecord/backendlink.h). Rows follow the share
+// ETRecord — the graph nodes an exact link gives (etrecord/backendlink.h) and, with the program,
+// the payload nodes its events ran (session.h payloadEventLinks). Rows follow the share
 // tables' rule (backendShareName): host phases that wrap other counted events are left out.
 
 #include "session/session.h"
@@ -21,6 +22,10 @@ struct BackendReportRow {
     std::uint64_t calls = 0; // runs × events
     std::vector<std::string> nodes; // exactly linked graph nodes, in order of first sight
     std::size_t notExact = 0; // events of the row whose link is found but not exact
+    // With the program: the payload nodes its events ran ("d0 1 FullyConnected qint8[8, 64] ->
+    // qint8[8, 128]", delegate and node), in order of first sight; how each was placed.
+    std::vector<std::string> payloadNodes;
+    std::size_t placedByOrder = 0; // events of the row placed by the runtime's order (XNNPACK)
 };
 
 // Largest first (ties by name); empty when no event of `s` follows a known convention.

@@ -88,6 +88,29 @@ private Q_SLOTS:
         // 26000 ns: the four GEMM events' durations (tests/data/analysis/runs_expected/
         // xnnpack_mlp_backend.json, numpy from flatc's decoding of the file).
         QVERIFY(std::abs(rows[0].total - 0.026) < 1e-12);
+        QVERIFY(rows[0].payloadNodes.empty()); // no program
+        QVERIFY(backendReportSection(*s).find("payload nodes") == std::string::npos);
+
+        // With the program: the payload nodes each row's events ran, by order (README: the
+        // events of a call follow its XNNGraph's nodes; xnn_mlp.xnnpack_graphs.json has delegate 0
+        // FC [1, 64] -> [1, 128], FC [1, 128] -> [1, 128], Add, Gelu; delegate 1 FC [1, 128] ->
+        // [1, 64], Tanh, FC [1, 64] -> [1, 10], Softmax).
+        SessionInputs in;
+        in.etdump = test::sharedFixture("runtime/xnnpack_mlp_intermediates/etdump.etdp");
+        in.program = test::sharedFixture("runtime/xnnpack_mlp_intermediates/xnn_mlp.pte");
+        auto withProgram = loadSession(in);
+        QVERIFY(withProgram.ok());
+        const auto placed = backendReportRows(**withProgram);
+        QCOMPARE(placed[0].name, std::string("Fully Connected"));
+        QCOMPARE(placed[0].payloadNodes,
+            (std::vector<std::string> { "d0 0 FullyConnected fp32[1, 64] -> fp32[1, 128]",
+                "d0 1 FullyConnected fp32[1, 128] -> fp32[1, 128]", "d1 0 FullyConnected fp32[1, 128] -> fp32[1, 64]",
+                "d1 2 FullyConnected fp32[1, 64] -> fp32[1, 10]" }));
+        QCOMPARE(placed[0].placedByOrder, std::size_t(4));
+        const std::string html = backendReportSection(**withProgram);
+        QVERIFY(html.find("<th>payload nodes</th>") != std::string::npos);
+        QVERIFY(html.find("d0 3 Gelu fp32[1, 128] -&gt; fp32[1, 128] (by order)") != std::string::npos);
+
         // No decoded events: no section (the CNN fixture runs portable kernels only).
         auto cnn = test::loadSessionOrDie(test::sharedFixture("runtime/cnn_mlp_50runs/etdump.etdp"));
         QVERIFY(backendReportSection(*cnn).empty());
