@@ -243,6 +243,8 @@ Result<TraceStats> writeChromeTrace(const Session &session, const TraceOptions &
     };
 
     const BackendEventTable backendEvents = decodeBackendEvents(session.blocks);
+    // With the program: the payload node each decoded event ran (nodelink.h).
+    const PayloadEventLinks payloadNodes = payloadEventLinks(session, backendEvents);
     std::vector<std::uint32_t> order;
     for (std::size_t bi = 0; bi < session.blocks.size(); ++bi) {
         if (options.block && bi != *options.block)
@@ -373,10 +375,17 @@ Result<TraceStats> writeChromeTrace(const Session &session, const TraceOptions &
                         b.append(std::string_view(",\"delegate_backend\":"));
                         appendJsonString(b, *ev->delegateBackendName());
                     }
-                    if (ev->isDelegatedOp && !backendEvents.empty())
-                        if (const BackendEvent *d
-                            = backendEvents.find(bi, static_cast<std::size_t>(ev - block.events.data())))
+                    if (ev->isDelegatedOp && !backendEvents.empty()) {
+                        const auto at = static_cast<std::size_t>(ev - block.events.data());
+                        if (const BackendEvent *d = backendEvents.find(bi, at))
                             appendBackendArgs(b, *d);
+                        if (const PayloadEventLink *l = payloadNodes.find(bi, at)) {
+                            b.append(std::string_view(",\"payload_node\":"));
+                            appendJsonString(b, payloadNodes.nodeLabel(*l));
+                            b.append(std::string_view(",\"payload_node_placed_by\":"));
+                            appendJsonString(b, payloadLinkBasisName(l->basis));
+                        }
+                    }
                     if (!ev->linkedNodes().empty()) {
                         if (const std::string module = eventModulePath(*ev); !module.empty()) {
                             b.append(std::string_view(",\"module\":"));

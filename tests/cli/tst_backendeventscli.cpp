@@ -141,9 +141,35 @@ private Q_SLOTS:
             QCOMPARE(a.value(QStringLiteral("layout")).toString(), QStringLiteral("NC"));
             QCOMPARE(a.value(QStringLiteral("dtype")).toString(), QStringLiteral("F32"));
             QCOMPARE(a.value(QStringLiteral("instance")).toInt(), 1);
+            QVERIFY(!a.contains(QStringLiteral("payload_node"))); // no program
             ++decoded;
         }
         QCOMPARE(decoded, 1); // one run, one Softmax
+
+        // With the program the Softmax carries its payload node (delegate 1's node 3, xnn_mlp's
+        // XNNGraph JSON: Softmax [1, 10] -> [1, 10]) and how it was placed.
+        const QString pout = dir.filePath(QStringLiteral("p.json"));
+        const auto p = runCli({ QStringLiteral("trace"),
+            QStringLiteral(ETSCOPE_SHARED_DIR "/fixtures/runtime/xnnpack_mlp_intermediates/etdump.etdp"),
+            QStringLiteral(ETSCOPE_SHARED_DIR "/fixtures/runtime/xnnpack_mlp_intermediates/xnn_mlp.pte"),
+            QStringLiteral("-o"), pout });
+        QVERIFY2(p.code == 0, p.err.constData());
+        QFile pf(pout);
+        QVERIFY(pf.open(QIODevice::ReadOnly));
+        int placed = 0;
+        for (const auto &v :
+            QJsonDocument::fromJson(pf.readAll()).object().value(QStringLiteral("traceEvents")).toArray()) {
+            const QJsonObject a = v.toObject().value(QStringLiteral("args")).toObject();
+            if (!a.contains(QStringLiteral("payload_node")))
+                continue;
+            ++placed;
+            QCOMPARE(
+                a.value(QStringLiteral("payload_node_placed_by")).toString(), QStringLiteral("runtime order and kind"));
+            if (v.toObject().value(QStringLiteral("name")).toString() == QStringLiteral("Softmax (NC, F32) #1"))
+                QCOMPARE(a.value(QStringLiteral("payload_node")).toString(),
+                    QStringLiteral("3 Softmax fp32[1, 10] -> fp32[1, 10]"));
+        }
+        QCOMPARE(placed, 8); // README: 8 delegate profile events
 
         // Vulkan: every run's conv dispatch carries the decoded operator, ids and arguments.
         const QString vout = dir.filePath(QStringLiteral("v.json"));
