@@ -11,11 +11,6 @@
 
 namespace etscope {
 
-std::optional<std::int64_t> backendEventIdentifier(const BackendEvent &event)
-{
-    return event.delegateNodeId ? event.delegateNodeId : event.kernelIndex;
-}
-
 std::optional<BackendNodeLink> linkBackendEvent(
     const ETRecord &record, const std::string &method, std::int32_t instructionId, const BackendEvent &event)
 {

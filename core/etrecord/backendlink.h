@@ -36,11 +36,6 @@ struct BackendNodeLink {
     bool exact = false;
 };
 
-// The identifier a decoded event names its node by: Vulkan's delegate_node_id (staging copies
-// carry none), Neutron's running kernel index; none for XNNPACK operators (their logging names
-// no node, formats.md §1.8).
-std::optional<std::int64_t> backendEventIdentifier(const BackendEvent &event);
-
 // Links one decoded event of the DELEGATE_CALL instruction `instructionId` to nodes, or none.
 using BackendLinker = std::function<std::optional<BackendNodeLink>(std::int32_t instructionId, const BackendEvent &)>;
 

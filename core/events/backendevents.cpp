@@ -156,6 +156,11 @@ BackendKind backendKindFromName(std::string_view name)
     return BackendKind::None;
 }
 
+std::optional<std::int64_t> backendEventIdentifier(const BackendEvent &event)
+{
+    return event.delegateNodeId ? event.delegateNodeId : event.kernelIndex;
+}
+
 std::string backendOpLabel(const BackendEvent &ev)
 {
     switch (ev.kind) {

@@ -85,6 +85,11 @@ const char *backendEventKindName(BackendEventKind kind); // "dispatch", "phase",
 // "XnnpackBackend"); None for others.
 BackendKind backendKindFromName(std::string_view backendName);
 
+// The identifier a decoded event names its node by: Vulkan's delegate_node_id (staging copies
+// carry none), Neutron's running kernel index; none for XNNPACK operators (their logging names
+// no node, formats.md §1.8).
+std::optional<std::int64_t> backendEventIdentifier(const BackendEvent &event);
+
 // The one-cell summary etscope shows in its "backend op" column: the operator; for a dispatch
 // without one its kernel; "phase: copy inputs" for phases; "" when nothing was decoded.
 std::string backendOpLabel(const BackendEvent &event);

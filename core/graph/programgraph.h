@@ -232,7 +232,7 @@ OverlayData overlayFromEvents(
 std::vector<std::string> payloadNodeDetails(const ProgramGraph &g, int node);
 
 // The exact links of decoded backend events to the payload nodes of a graph drawn from a .pte
-// (fromProgram): the event's identifier (backendEventIdentifier, the rule of backendlink.h) equal
+// (fromProgram): the event's identifier (backendEventIdentifier, backendevents.h) equal
 // to the node id of exactly one node of its DELEGATE_CALL's payload. XNNPACK operator events
 // name no node and are counted as unidentified, never linked.
 BackendGraphLinks payloadGraphLinks(

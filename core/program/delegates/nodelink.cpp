@@ -229,7 +229,7 @@ PayloadEventLinks linkPayloadEvents(const std::vector<EventBlock> &blocks, const
             const BackendEvent *b = table.find(call.block, w);
             if (!b || b->stagingCopy)
                 continue; // a staging copy belongs to no operator
-            if (const std::optional<std::int64_t> id = b->delegateNodeId ? b->delegateNodeId : b->kernelIndex) {
+            if (const std::optional<std::int64_t> id = backendEventIdentifier(*b)) {
                 std::int64_t found = -1;
                 std::size_t count = 0;
                 for (std::size_t k = 0; k < p.nodes.size(); ++k)
